@@ -1,0 +1,36 @@
+// Package httpapi implements the GraphQL-over-HTTP wire format that every
+// graft transport shares: decoding GET and POST requests into a Request,
+// choosing the response media type from Accept, and the status codes and
+// error bodies of the wire contract. It knows nothing of net/http handlers:
+// adapters (net/http, fasthttp, AWS Lambda) fill a RawRequest and send the
+// Response back, so the same pipeline serves every host.
+package httpapi
+
+import "net/http"
+
+// RawRequest is the transport-neutral view of an HTTP request that the
+// graft pipeline reads. Adapters fill it from their own request types; the
+// body must already be read with the configured size limit applied.
+type RawRequest struct {
+	Method      string
+	Path        string
+	RawQuery    string // the URL query string, without '?'
+	ContentType string
+	Accept      string
+	// Header returns the first value of a request header (any case).
+	Header func(name string) string
+	Body   []byte
+	// Remote is the client address, for logs.
+	Remote string
+}
+
+// Response is what the pipeline answers: adapters copy it to the wire.
+type Response struct {
+	Status       int
+	ContentType  string
+	Allow        string // set for 405
+	CacheControl string
+	// Header holds any further headers (rarely set; nil on the hot path).
+	Header http.Header
+	Body   []byte
+}
