@@ -1,0 +1,184 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Request is a decoded GraphQL-over-HTTP request.
+type Request struct {
+	Query         string
+	OperationName string
+	Variables     map[string]any
+	Extensions    map[string]any
+	// IsGet is set for GET requests, which may only run queries.
+	IsGet bool
+}
+
+// Decode reads a GraphQL request from a GET query string or a POST body.
+// A request the wire contract refuses gives an *Error carrying its HTTP
+// status: 405 for other methods, 415 for a body that is not JSON in
+// UTF-8, 400 (BAD_REQUEST) for malformed parameters.
+func Decode(raw *RawRequest) (Request, *Error) {
+	switch raw.Method {
+	case http.MethodGet:
+		return decodeGet(raw.RawQuery)
+	case http.MethodPost:
+		if err := checkContentType(raw.ContentType); err != nil {
+			return Request{}, err
+		}
+		return decodePost(raw.Body)
+	}
+	return Request{}, &Error{
+		Status: http.StatusMethodNotAllowed,
+		Allow:  "GET, POST",
+		Err:    NewError(CodeBadRequest, "Method "+raw.Method+" is not allowed: use GET or POST"),
+	}
+}
+
+func checkContentType(ct string) *Error {
+	if ct == "" {
+		return &Error{Status: http.StatusUnsupportedMediaType, Err: NewError(CodeBadRequest,
+			"Missing Content-Type header: send application/json")}
+	}
+	// Fast path for the common exact values.
+	if ct == "application/json" || ct == "application/json; charset=utf-8" || ct == "application/json;charset=utf-8" {
+		return nil
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return &Error{Status: http.StatusUnsupportedMediaType, Err: NewError(CodeBadRequest,
+			"Unsupported Content-Type "+quote(ct)+": send application/json")}
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return &Error{Status: http.StatusUnsupportedMediaType, Err: NewError(CodeBadRequest,
+			"Unsupported charset "+quote(cs)+": send UTF-8")}
+	}
+	return nil
+}
+
+// postBody mirrors the JSON body of a POST request. Each parameter is
+// decoded lazily so that a wrong type gets a precise message.
+type postBody struct {
+	Query         json.RawMessage `json:"query"`
+	OperationName json.RawMessage `json:"operationName"`
+	Variables     json.RawMessage `json:"variables"`
+	Extensions    json.RawMessage `json:"extensions"`
+}
+
+func decodePost(body []byte) (Request, *Error) {
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return Request{}, badRequest("The request body is empty: send a JSON object with a query")
+	}
+	if body[0] != '{' {
+		return Request{}, badRequest("The request body must be a JSON object")
+	}
+	var pb postBody
+	if err := json.Unmarshal(body, &pb); err != nil {
+		return Request{}, badRequest("The request body is not valid JSON: " + truncate(err.Error()))
+	}
+	var req Request
+	if e := stringParam("query", pb.Query, &req.Query); e != nil {
+		return req, e
+	}
+	if e := stringParam("operationName", pb.OperationName, &req.OperationName); e != nil {
+		return req, e
+	}
+	if e := objectParam("variables", pb.Variables, &req.Variables); e != nil {
+		return req, e
+	}
+	if e := objectParam("extensions", pb.Extensions, &req.Extensions); e != nil {
+		return req, e
+	}
+	return req, nil
+}
+
+func decodeGet(rawQuery string) (Request, *Error) {
+	req := Request{IsGet: true}
+	values, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return req, badRequest("The query string is malformed: " + truncate(err.Error()))
+	}
+	req.Query = values.Get("query")
+	req.OperationName = values.Get("operationName")
+	if v := values.Get("variables"); v != "" {
+		if e := objectParam("variables", json.RawMessage(v), &req.Variables); e != nil {
+			return req, e
+		}
+	}
+	if v := values.Get("extensions"); v != "" {
+		if e := objectParam("extensions", json.RawMessage(v), &req.Extensions); e != nil {
+			return req, e
+		}
+	}
+	return req, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+func stringParam(name string, raw json.RawMessage, dst *string) *Error {
+	if isNull(raw) {
+		return nil
+	}
+	if raw[0] != '"' {
+		return badRequest("The " + name + " parameter must be a string")
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return badRequest("The " + name + " parameter is not a valid JSON string")
+	}
+	return nil
+}
+
+func objectParam(name string, raw json.RawMessage, dst *map[string]any) *Error {
+	raw = bytes.TrimSpace(raw)
+	if isNull(raw) {
+		return nil
+	}
+	if raw[0] != '{' {
+		return badRequest("The " + name + " parameter must be a JSON object")
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return badRequest("The " + name + " parameter is not valid JSON: " + truncate(err.Error()))
+	}
+	if d.More() {
+		return badRequest("The " + name + " parameter has trailing data after the JSON object")
+	}
+	*dst = normalizeNumbers(m).(map[string]any)
+	return nil
+}
+
+// normalizeNumbers turns json.Number values into int64 when they are
+// integers and float64 otherwise, the forms gqlparser's coercion expects.
+func normalizeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalizeNumbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalizeNumbers(e)
+		}
+		return x
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+		return x.String()
+	}
+	return v
+}
