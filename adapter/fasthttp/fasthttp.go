@@ -1,0 +1,70 @@
+// Package fasthttpadapter serves a graft router natively on
+// github.com/valyala/fasthttp: the request is read straight from the
+// fasthttp.RequestCtx into the transport-neutral httpapi.RawRequest and
+// the pipeline's answer written back, with no net/http types on the way.
+// The behaviour is that of the router's ServeHTTP; only the host differs.
+package fasthttpadapter
+
+import (
+	"context"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/bodylimit"
+)
+
+// Handler returns a fasthttp handler running the router's pipeline. Bodies
+// over the router's MaxBodyBytes are refused with 413; a fasthttp.Server
+// should also set MaxRequestBodySize (Serve does), so such bodies are not
+// read at all.
+func Handler(router *graft.Router) fasthttp.RequestHandler {
+	limit := bodylimit.Of(router.Config().MaxBodyBytes)
+	return func(ctx *fasthttp.RequestCtx) {
+		body := ctx.PostBody()
+		if int64(len(body)) > limit {
+			writeResponse(ctx, bodylimit.TooLarge(limit))
+			return
+		}
+		req := &ctx.Request
+		raw := httpapi.RawRequest{
+			Method:      string(req.Header.Method()),
+			Path:        string(ctx.Path()),
+			RawQuery:    string(ctx.URI().QueryString()),
+			ContentType: string(req.Header.ContentType()),
+			Accept:      string(req.Header.Peek("Accept")),
+			Header:      func(name string) string { return string(req.Header.Peek(name)) },
+			Body:        body,
+			Remote:      ctx.RemoteAddr().String(),
+		}
+		// The request context is not used as the pipeline's context:
+		// fasthttp recycles it when the handler returns.
+		writeResponse(ctx, router.Do(context.Background(), &raw))
+	}
+}
+
+// writeResponse copies a pipeline response to the fasthttp response.
+func writeResponse(ctx *fasthttp.RequestCtx, resp *httpapi.Response) {
+	ctx.SetStatusCode(resp.Status)
+	h := &ctx.Response.Header
+	if resp.ContentType != "" {
+		h.SetContentType(resp.ContentType)
+	}
+	if resp.Allow != "" {
+		h.Set("Allow", resp.Allow)
+	}
+	if resp.CacheControl != "" {
+		h.Set("Cache-Control", resp.CacheControl)
+	}
+	for k, vs := range resp.Header {
+		for i, v := range vs {
+			if i == 0 {
+				h.Set(k, v)
+			} else {
+				h.Add(k, v)
+			}
+		}
+	}
+	ctx.SetBody(resp.Body)
+}

@@ -1,0 +1,116 @@
+package fasthttpadapter
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/lifecycle"
+)
+
+// ServeOptions configures Serve. Zero fields take the defaults of
+// graft.ServeOptions (port 4000, host 0.0.0.0, 10s grace, 30s read and
+// write timeouts, 120s idle timeout).
+type ServeOptions struct {
+	Port int
+	Host string
+	// Listener, when set, is used instead of listening on Host and Port.
+	Listener net.Listener
+	// Handler, when set, is served instead of Handler(router), for example
+	// to route health checks beside the router.
+	Handler fasthttp.RequestHandler
+	// OnStart is called with the server's URL once it is listening.
+	OnStart       func(url string)
+	ShutdownGrace time.Duration
+	ReadTimeout   time.Duration
+	WriteTimeout  time.Duration
+	IdleTimeout   time.Duration
+	// Logger receives the start line and shutdown events; nil means
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// Serve serves the router on fasthttp with graft.Serve's lifecycle: listen
+// (a port in use is an error naming the address), start the layer (nil
+// means router.Layer()), call OnStart, serve until ctx is cancelled or
+// SIGINT/SIGTERM arrives, shut down gracefully within ShutdownGrace, stop
+// the layer. Bodies over the router's MaxBodyBytes are refused with 413
+// before they are read.
+func Serve(ctx context.Context, router *graft.Router, layer *graft.Layer, opts ServeOptions) error {
+	if router == nil {
+		return errors.New("fasthttpadapter: Serve needs a router")
+	}
+	if opts.Port == 0 {
+		opts.Port = graft.DefaultPort
+	}
+	if opts.Host == "" {
+		opts.Host = graft.DefaultHost
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if layer == nil {
+		layer = router.Layer()
+	}
+	handler := opts.Handler
+	if handler == nil {
+		handler = Handler(router)
+	}
+	limit := bodylimit.Of(router.Config().MaxBodyBytes)
+	srv := &fasthttp.Server{
+		Handler:               handler,
+		Name:                  "graft",
+		NoDefaultServerHeader: true,
+		MaxRequestBodySize:    int(limit),
+		ReadTimeout:           orDefault(opts.ReadTimeout, graft.DefaultReadTimeout),
+		WriteTimeout:          orDefault(opts.WriteTimeout, graft.DefaultWriteTimeout),
+		IdleTimeout:           orDefault(opts.IdleTimeout, graft.DefaultIdleTimeout),
+		CloseOnShutdown:       true,
+		Logger:                slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
+			if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+				writeResponse(ctx, bodylimit.TooLarge(limit))
+				return
+			}
+			ctx.Error("Bad Request", fasthttp.StatusBadRequest)
+		},
+	}
+
+	ln := opts.Listener
+	if ln == nil {
+		var err error
+		if ln, err = lifecycle.Listen(opts.Host, opts.Port); err != nil {
+			return err
+		}
+	}
+	var lay lifecycle.Layer
+	if layer != nil {
+		lay = layer
+	}
+	return lifecycle.Run(ctx, lifecycle.Server{
+		Serve:    func() error { return srv.Serve(ln) },
+		Shutdown: srv.ShutdownWithContext,
+		// fasthttp cannot drop connections still busy after the grace
+		// period; they finish on their own while the process exits.
+		Close:         func() error { return nil },
+		CloseListener: ln.Close,
+	}, lay, lifecycle.Options{
+		URL:     lifecycle.URL(opts.Host, ln.Addr()),
+		OnStart: opts.OnStart,
+		Grace:   orDefault(opts.ShutdownGrace, graft.DefaultShutdownGrace),
+		Logger:  opts.Logger,
+	})
+}

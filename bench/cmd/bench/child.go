@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// child is one server running as a child process of the load generator.
+type child struct {
+	name string
+	addr string
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// freePort asks the kernel for a free loopback port.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// startChild starts `bench serve -server name`, pinned to cpu when cpu >= 0,
+// with GOMAXPROCS=1, and waits until it prints that it is ready.
+func startChild(name string, cpu int) (*child, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{exe, "serve", "-server", name, "-port", strconv.Itoa(port)}
+	if cpu >= 0 {
+		args = append([]string{"taskset", "-c", strconv.Itoa(cpu)}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	c := &child{name: name, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan error, 1)}
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		signalled := false
+		for sc.Scan() {
+			if !signalled && strings.TrimSpace(sc.Text()) == readyLine {
+				signalled = true
+				ready <- true
+			}
+		}
+		if !signalled {
+			ready <- false
+		}
+	}()
+	go func() { c.done <- cmd.Wait() }()
+	select {
+	case ok := <-ready:
+		if ok {
+			return c, nil
+		}
+		c.stop()
+		return nil, fmt.Errorf("%s exited before it was ready", name)
+	case <-time.After(60 * time.Second):
+		c.stop()
+		return nil, fmt.Errorf("%s not ready after 60s", name)
+	}
+}
+
+// stop ends the child with SIGTERM, then SIGKILL if it lingers.
+func (c *child) stop() {
+	if c.cmd.Process == nil {
+		return
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+	}
+}
+
+// cpuTime is the child's user plus system CPU time so far.
+func (c *child) cpuTime() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces; fields after it follow ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, errors.New("malformed /proc stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat")
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(ut+st) * time.Second / time.Duration(clockTicks), nil
+}
+
+// memory returns the child's resident set (VmRSS) and its peak (VmHWM) in bytes.
+func (c *child) memory() (rss, hwm int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "VmRSS" && k != "VmHWM") {
+			continue
+		}
+		f := strings.Fields(v)
+		if len(f) == 0 {
+			continue
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, 0, err
+		}
+		if k == "VmRSS" {
+			rss = kb << 10
+		} else {
+			hwm = kb << 10
+		}
+	}
+	return rss, hwm, nil
+}
+
+// clockTicks is USER_HZ, the unit of utime and stime in /proc stat.
+var clockTicks = func() int64 {
+	out, err := exec.Command("getconf", "CLK_TCK").Output()
+	if err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 100
+}()
+
+// pinSelf pins every thread of this process to cpu and limits the Go
+// scheduler to one thread of execution.
+func pinSelf(cpu int) error {
+	out, err := exec.Command("taskset", "-a", "-p", "-c", strconv.Itoa(cpu), strconv.Itoa(os.Getpid())).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("taskset: %v: %s", err, out)
+	}
+	return nil
+}

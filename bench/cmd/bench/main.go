@@ -1,0 +1,95 @@
+// Command bench compares graft with the Go GraphQL peers over HTTP on
+// loopback.
+//
+//	go run ./cmd/bench          full run; writes results/YYYY-MM-DD.md
+//	go run ./cmd/bench -smoke   one short round with the correctness checks, for CI
+//	bench serve -server NAME -port N   (used by the load generator for its children)
+//
+// Each server runs as a child process pinned to one CPU with GOMAXPROCS=1;
+// the load generator runs on another CPU. Before every measurement each
+// server's answer is compared with the ceiling's; a wrong answer stops the
+// run with a non-zero exit and is never measured.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		if err := serveMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := runMain(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// options configures one run of the load generator.
+type options struct {
+	servers   []string
+	queries   []string
+	rounds    int
+	duration  time.Duration
+	warmup    time.Duration
+	conns     int
+	serverCPU int
+	clientCPU int
+	out       string
+	smoke     bool
+	args      []string
+}
+
+func parseOptions(args []string) (options, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var o options
+	var servers, queries string
+	fs.BoolVar(&o.smoke, "smoke", false, "one short round with correctness checks, no report file (for CI)")
+	fs.StringVar(&servers, "servers", "", "comma-separated servers to run (default: all)")
+	fs.StringVar(&queries, "queries", "q1,q2,q3,q4", "comma-separated queries to run")
+	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each round measures every server on every query")
+	fs.DurationVar(&o.duration, "duration", 2*time.Second, "measured time per server, query and round")
+	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured load before each measurement")
+	fs.IntVar(&o.conns, "conns", 32, "concurrent keep-alive connections")
+	fs.IntVar(&o.serverCPU, "server-cpu", 1, "CPU the servers are pinned to")
+	fs.IntVar(&o.clientCPU, "client-cpu", 0, "CPU the load generator is pinned to")
+	fs.StringVar(&o.out, "out", "results", "folder for the dated markdown report (full runs only)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.smoke {
+		o.rounds, o.duration, o.warmup = 1, 300*time.Millisecond, 100*time.Millisecond
+	}
+	if servers != "" {
+		o.servers = strings.Split(servers, ",")
+	}
+	o.queries = strings.Split(queries, ",")
+	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.conns < 1 {
+		return o, fmt.Errorf("rounds, duration and conns must be positive")
+	}
+	o.args = args
+	return o, nil
+}
+
+func runMain(args []string) error {
+	o, err := parseOptions(args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	return run(ctx, log, o)
+}

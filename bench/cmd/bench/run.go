@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/graftgql/graft/bench/check"
+	"github.com/graftgql/graft/bench/data"
+	"github.com/graftgql/graft/bench/peers/ceiling"
+	"github.com/graftgql/graft/bench/servers"
+	"github.com/graftgql/graft/bench/workload"
+)
+
+// sample is one measurement of one server on one query.
+type sample struct {
+	rps       float64
+	p50, p99  time.Duration
+	cpuPerReq time.Duration
+	requests  int
+	rss       int64
+}
+
+// cell gathers the samples of one server and query over the rounds.
+type cell struct {
+	samples []sample
+	skipped string // why the query was not measured on this server
+}
+
+// measurement is everything a run measured, for the report.
+type measurement struct {
+	opts    options
+	pinned  bool
+	servers []string
+	queries []workload.Query
+	cells   map[[2]string]*cell // [server, query]
+	peakRSS map[string]int64
+	started time.Time
+	took    time.Duration
+}
+
+func selectQueries(names []string) ([]workload.Query, error) {
+	var out []workload.Query
+	for _, n := range names {
+		i := slices.IndexFunc(workload.Queries(), func(q workload.Query) bool { return q.Name == n })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown query %q", n)
+		}
+		out = append(out, workload.Queries()[i])
+	}
+	return out, nil
+}
+
+func selectServers(names []string) ([]servers.Server, error) {
+	if len(names) == 0 {
+		return servers.All(), nil
+	}
+	var out []servers.Server
+	for _, n := range names {
+		s, ok := servers.Lookup(n)
+		if !ok {
+			return nil, fmt.Errorf("unknown server %q", n)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func run(ctx context.Context, log *slog.Logger, o options) error {
+	qs, err := selectQueries(o.queries)
+	if err != nil {
+		return err
+	}
+	srvs, err := selectServers(o.servers)
+	if err != nil {
+		return err
+	}
+	expected, err := ceiling.Expected(data.Shared())
+	if err != nil {
+		return err
+	}
+	m := &measurement{opts: o, queries: qs, cells: map[[2]string]*cell{}, peakRSS: map[string]int64{}, started: time.Now()}
+	serverCPU := -1
+	if _, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() >= 2 {
+		if err := pinSelf(o.clientCPU); err != nil {
+			return err
+		}
+		runtime.GOMAXPROCS(1)
+		serverCPU, m.pinned = o.serverCPU, true
+	} else {
+		log.Warn("running unpinned: taskset or a second CPU is missing")
+	}
+	var children []*child
+	defer func() {
+		for _, c := range children {
+			c.stop()
+		}
+	}()
+	for _, s := range srvs {
+		c, err := startChild(s.Name, serverCPU)
+		if err != nil {
+			return err
+		}
+		children = append(children, c)
+		m.servers = append(m.servers, s.Name)
+	}
+	for r := 0; r < o.rounds; r++ {
+		for _, q := range qs {
+			for i := range srvs {
+				k := (i + r) % len(srvs)
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if err := measureOne(ctx, log, m, srvs[k], children[k], q, expected[q.Name], r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, c := range children {
+		if _, hwm, err := c.memory(); err == nil {
+			m.peakRSS[c.name] = hwm
+		}
+	}
+	m.took = time.Since(m.started)
+	report := m.markdown()
+	fmt.Print(report)
+	if o.smoke {
+		fmt.Println("smoke: every answer was correct")
+		return nil
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(o.out, m.started.UTC().Format("2006-01-02")+".md")
+	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		return err
+	}
+	log.Info("report written", "path", path)
+	return nil
+}
+
+// measureOne checks the answer of s to q, then measures it.
+func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers.Server, c *child, q workload.Query, want []byte, round int) error {
+	key := [2]string{s.Name, q.Name}
+	ce := m.cells[key]
+	if ce == nil {
+		ce = &cell{}
+		m.cells[key] = ce
+	}
+	if ce.skipped != "" {
+		return nil
+	}
+	req := request(c.addr, servers.Path, q.Body())
+	status, body, err := fetch(c.addr, req)
+	if err == nil && status != 200 {
+		err = fmt.Errorf("%s: status %d: %.300s", q.Name, status, body)
+	}
+	if err == nil {
+		err = check.Answer(q, body, want, s.Check)
+	}
+	if err != nil {
+		if q.Introspection {
+			ce.skipped = "no introspection: " + err.Error()
+			log.Warn("introspection not measured", "server", s.Name, "err", err)
+			return nil
+		}
+		return fmt.Errorf("WRONG ANSWER from %s, not measured: %w", s.Name, err)
+	}
+	if _, err := load(ctx, c.addr, req, m.opts.conns, m.opts.warmup); err != nil {
+		return fmt.Errorf("%s %s warm-up: %w", s.Name, q.Name, err)
+	}
+	cpu0, err := c.cpuTime()
+	if err != nil {
+		return err
+	}
+	res, err := load(ctx, c.addr, req, m.opts.conns, m.opts.duration)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", s.Name, q.Name, err)
+	}
+	cpu1, err := c.cpuTime()
+	if err != nil {
+		return err
+	}
+	if res.errors > 0 {
+		return fmt.Errorf("%s %s: %d failed requests under load", s.Name, q.Name, res.errors)
+	}
+	if res.requests == 0 {
+		return fmt.Errorf("%s %s: no request completed", s.Name, q.Name)
+	}
+	rss, _, _ := c.memory()
+	sm := sample{
+		rps: res.rps(), p50: res.percentile(50), p99: res.percentile(99),
+		cpuPerReq: (cpu1 - cpu0) / time.Duration(res.requests), requests: res.requests, rss: rss,
+	}
+	ce.samples = append(ce.samples, sm)
+	log.Info("measured", "round", round+1, "server", s.Name, "query", q.Name,
+		"rps", int(sm.rps), "p50", sm.p50, "p99", sm.p99, "cpu_per_req", sm.cpuPerReq)
+	return nil
+}

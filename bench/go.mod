@@ -1,0 +1,22 @@
+module github.com/graftgql/graft/bench
+
+go 1.26.0
+
+replace github.com/graftgql/graft => ../
+
+require (
+	github.com/99designs/gqlgen v0.17.98
+	github.com/vektah/gqlparser/v2 v2.5.64
+)
+
+require (
+	github.com/agnivade/levenshtein v1.2.2 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/graph-gophers/graphql-go v1.11.0 // indirect
+	github.com/graphql-go/graphql v0.8.1 // indirect
+	github.com/hashicorp/golang-lru/v2 v2.0.7 // indirect
+	github.com/sosodev/duration v1.4.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)

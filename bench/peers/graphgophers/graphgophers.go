@@ -1,0 +1,80 @@
+// Package graphgophers serves the benchmark workload with
+// github.com/graph-gophers/graphql-go and its relay HTTP handler.
+package graphgophers
+
+import (
+	"net/http"
+
+	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/graph-gophers/graphql-go/relay"
+	"github.com/graftgql/graft/bench/data"
+	"github.com/graftgql/graft/bench/workload"
+)
+
+// Schema parses the workload schema with resolvers over d.
+func Schema(d *data.Set) (*graphql.Schema, error) {
+	return graphql.ParseSchema(workload.SDL, &queryResolver{d: d})
+}
+
+// Handler returns the relay handler for the workload.
+func Handler(d *data.Set) (http.Handler, error) {
+	s, err := Schema(d)
+	if err != nil {
+		return nil, err
+	}
+	return &relay.Handler{Schema: s}, nil
+}
+
+type queryResolver struct{ d *data.Set }
+
+type firstArgs struct{ First int32 }
+
+func toInt(p *int32) *int {
+	if p == nil {
+		return nil
+	}
+	n := int(*p)
+	return &n
+}
+
+func (q *queryResolver) Hello() string { return "world" }
+
+func (q *queryResolver) Authors(args firstArgs) []*authorResolver {
+	as := q.d.AuthorsFirst(toInt(&args.First))
+	out := make([]*authorResolver, len(as))
+	for i, a := range as {
+		out[i] = &authorResolver{a}
+	}
+	return out
+}
+
+func (q *queryResolver) Author(args struct{ ID graphql.ID }) *authorResolver {
+	a := q.d.Author(string(args.ID))
+	if a == nil {
+		return nil
+	}
+	return &authorResolver{a}
+}
+
+type authorResolver struct{ a *data.Author }
+
+func (r *authorResolver) ID() graphql.ID { return graphql.ID(r.a.ID) }
+func (r *authorResolver) Name() string   { return r.a.Name }
+func (r *authorResolver) Email() string  { return r.a.Email }
+
+func (r *authorResolver) Posts(args firstArgs) []*postResolver {
+	ps := r.a.PostsFirst(toInt(&args.First))
+	out := make([]*postResolver, len(ps))
+	for i, p := range ps {
+		out[i] = &postResolver{p}
+	}
+	return out
+}
+
+type postResolver struct{ p *data.Post }
+
+func (r *postResolver) ID() graphql.ID { return graphql.ID(r.p.ID) }
+func (r *postResolver) Title() string  { return r.p.Title }
+func (r *postResolver) Body() string   { return r.p.Body }
+func (r *postResolver) Likes() int32   { return int32(r.p.Likes) }
+func (r *postResolver) Tags() []string { return r.p.Tags }

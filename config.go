@@ -1,0 +1,170 @@
+package graft
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/limits"
+	"github.com/graftgql/graft/pq"
+)
+
+// Defaults for Config fields left at their zero value.
+const (
+	DefaultPath              = "/graphql"
+	DefaultGraphiQLPath      = "/graphiql"
+	DefaultMaxBodyBytes      = 1 << 20
+	DefaultMaxTokens         = 15000
+	DefaultDocumentCacheSize = 1000
+	DefaultTimeout           = 30 * time.Second
+	DefaultMaxErrors         = 100
+)
+
+// Config configures a Router. The zero value is a working configuration:
+// GraphQL at /graphql, GraphiQL off, no depth or complexity limits, and
+// safe bounds on everything that could take the server down (body size,
+// query tokens, execution time, errors per response).
+type Config struct {
+	// Path is where the GraphQL endpoint is served. Default "/graphql".
+	Path string
+
+	// GraphiQL serves the GraphiQL IDE when non-nil.
+	GraphiQL *GraphiQLConfig
+
+	// Complexity limits depth, complexity, fields, aliases and directives
+	// of each operation. Zero fields are unlimited.
+	Complexity limits.Config
+
+	// ReportComplexity adds the limits analysis of each operation to the
+	// response under extensions.complexity. The analysis is always
+	// available to resolvers through RequestInfoFrom.
+	ReportComplexity bool
+
+	// MaxBodyBytes bounds a POST body. Default 1 MiB; a larger body is
+	// refused with 413 as soon as the limit is crossed.
+	MaxBodyBytes int64
+
+	// MaxTokens bounds the lexical tokens of a query, checked while
+	// parsing, before any other work. Default 15,000.
+	MaxTokens int
+
+	// DisableIntrospection refuses __schema and __type queries.
+	DisableIntrospection bool
+
+	// DocumentCacheSize is the number of parsed, validated and planned
+	// documents kept in the LRU cache. Default 1000.
+	DocumentCacheSize int
+
+	// Timeout bounds the execution of one request. Default 30s; resolvers
+	// still running see their context cancelled.
+	Timeout time.Duration
+
+	// MaxErrors bounds the errors in one response. Default 100.
+	MaxErrors int
+
+	// MaskErrors replaces the message of resolver errors that are not
+	// *gqlerror.Error values with a generic one; the original is logged.
+	MaskErrors bool
+
+	// SpecStatusCodes answers parse, validation and variable errors with
+	// 200 when the client accepts only application/json, as the
+	// GraphQL-over-HTTP specification recommends for that media type. By
+	// default those errors answer 400 whatever the client accepts, as
+	// Apollo Server does.
+	SpecStatusCodes bool
+
+	// PersistedQueries turns on automatic persisted queries or a safelist.
+	PersistedQueries *pq.Options
+
+	// CSRF refuses requests a browser could send cross-site without a
+	// preflight when non-nil. See CSRFConfig.
+	CSRF *CSRFConfig
+
+	// Auth runs before each GraphQL request. It may return a context
+	// carrying the user; an error answers 401 with its message.
+	Auth func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error)
+
+	// Logger receives internal errors and panics. Default slog.Default().
+	Logger *slog.Logger
+}
+
+// GraphiQLConfig configures the GraphiQL page.
+type GraphiQLConfig struct {
+	// Path is where the page is served. Default "/graphiql".
+	Path string
+	// Endpoint is the GraphQL URL the page queries. Default Config.Path.
+	Endpoint string
+	// AssetBaseURL loads GraphiQL's scripts and styles from this base URL
+	// instead of the public CDN, for self-hosting.
+	AssetBaseURL string
+	// Title is the page title. Default "GraphiQL".
+	Title string
+}
+
+// CSRFConfig configures CSRF prevention. A browser can send a GET, or a
+// POST whose Content-Type is text/plain, multipart/form-data or
+// application/x-www-form-urlencoded, to another site without a CORS
+// preflight. Such requests are refused with 400 unless they carry one of
+// RequiredHeaders with a non-empty value, which a cross-site page cannot
+// add without a preflight.
+type CSRFConfig struct {
+	// RequiredHeaders lists the accepted preflight headers. Default
+	// "client-require-preflight", "apollo-require-preflight" and
+	// "x-apollo-operation-name".
+	RequiredHeaders []string
+}
+
+// withDefaults returns the configuration with defaults filled in, or an
+// error for values that cannot work.
+func (c Config) withDefaults() (Config, error) {
+	if c.Path == "" {
+		c.Path = DefaultPath
+	}
+	if !strings.HasPrefix(c.Path, "/") {
+		return c, fmt.Errorf("graft: Path %q must start with /", c.Path)
+	}
+	if c.GraphiQL != nil {
+		g := *c.GraphiQL
+		if g.Path == "" {
+			g.Path = DefaultGraphiQLPath
+		}
+		if !strings.HasPrefix(g.Path, "/") {
+			return c, fmt.Errorf("graft: GraphiQL.Path %q must start with /", g.Path)
+		}
+		if g.Endpoint == "" {
+			g.Endpoint = c.Path
+		}
+		if g.Title == "" {
+			g.Title = "GraphiQL"
+		}
+		c.GraphiQL = &g
+	}
+	if c.MaxBodyBytes < 0 || c.MaxTokens < 0 || c.DocumentCacheSize < 0 || c.Timeout < 0 || c.MaxErrors < 0 {
+		return c, fmt.Errorf("graft: MaxBodyBytes, MaxTokens, DocumentCacheSize, Timeout and MaxErrors must not be negative")
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = DefaultMaxTokens
+	}
+	if c.DocumentCacheSize == 0 {
+		c.DocumentCacheSize = DefaultDocumentCacheSize
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxErrors == 0 {
+		c.MaxErrors = DefaultMaxErrors
+	}
+	if c.CSRF != nil && len(c.CSRF.RequiredHeaders) == 0 {
+		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name"}}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}

@@ -1,0 +1,50 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/graftgql/graft/internal/testenv"
+)
+
+// nodeModules returns the absolute path of e2e/node_modules, skipping the
+// test (or failing it under GRAFT_REQUIRE_ALL) when `npm ci` has not run.
+func nodeModules(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".package-lock.json")); err != nil {
+		testenv.Missing(t, "e2e/node_modules is not installed (run `npm ci` in e2e/)")
+	}
+	return dir
+}
+
+// runNode runs one Node test script with node's test runner and the given
+// extra environment, failing the test with the runner's output when any of
+// its tests fail.
+func runNode(t *testing.T, script string, env ...string) {
+	t.Helper()
+	node := testenv.LookPath(t, "node")
+	nodeModules(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=tap", script)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	if testing.Verbose() || err != nil {
+		t.Logf("node --test %s:\n%s", script, out.String())
+	}
+	if err != nil {
+		t.Fatalf("node --test %s: %v", script, err)
+	}
+}

@@ -1,0 +1,118 @@
+// Package blog is the benchmark schema of graft: authors with posts, the
+// workload that graft's benchmarks and the peer comparison in bench/ run.
+// The data is generated deterministically once, as described in the
+// benchmark workload: 100 authors with 20 posts each.
+package blog
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"github.com/graftgql/graft/schema"
+)
+
+// Body is the fixed body of every post.
+const Body = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi, ut."
+
+// Sizes of the generated data set.
+const (
+	NumAuthors     = 100
+	PostsPerAuthor = 20
+)
+
+// Author is a blog author.
+type Author struct {
+	ID    schema.ID
+	Name  string
+	Email string
+	posts []Post
+}
+
+// Post is a blog post.
+type Post struct {
+	ID    schema.ID
+	Title string
+	Body  string
+	Likes int
+	Tags  []string
+}
+
+// PageArgs are the arguments of the paginated fields: first defaults to
+// 10, and an explicit null behaves like an omitted argument.
+type PageArgs struct {
+	First *int `default:"10"`
+}
+
+// AuthorArgs are the arguments of Query.author.
+type AuthorArgs struct {
+	ID schema.ID
+}
+
+// Data is the generated data set.
+type Data struct {
+	Authors []Author
+	byID    map[schema.ID]*Author
+}
+
+var data = sync.OnceValue(generate)
+
+// Dataset returns the generated data set, shared and read-only.
+func Dataset() *Data { return data() }
+
+func generate() *Data {
+	d := &Data{Authors: make([]Author, NumAuthors), byID: make(map[schema.ID]*Author, NumAuthors)}
+	for i := 1; i <= NumAuthors; i++ {
+		is := strconv.Itoa(i)
+		a := &d.Authors[i-1]
+		*a = Author{ID: schema.ID("a" + is), Name: "Author " + is, Email: "author" + is + "@example.com",
+			posts: make([]Post, PostsPerAuthor)}
+		for j := 1; j <= PostsPerAuthor; j++ {
+			js := strconv.Itoa(j)
+			a.posts[j-1] = Post{
+				ID:    schema.ID("p" + is + "-" + js),
+				Title: "Post " + js + " by " + is,
+				Body:  Body,
+				Likes: (i*31 + j) % 1000,
+				Tags:  []string{"go", "graphql", "t" + strconv.Itoa(j%5)},
+			}
+		}
+		d.byID[a.ID] = a
+	}
+	return d
+}
+
+// page returns the count a first argument asks for: the default when it
+// is null, clamped to 0..max.
+func page(first *int, limit int) int {
+	n := 10
+	if first != nil {
+		n = *first
+	}
+	return min(max(n, 0), limit)
+}
+
+// NewBuilder returns a builder holding the blog schema, ready to Build or
+// to extend.
+func NewBuilder() *schema.Builder {
+	b := schema.New()
+	d := Dataset()
+	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
+	schema.Query(b, "authors", func(_ context.Context, args PageArgs) ([]Author, error) {
+		return d.Authors[:page(args.First, NumAuthors)], nil
+	})
+	schema.Query(b, "author", func(_ context.Context, args AuthorArgs) (*Author, error) {
+		return d.byID[args.ID], nil
+	})
+	author := schema.Object[Author](b, "Author")
+	schema.FieldFunc(author, "posts", func(_ context.Context, a *Author, args PageArgs) ([]Post, error) {
+		return a.posts[:page(args.First, PostsPerAuthor)], nil
+	})
+	schema.Object[Post](b, "Post")
+	return b
+}
+
+// Schema builds the blog schema.
+func Schema() (*schema.Schema, error) {
+	return NewBuilder().Build()
+}

@@ -1,0 +1,55 @@
+package graft
+
+import (
+	"context"
+
+	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/schema"
+)
+
+// Request is a GraphQL request run without HTTP by Router.Execute and
+// Execute.
+type Request struct {
+	Query         string
+	OperationName string
+	Variables     map[string]any
+	Extensions    map[string]any
+	// Header, when set, is what RequestInfo.Header returns to resolvers.
+	Header func(name string) string
+}
+
+// Execute runs req through the router's pipeline (persisted queries,
+// document cache, limits, execution) without HTTP, as a POST would, and
+// returns the HTTP status the request would get and the JSON response
+// body. Variables hold JSON values: nil, bool, float64 or int64 numbers,
+// string, []any and map[string]any.
+func (r *Router) Execute(ctx context.Context, req Request) (status int, body []byte) {
+	hreq := httpapi.Request{Query: req.Query, OperationName: req.OperationName, Variables: req.Variables, Extensions: req.Extensions}
+	header := req.Header
+	if header == nil {
+		header = noHeader
+	}
+	var resp httpapi.Response
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.cfg.Logger.ErrorContext(ctx, "graft: panic executing request", "panic", p)
+				r.fail(&resp, httpapi.ContentTypeGraphQLResponse, internalError())
+			}
+		}()
+		r.run(ctx, &hreq, header, httpapi.MediaGraphQLResponse, &resp)
+	}()
+	return resp.Status, resp.Body
+}
+
+// Execute runs one request against s with the default configuration and
+// no services, and returns the JSON response body. It prepares a new
+// router on every call; keep a Router (NewRouter) to serve many requests.
+func Execute(ctx context.Context, s *schema.Schema, req Request) []byte {
+	r, err := NewRouter(s, nil, Config{})
+	if err != nil {
+		return httpapi.AppendErrors(nil, httpapi.NewError(httpapi.CodeInternalServerError, err.Error()))
+	}
+	_, body := r.Execute(ctx, req)
+	return body
+}

@@ -1,0 +1,180 @@
+package graphiql
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+// ContentType is the media type of the rendered page.
+const ContentType = "text/html; charset=utf-8"
+
+// Options configures the page. The zero value is usable: it targets
+// /graphql and loads the assets from DefaultCDN.
+type Options struct {
+	// Endpoint is the URL the page sends GraphQL requests to, absolute or
+	// relative to the page. Empty means "/graphql".
+	Endpoint string
+	// AssetBaseURL, when set, is where the page loads its files from
+	// instead of the CDN: an http(s) URL or an absolute path such as
+	// "/static/npm", serving each asset at AssetBaseURL/Package/File (see
+	// Assets). Integrity hashes apply all the same.
+	AssetBaseURL string
+	// Title is the page title. Empty means "GraphiQL".
+	Title string
+}
+
+type pageAsset struct {
+	URL       string
+	Integrity string
+}
+
+type pageData struct {
+	Title    string
+	Styles   []pageAsset
+	Scripts  []pageAsset
+	Endpoint string // a JavaScript string literal, see scriptString
+}
+
+// pageTemplate is a text/template: every value is escaped explicitly with
+// the escaper of its context (html for text and attributes, scriptString
+// for the script), which keeps integrity values byte for byte readable.
+var pageTemplate = template.Must(template.New("graphiql").Funcs(template.FuncMap{"html": html.EscapeString}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{{html .Title}}</title>
+<style>
+html, body { height: 100%; margin: 0; }
+#graphiql { height: 100vh; }
+</style>
+{{range .Styles}}<link rel="stylesheet" href="{{html .URL}}" integrity="{{html .Integrity}}" crossorigin="anonymous">
+{{end}}</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+{{range .Scripts}}<script src="{{html .URL}}" integrity="{{html .Integrity}}" crossorigin="anonymous"></script>
+{{end}}<script>
+(function () {
+  var container = document.getElementById("graphiql");
+  if (typeof GraphiQL === "undefined" || typeof React === "undefined" || typeof ReactDOM === "undefined") {
+    container.textContent = "GraphiQL could not be loaded: its scripts were blocked, unreachable or did not match their integrity hashes.";
+    return;
+  }
+  var endpoint = {{.Endpoint}};
+  var fetcher = GraphiQL.createFetcher({ url: new URL(endpoint, window.location.href).toString() });
+  ReactDOM.createRoot(container).render(React.createElement(GraphiQL, {
+    fetcher: fetcher,
+    defaultEditorToolsVisibility: true
+  }));
+})();
+</script>
+</body>
+</html>
+`))
+
+// Render returns the page for opts. It fails only on an invalid
+// AssetBaseURL.
+func Render(opts Options) ([]byte, error) {
+	base, err := normalizeBase(opts.AssetBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	endpoint := opts.Endpoint
+	if endpoint == "" {
+		endpoint = "/graphql"
+	}
+	title := opts.Title
+	if title == "" {
+		title = "GraphiQL"
+	}
+	data := pageData{Title: title, Endpoint: scriptString(endpoint)}
+	for _, a := range Assets {
+		pa := pageAsset{URL: a.URL(base), Integrity: a.Integrity}
+		if a.Kind == Stylesheet {
+			data.Styles = append(data.Styles, pa)
+		} else {
+			data.Scripts = append(data.Scripts, pa)
+		}
+	}
+	var buf bytes.Buffer
+	if err := pageTemplate.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("graphiql: render page: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// scriptString encodes s as a JavaScript string literal that is safe inside
+// an HTML script element: encoding/json escapes <, > and & (so "</script>"
+// and "<!--" cannot appear) and U+2028 and U+2029, and quotes and
+// backslashes cannot end the literal.
+func scriptString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		// A Go string always marshals; invalid UTF-8 becomes U+FFFD.
+		return `""`
+	}
+	return string(b)
+}
+
+// normalizeBase checks an asset base URL and trims its trailing slash.
+func normalizeBase(raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("graphiql: asset base URL %q: %w", raw, err)
+	}
+	switch {
+	case u.Scheme == "http" || u.Scheme == "https":
+		if u.Host == "" {
+			return "", fmt.Errorf("graphiql: asset base URL %q: no host", raw)
+		}
+	case u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(raw, "//"):
+	default:
+		return "", fmt.Errorf("graphiql: asset base URL %q: want an http(s) URL or an absolute path", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("graphiql: asset base URL %q: must not have a query or fragment", raw)
+	}
+	return strings.TrimRight(raw, "/"), nil
+}
+
+// Page is an http.Handler that serves a rendered page to GET and HEAD
+// requests and answers 405 to other methods.
+type Page []byte
+
+// ServeHTTP implements http.Handler.
+func (p Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	h.Set("Content-Type", ContentType)
+	h.Set("Content-Length", strconv.Itoa(len(p)))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(p)
+	}
+}
+
+// Handler renders the page for opts and returns a handler serving it.
+func Handler(opts Options) (http.Handler, error) {
+	p, err := Render(opts)
+	if err != nil {
+		return nil, err
+	}
+	return Page(p), nil
+}

@@ -1,0 +1,148 @@
+package graft
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/schema"
+)
+
+// Handler returns a router for s with the default configuration, as an
+// http.Handler to mount in an existing server (ServeMux, chi, gin, echo).
+// The caller starts and stops the layer (layer.Start before serving,
+// layer.Stop after); Serve does this itself.
+func Handler(s *schema.Schema, layer *Layer) (http.Handler, error) {
+	r, err := NewRouter(s, layer, Config{})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// WebHandler serves the router in the shape of a web-standard fetch
+// handler: a request value in, a response value out, no ResponseWriter.
+// Serverless hosts and tests use it. Build it with ToHandler.
+type WebHandler struct {
+	router *Router
+	layer  *Layer
+
+	mu      sync.Mutex
+	started bool
+}
+
+// ToHandler returns a WebHandler for the router. The layer (nil means
+// router.Layer()) is started on the first Handle call, since serverless
+// hosts have no start-up hook; Close stops it.
+func ToHandler(router *Router, layer *Layer) *WebHandler {
+	if layer == nil {
+		layer = router.Layer()
+	}
+	return &WebHandler{router: router, layer: layer}
+}
+
+// Start starts the layer unless it is already started. Handle calls it; a
+// host with a start-up hook may call it early so the first request does
+// not pay for it. A failed start is retried by the next call.
+func (h *WebHandler) Start(ctx context.Context) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.started || h.layer == nil {
+		return nil
+	}
+	if err := h.layer.Start(ctx); err != nil {
+		return fmt.Errorf("graft: start layer: %w", err)
+	}
+	h.started = true
+	return nil
+}
+
+// Close stops the layer if Start started it.
+func (h *WebHandler) Close(ctx context.Context) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.started {
+		return nil
+	}
+	h.started = false
+	return h.layer.Stop(ctx)
+}
+
+// Handle runs one request through the router's pipeline and returns the
+// complete response. The body is read up to the router's MaxBodyBytes; a
+// longer body gets a 413 response. An error is returned only when the
+// layer cannot start or the body cannot be read.
+func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Response, error) {
+	if err := h.Start(ctx); err != nil {
+		return nil, err
+	}
+	limit := bodylimit.Of(h.router.Config().MaxBodyBytes)
+	body, tooLarge, err := bodylimit.Read(req.Body, limit)
+	if err != nil {
+		return nil, fmt.Errorf("graft: read request body: %w", err)
+	}
+	var resp *httpapi.Response
+	if tooLarge {
+		resp = bodylimit.TooLarge(limit)
+	} else {
+		resp = h.router.Do(ctx, webRawRequest(req, body))
+	}
+	return webHTTPResponse(req, resp), nil
+}
+
+// webRawRequest fills an httpapi.RawRequest from a net/http request
+// whose body has been read into body.
+func webRawRequest(req *http.Request, body []byte) *httpapi.RawRequest {
+	return &httpapi.RawRequest{
+		Method:      req.Method,
+		Path:        req.URL.Path,
+		RawQuery:    req.URL.RawQuery,
+		ContentType: req.Header.Get("Content-Type"),
+		Accept:      req.Header.Get("Accept"),
+		Header:      req.Header.Get,
+		Body:        body,
+		Remote:      req.RemoteAddr,
+	}
+}
+
+// webResponseHeader returns the HTTP header of a pipeline response: its
+// extra headers plus Content-Type, Allow and Cache-Control when set.
+func webResponseHeader(resp *httpapi.Response) http.Header {
+	h := make(http.Header, len(resp.Header)+3)
+	for k, v := range resp.Header {
+		h[k] = append([]string(nil), v...)
+	}
+	if resp.ContentType != "" {
+		h.Set("Content-Type", resp.ContentType)
+	}
+	if resp.Allow != "" {
+		h.Set("Allow", resp.Allow)
+	}
+	if resp.CacheControl != "" {
+		h.Set("Cache-Control", resp.CacheControl)
+	}
+	return h
+}
+
+// webHTTPResponse builds the *http.Response of a pipeline response.
+func webHTTPResponse(req *http.Request, resp *httpapi.Response) *http.Response {
+	h := webResponseHeader(resp)
+	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	return &http.Response{
+		Status:        strconv.Itoa(resp.Status) + " " + http.StatusText(resp.Status),
+		StatusCode:    resp.Status,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        h,
+		Body:          io.NopCloser(bytes.NewReader(resp.Body)),
+		ContentLength: int64(len(resp.Body)),
+		Request:       req,
+	}
+}

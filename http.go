@@ -1,0 +1,107 @@
+package graft
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/graftgql/graft/httpapi"
+)
+
+// ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
+func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	raw := httpapi.RawRequest{
+		Method:      req.Method,
+		Path:        req.URL.Path,
+		RawQuery:    req.URL.RawQuery,
+		ContentType: req.Header.Get("Content-Type"),
+		Accept:      req.Header.Get("Accept"),
+		Header:      req.Header.Get,
+		Remote:      req.RemoteAddr,
+	}
+	var resp httpapi.Response
+	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
+		body, err := readBody(req, r.cfg.MaxBodyBytes, (*bp)[:0])
+		*bp = body[:0]
+		if err != nil {
+			r.fail(&resp, httpapi.ContentTypeJSON, err)
+			writeResponse(w, &resp)
+			return
+		}
+		raw.Body = body
+	}
+	rb := bufPool.Get().(*[]byte)
+	defer bufPool.Put(rb)
+	resp.Body = (*rb)[:0]
+	r.serve(req.Context(), &raw, &resp)
+	writeResponse(w, &resp)
+	if cap(resp.Body) <= 1<<20 {
+		*rb = resp.Body[:0]
+	}
+}
+
+// readBody reads the request body into buf, refusing it with 413 as soon
+// as more than limit bytes arrive (or when Content-Length says so, before
+// reading anything).
+func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Error) {
+	tooLarge := &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Err: httpapi.NewError(httpapi.CodePayloadTooLarge,
+		"The request body is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")}
+	if req.ContentLength > limit {
+		return buf, tooLarge
+	}
+	if req.ContentLength > 0 && int64(cap(buf)) < req.ContentLength {
+		buf = make([]byte, 0, req.ContentLength)
+	}
+	lr := io.LimitedReader{R: req.Body, N: limit + 1}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return buf, tooLarge
+		}
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, &httpapi.Error{Status: http.StatusBadRequest, Err: httpapi.NewError(httpapi.CodeBadRequest,
+				"The request body could not be read")}
+		}
+	}
+}
+
+var (
+	hdrContentType  = http.CanonicalHeaderKey("Content-Type")
+	ctGraphQL       = []string{httpapi.ContentTypeGraphQLResponse}
+	ctJSON          = []string{httpapi.ContentTypeJSON}
+	hdrCacheControl = http.CanonicalHeaderKey("Cache-Control")
+)
+
+func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
+	h := w.Header()
+	switch resp.ContentType {
+	case httpapi.ContentTypeGraphQLResponse:
+		h[hdrContentType] = ctGraphQL
+	case httpapi.ContentTypeJSON:
+		h[hdrContentType] = ctJSON
+	default:
+		h.Set(hdrContentType, resp.ContentType)
+	}
+	if resp.Allow != "" {
+		h.Set("Allow", resp.Allow)
+	}
+	if resp.CacheControl != "" {
+		h.Set(hdrCacheControl, resp.CacheControl)
+	}
+	for k, v := range resp.Header {
+		h[k] = v
+	}
+	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	w.WriteHeader(resp.Status)
+	_, _ = w.Write(resp.Body)
+}

@@ -1,0 +1,42 @@
+// Package exec prepares and executes GraphQL documents against a built
+// schema: it parses and validates a query with gqlparser, plans every
+// operation once, and writes the JSON response straight into a byte buffer.
+//
+// # Preparing
+//
+// Engine.Prepare parses (bounded by Options.MaxTokens), validates with all
+// of gqlparser's rules and plans each operation of the document. A plan
+// holds, for every selection set and every concrete object type that can
+// appear there, the collected fields in response order: fragments are
+// expanded, type conditions applied, fields with the same response key
+// merged, constant @skip and @include folded, constant arguments converted
+// into the resolver's argument struct and the JSON key bytes precomputed.
+// A Document is immutable, so a router may cache it and share it between
+// concurrent requests.
+//
+// # Executing
+//
+// Engine.Execute walks the plan and the Go values the resolvers return,
+// guided by the schema's Output descriptions, and appends the response to
+// the caller's buffer in selection order. No result maps are built and no
+// reflection runs. A non-null violation is handled by truncating the buffer
+// back to the start of the nearest nullable parent and writing null there.
+//
+// Sibling fields and list items run sequentially, in selection order, in
+// the request's goroutine. Before an object's fields are written, the
+// resolvers of its selected fields marked schema.Field.Concurrent are
+// started together, each in its own goroutine, and awaited; their values
+// are then written in order like the others. Root fields of a mutation
+// always run one after the other. Resolution of a field goes through one
+// function (resolveField), the place where batch resolvers, which resolve a
+// field for all parents of a list level in one call, will hook in.
+//
+// A resolver that panics yields a field error with the generic message
+// "internal error" and code INTERNAL_SERVER_ERROR; the panic value and
+// stack are logged. Once the request context is done, every field that
+// still needs a resolver becomes a field error instead of running it.
+//
+// Operations whose selections are only introspection (__schema, __type,
+// __typename) depend on the schema and the document alone; when they take
+// no variables their response is computed once and reused.
+package exec

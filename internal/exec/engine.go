@@ -1,0 +1,119 @@
+package exec
+
+import (
+	"log/slog"
+
+	"github.com/graftgql/graft/schema"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator/core"
+	"github.com/vektah/gqlparser/v2/validator/rules"
+)
+
+// Options configures an Engine. The zero value is usable.
+type Options struct {
+	// Logger receives resolver panics and other internal failures. Nil
+	// means slog.Default().
+	Logger *slog.Logger
+	// MaxTokens bounds the number of tokens the parser reads; 0 means no
+	// limit.
+	MaxTokens int
+	// MaxErrors bounds the number of validation errors Prepare returns and
+	// of field errors one execution reports; 0 means 100.
+	MaxErrors int
+	// DisableIntrospection makes __schema and __type validation errors.
+	// __typename stays available.
+	DisableIntrospection bool
+}
+
+// defaultMaxErrors is the error bound used when Options.MaxErrors is 0.
+const defaultMaxErrors = 100
+
+// Engine prepares and executes documents for one schema. It is safe for
+// concurrent use.
+type Engine struct {
+	ast       *ast.Schema
+	query     *schema.Type
+	mutation  *schema.Type
+	types     map[string]*schema.Type
+	fields    map[*schema.Type]map[string]*schema.Field
+	logger    *slog.Logger
+	maxTokens int
+	maxErrors int
+	noIntro   bool
+	rules     *rules.Rules
+	intro     introIndex
+}
+
+// New returns an Engine for the built schema s.
+func New(s *schema.Schema, opts Options) *Engine {
+	return newEngine(s.AST(), s.Query, s.Mutation, s.Types, opts)
+}
+
+// newEngine builds an Engine from the parts of a schema, so tests can pair
+// a hand-made model with a schema loaded from SDL.
+func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Type, opts Options) *Engine {
+	e := &Engine{
+		ast:       as,
+		query:     query,
+		mutation:  mutation,
+		types:     make(map[string]*schema.Type, len(types)),
+		fields:    make(map[*schema.Type]map[string]*schema.Field, len(types)),
+		logger:    opts.Logger,
+		maxTokens: opts.MaxTokens,
+		maxErrors: opts.MaxErrors,
+		noIntro:   opts.DisableIntrospection,
+	}
+	if e.logger == nil {
+		e.logger = slog.Default()
+	}
+	if e.maxErrors <= 0 {
+		e.maxErrors = defaultMaxErrors
+	}
+	add := func(t *schema.Type) {
+		if t == nil {
+			return
+		}
+		e.types[t.Name] = t
+		if t.Kind != schema.ObjectKind && t.Kind != schema.InterfaceKind {
+			return
+		}
+		m := make(map[string]*schema.Field, len(t.Fields))
+		for _, f := range t.Fields {
+			m[f.Name] = f
+		}
+		e.fields[t] = m
+	}
+	for _, t := range types {
+		add(t)
+	}
+	add(query)
+	add(mutation)
+	e.intro = newIntroIndex(as)
+	e.rules = rules.NewDefaultRules()
+	if e.noIntro {
+		e.rules.AddRule("NoIntrospection", noIntrospectionRule)
+	}
+	return e
+}
+
+// field returns the model field name of the object type typeName, or nil.
+func (e *Engine) field(typeName, name string) *schema.Field {
+	t := e.types[typeName]
+	if t == nil {
+		return nil
+	}
+	return e.fields[t][name]
+}
+
+// noIntrospectionRule refuses __schema and __type when introspection is
+// disabled.
+func noIntrospectionRule(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnField(func(_ *core.Walker, field *ast.Field) {
+		if field.Name == "__schema" || field.Name == "__type" {
+			addError(
+				core.Message(`GraphQL introspection is not allowed, but the query contained %s.`, field.Name),
+				core.At(field.Position),
+			)
+		}
+	})
+}

@@ -1,0 +1,162 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// errPanic is the error of a resolver that panicked.
+var errPanic = errors.New("internal error")
+
+// argumentError is a failure to convert a field's arguments.
+type argumentError struct{ err error }
+
+func (e argumentError) Error() string { return e.err.Error() }
+func (e argumentError) Unwrap() error { return e.err }
+
+// extensionsError is an error type that carries GraphQL error extensions.
+type extensionsError interface {
+	error
+	Extensions() map[string]any
+}
+
+// internalError returns the generic error shown for internal failures.
+func internalError(path ast.Path) *gqlerror.Error {
+	return &gqlerror.Error{
+		Message:    "internal error",
+		Path:       path,
+		Extensions: map[string]any{"code": CodeInternalServerError},
+	}
+}
+
+// fieldError converts err, raised while completing f, into a GraphQL error
+// at the current path. An error that is or wraps a *gqlerror.Error keeps
+// its message and extensions; so does any error with an Extensions method.
+func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
+	path := r.currentPath()
+	var ge *gqlerror.Error
+	var ee extensionsError
+	var ae argumentError
+	var out *gqlerror.Error
+	switch {
+	case errors.Is(err, errPanic):
+		out = internalError(path)
+	case errors.Is(err, context.DeadlineExceeded):
+		out = &gqlerror.Error{Message: "Request timed out.", Path: path, Extensions: map[string]any{"code": CodeRequestTimeout}}
+	case errors.Is(err, context.Canceled):
+		out = &gqlerror.Error{Message: "Request cancelled.", Path: path, Extensions: map[string]any{"code": CodeRequestCancelled}}
+	case errors.As(err, &ge):
+		out = &gqlerror.Error{Message: ge.Message, Path: path, Extensions: ge.Extensions, Err: err}
+	case errors.As(err, &ee):
+		out = &gqlerror.Error{Message: err.Error(), Path: path, Extensions: ee.Extensions(), Err: err}
+	case errors.As(err, &ae):
+		out = &gqlerror.Error{
+			Message:    fmt.Sprintf("Invalid arguments for field %s.%s: %s", f.parent, f.name, ae.err.Error()),
+			Path:       path,
+			Extensions: map[string]any{"code": CodeBadUserInput},
+			Err:        err,
+		}
+	default:
+		out = &gqlerror.Error{Message: err.Error(), Path: path, Err: err}
+	}
+	if f.ast != nil && f.ast.Position != nil {
+		out.Locations = []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
+	}
+	return out
+}
+
+// nonNullError is the error for a null at a non-null position of f.
+func (r *request) nonNullError(f *fieldPlan) *gqlerror.Error {
+	err := &gqlerror.Error{
+		Message: fmt.Sprintf("Cannot return null for non-nullable field %s.%s.", f.parent, f.name),
+		Path:    r.currentPath(),
+	}
+	if f.ast != nil && f.ast.Position != nil {
+		err.Locations = []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
+	}
+	return err
+}
+
+// addError records a field error, up to the engine's MaxErrors.
+func (r *request) addError(err *gqlerror.Error) {
+	if len(r.errs) >= r.e.maxErrors {
+		r.dropped++
+		return
+	}
+	r.errs = append(r.errs, err)
+}
+
+// currentPath copies the current response path.
+func (r *request) currentPath() ast.Path {
+	path := make(ast.Path, len(r.path))
+	for i, p := range r.path {
+		if p.index >= 0 {
+			path[i] = ast.PathIndex(p.index)
+		} else {
+			path[i] = ast.PathName(p.key)
+		}
+	}
+	return path
+}
+
+// appendErrorList appends errs as a JSON array.
+func appendErrorList(buf []byte, errs []*gqlerror.Error) []byte {
+	buf = append(buf, '[')
+	for i, e := range errs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendError(buf, e)
+	}
+	return append(buf, ']')
+}
+
+// appendError appends one error in the response format.
+func appendError(buf []byte, e *gqlerror.Error) []byte {
+	buf = append(buf, `{"message":`...)
+	buf = appendString(buf, e.Message)
+	if len(e.Locations) > 0 {
+		buf = append(buf, `,"locations":[`...)
+		for i, l := range e.Locations {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, `{"line":`...)
+			buf = strconv.AppendInt(buf, int64(l.Line), 10)
+			buf = append(buf, `,"column":`...)
+			buf = strconv.AppendInt(buf, int64(l.Column), 10)
+			buf = append(buf, '}')
+		}
+		buf = append(buf, ']')
+	}
+	if len(e.Path) > 0 {
+		buf = append(buf, `,"path":[`...)
+		for i, p := range e.Path {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			switch v := p.(type) {
+			case ast.PathIndex:
+				buf = strconv.AppendInt(buf, int64(v), 10)
+			case ast.PathName:
+				buf = appendString(buf, string(v))
+			default:
+				buf = appendString(buf, fmt.Sprint(v))
+			}
+		}
+		buf = append(buf, ']')
+	}
+	if len(e.Extensions) > 0 {
+		if ext, err := json.Marshal(e.Extensions); err == nil {
+			buf = append(buf, `,"extensions":`...)
+			buf = append(buf, ext...)
+		}
+	}
+	return append(buf, '}')
+}

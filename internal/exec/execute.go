@@ -1,0 +1,122 @@
+package exec
+
+import (
+	"context"
+	"runtime/debug"
+	"slices"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// pathElem is one step of a response path: a response key, or a list
+// index when key is empty and index is not negative.
+type pathElem struct {
+	key   string
+	index int
+}
+
+// request is the state of one execution. It is pooled.
+type request struct {
+	e    *Engine
+	ctx  context.Context
+	done <-chan struct{}
+	vars map[string]any
+	buf  []byte
+	path []pathElem
+	errs []*gqlerror.Error
+	// dropped counts field errors beyond the engine's MaxErrors.
+	dropped int
+}
+
+var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
+
+// Execute runs the operation o with coerced variables vars (the result of
+// CoerceVariables) and appends the JSON response body to buf:
+// {"errors":[...],"data":...,"extensions":...}, errors only when there are
+// some and extensions only when extensions is not nil (it must then be a
+// JSON object). ctx is handed to resolvers; once it is done, remaining
+// fields that need a resolver become errors.
+func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
+	if o.cacheable {
+		o.cacheOnce.Do(func() {
+			o.cached = e.run(context.Background(), o, nil, nil, nil)
+		})
+		buf = append(buf, o.cached[:len(o.cached)-1]...)
+		return closeResponse(buf, extensions)
+	}
+	return e.run(ctx, o, vars, buf, extensions)
+}
+
+// run executes o and appends the response to buf.
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
+	if o.root == nil {
+		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), CodeOperationUnsupported)
+		return AppendErrorResponse(buf, gqlerror.List{ge}, extensions)
+	}
+	r := requestPool.Get().(*request)
+	r.e, r.ctx, r.done, r.vars = e, ctx, ctx.Done(), vars
+	start := len(buf)
+	r.buf = append(buf, `{"data":`...)
+	dataStart := len(r.buf)
+	if !r.executeRoot(o) {
+		r.buf = append(r.buf[:dataStart], "null"...)
+	}
+	if len(r.errs) > 0 {
+		errs := append(make([]byte, 0, 256), `"errors":`...)
+		errs = appendErrorList(errs, r.errs)
+		errs = append(errs, ',')
+		r.buf = slices.Insert(r.buf, start+1, errs...)
+	}
+	out := closeResponse(r.buf, extensions)
+	r.release()
+	return out
+}
+
+// executeRoot writes the root object. A panic outside resolvers (a leaf
+// writer, a type resolver) ends the execution with an internal error
+// rather than escaping.
+func (r *request) executeRoot(o *Operation) (ok bool) {
+	mark := len(r.buf)
+	defer func() {
+		if p := recover(); p != nil {
+			r.e.logger.Error("graphql: execution panicked", "panic", p, "stack", string(debug.Stack()))
+			r.buf = r.buf[:mark]
+			r.path = r.path[:0]
+			r.addError(internalError(nil))
+			ok = false
+		}
+	}()
+	rootName := r.e.ast.Query.Name
+	serial := o.def.Operation == ast.Mutation
+	if serial {
+		rootName = r.e.ast.Mutation.Name
+	}
+	return r.writeObject(o.root.object, rootName, nil, !serial)
+}
+
+// release returns r to the pool.
+func (r *request) release() {
+	clear(r.errs)
+	*r = request{path: r.path[:0], errs: r.errs[:0]}
+	requestPool.Put(r)
+}
+
+// closeResponse appends the extensions member and the closing brace.
+func closeResponse(buf, extensions []byte) []byte {
+	if extensions != nil {
+		buf = append(buf, `,"extensions":`...)
+		buf = append(buf, extensions...)
+	}
+	return append(buf, '}')
+}
+
+// AppendErrorResponse appends a response body that carries only errors
+// (a request that failed before execution): {"errors":[...]}, with
+// extensions when not nil.
+func AppendErrorResponse(buf []byte, errs gqlerror.List, extensions []byte) []byte {
+	buf = append(buf, `{"errors":`...)
+	buf = appendErrorList(buf, errs)
+	return closeResponse(buf, extensions)
+}

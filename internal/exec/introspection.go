@@ -1,0 +1,429 @@
+package exec
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// introType is a __Type: a named definition, or a list or non-null
+// wrapper given by wrap.
+type introType struct {
+	def  *ast.Definition
+	wrap *ast.Type
+}
+
+// introVal is the value of an introspection object; the field used depends
+// on the object's type.
+type introVal struct {
+	typ   introType
+	field *ast.FieldDefinition
+	input *ast.ArgumentDefinition
+	enum  *ast.EnumValueDefinition
+	dir   *ast.DirectiveDefinition
+}
+
+// introIndex holds the schema's types and directives sorted by name.
+type introIndex struct {
+	types      []*ast.Definition
+	directives []*ast.DirectiveDefinition
+}
+
+func newIntroIndex(s *ast.Schema) introIndex {
+	var ix introIndex
+	for _, t := range s.Types {
+		ix.types = append(ix.types, t)
+	}
+	sort.Slice(ix.types, func(i, j int) bool { return ix.types[i].Name < ix.types[j].Name })
+	for _, d := range s.Directives {
+		ix.directives = append(ix.directives, d)
+	}
+	sort.Slice(ix.directives, func(i, j int) bool { return ix.directives[i].Name < ix.directives[j].Name })
+	return ix
+}
+
+// writeIntroSchema writes the __schema root field.
+func (r *request) writeIntroSchema(f *fieldPlan) bool {
+	r.writeIntroObject(f.sub, "__Schema", &introVal{})
+	return true
+}
+
+// writeIntroTypeField writes the __type(name:) root field.
+func (r *request) writeIntroTypeField(f *fieldPlan) bool {
+	name, _ := f.ast.ArgumentMap(r.vars)["name"].(string)
+	def := r.e.ast.Types[name]
+	if def == nil {
+		r.buf = append(r.buf, "null"...)
+		return true
+	}
+	r.writeIntroObject(f.sub, "__Type", &introVal{typ: introType{def: def}})
+	return true
+}
+
+// typeRef returns the __Type of a type reference.
+func (r *request) typeRef(t *ast.Type) introType {
+	if t.NonNull || t.Elem != nil {
+		return introType{wrap: t}
+	}
+	return introType{def: r.e.ast.Types[t.NamedType]}
+}
+
+// writeIntroObject writes the introspection object v of type typeName.
+func (r *request) writeIntroObject(sp *selectionPlan, typeName string, v *introVal) {
+	op := sp.forType(typeName)
+	r.buf = append(r.buf, '{')
+	first := true
+	for _, f := range op.fields {
+		if f.conds != nil && !included(f.conds, r.vars) {
+			continue
+		}
+		if !first {
+			r.buf = append(r.buf, ',')
+		}
+		first = false
+		r.buf = append(r.buf, f.keyJSON...)
+		if f.kind == kindTypename {
+			r.buf = appendString(r.buf, typeName)
+			continue
+		}
+		switch typeName {
+		case "__Schema":
+			r.writeSchemaField(f)
+		case "__Type":
+			r.writeTypeField(f, v.typ)
+		case "__Field":
+			r.writeFieldField(f, v.field)
+		case "__InputValue":
+			r.writeInputValueField(f, v.input)
+		case "__EnumValue":
+			r.writeEnumValueField(f, v.enum)
+		case "__Directive":
+			r.writeDirectiveField(f, v.dir)
+		default:
+			r.buf = append(r.buf, "null"...)
+		}
+	}
+	r.buf = append(r.buf, '}')
+}
+
+// writeIntroList writes n introspection objects of type typeName.
+func (r *request) writeIntroList(f *fieldPlan, typeName string, n int, item func(i int) *introVal) {
+	r.buf = append(r.buf, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			r.buf = append(r.buf, ',')
+		}
+		r.writeIntroObject(f.sub, typeName, item(i))
+	}
+	r.buf = append(r.buf, ']')
+}
+
+func (r *request) writeSchemaField(f *fieldPlan) {
+	s := r.e.ast
+	switch f.name {
+	case "description":
+		r.buf = appendNullableString(r.buf, s.Description)
+	case "types":
+		types := r.e.intro.types
+		r.writeIntroList(f, "__Type", len(types), func(i int) *introVal {
+			return &introVal{typ: introType{def: types[i]}}
+		})
+	case "queryType":
+		r.writeNamedType(f, s.Query)
+	case "mutationType":
+		r.writeNamedType(f, s.Mutation)
+	case "subscriptionType":
+		r.writeNamedType(f, s.Subscription)
+	case "directives":
+		dirs := r.e.intro.directives
+		r.writeIntroList(f, "__Directive", len(dirs), func(i int) *introVal {
+			return &introVal{dir: dirs[i]}
+		})
+	default:
+		r.buf = append(r.buf, "null"...)
+	}
+}
+
+// writeNamedType writes def as a __Type, or null.
+func (r *request) writeNamedType(f *fieldPlan, def *ast.Definition) {
+	if def == nil {
+		r.buf = append(r.buf, "null"...)
+		return
+	}
+	r.writeIntroObject(f.sub, "__Type", &introVal{typ: introType{def: def}})
+}
+
+// includeDeprecated reads the includeDeprecated argument of f.
+func (r *request) includeDeprecated(f *fieldPlan) bool {
+	b, _ := f.ast.ArgumentMap(r.vars)["includeDeprecated"].(bool)
+	return b
+}
+
+func (r *request) writeTypeField(f *fieldPlan, t introType) {
+	if t.wrap != nil {
+		switch f.name {
+		case "kind":
+			if t.wrap.NonNull {
+				r.buf = append(r.buf, `"NON_NULL"`...)
+			} else {
+				r.buf = append(r.buf, `"LIST"`...)
+			}
+		case "ofType":
+			inner := t.wrap.Elem
+			if t.wrap.NonNull {
+				cp := *t.wrap
+				cp.NonNull = false
+				inner = &cp
+			}
+			r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(inner)})
+		default:
+			r.buf = append(r.buf, "null"...)
+		}
+		return
+	}
+	d := t.def
+	switch f.name {
+	case "kind":
+		r.buf = appendString(r.buf, string(d.Kind))
+	case "name":
+		r.buf = appendString(r.buf, d.Name)
+	case "description":
+		r.buf = appendNullableString(r.buf, d.Description)
+	case "specifiedByURL":
+		url := ""
+		if dir := d.Directives.ForName("specifiedBy"); dir != nil && d.Kind == ast.Scalar {
+			if a := dir.Arguments.ForName("url"); a != nil && a.Value != nil {
+				url = a.Value.Raw
+			}
+		}
+		r.buf = appendNullableString(r.buf, url)
+	case "fields":
+		if d.Kind != ast.Object && d.Kind != ast.Interface {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		all := r.includeDeprecated(f)
+		var fields []*ast.FieldDefinition
+		for _, fd := range d.Fields {
+			if strings.HasPrefix(fd.Name, "__") || (!all && fd.Directives.ForName("deprecated") != nil) {
+				continue
+			}
+			fields = append(fields, fd)
+		}
+		r.writeIntroList(f, "__Field", len(fields), func(i int) *introVal { return &introVal{field: fields[i]} })
+	case "interfaces":
+		if d.Kind != ast.Object && d.Kind != ast.Interface {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		r.writeIntroList(f, "__Type", len(d.Interfaces), func(i int) *introVal {
+			return &introVal{typ: introType{def: r.e.ast.Types[d.Interfaces[i]]}}
+		})
+	case "possibleTypes":
+		if d.Kind != ast.Interface && d.Kind != ast.Union {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		possible := r.e.ast.GetPossibleTypes(d)
+		r.writeIntroList(f, "__Type", len(possible), func(i int) *introVal {
+			return &introVal{typ: introType{def: possible[i]}}
+		})
+	case "enumValues":
+		if d.Kind != ast.Enum {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		all := r.includeDeprecated(f)
+		var values []*ast.EnumValueDefinition
+		for _, ev := range d.EnumValues {
+			if all || ev.Directives.ForName("deprecated") == nil {
+				values = append(values, ev)
+			}
+		}
+		r.writeIntroList(f, "__EnumValue", len(values), func(i int) *introVal { return &introVal{enum: values[i]} })
+	case "inputFields":
+		if d.Kind != ast.InputObject {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		all := r.includeDeprecated(f)
+		var inputs []*ast.ArgumentDefinition
+		for _, fd := range d.Fields {
+			if all || fd.Directives.ForName("deprecated") == nil {
+				inputs = append(inputs, &ast.ArgumentDefinition{
+					Description: fd.Description, Name: fd.Name, DefaultValue: fd.DefaultValue,
+					Type: fd.Type, Directives: fd.Directives,
+				})
+			}
+		}
+		r.writeIntroList(f, "__InputValue", len(inputs), func(i int) *introVal { return &introVal{input: inputs[i]} })
+	case "isOneOf":
+		if d.Kind != ast.InputObject {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		r.buf = appendBool(r.buf, d.Directives.ForName("oneOf") != nil)
+	default:
+		r.buf = append(r.buf, "null"...)
+	}
+}
+
+// writeArgs writes a list of arguments as __InputValue objects.
+func (r *request) writeArgs(f *fieldPlan, args ast.ArgumentDefinitionList) {
+	all := r.includeDeprecated(f)
+	var list []*ast.ArgumentDefinition
+	for _, a := range args {
+		if all || a.Directives.ForName("deprecated") == nil {
+			list = append(list, a)
+		}
+	}
+	r.writeIntroList(f, "__InputValue", len(list), func(i int) *introVal { return &introVal{input: list[i]} })
+}
+
+func (r *request) writeFieldField(f *fieldPlan, fd *ast.FieldDefinition) {
+	switch f.name {
+	case "name":
+		r.buf = appendString(r.buf, fd.Name)
+	case "description":
+		r.buf = appendNullableString(r.buf, fd.Description)
+	case "args":
+		r.writeArgs(f, fd.Arguments)
+	case "type":
+		r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(fd.Type)})
+	case "isDeprecated", "deprecationReason":
+		r.writeDeprecation(f, fd.Directives)
+	default:
+		r.buf = append(r.buf, "null"...)
+	}
+}
+
+func (r *request) writeInputValueField(f *fieldPlan, a *ast.ArgumentDefinition) {
+	switch f.name {
+	case "name":
+		r.buf = appendString(r.buf, a.Name)
+	case "description":
+		r.buf = appendNullableString(r.buf, a.Description)
+	case "type":
+		r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(a.Type)})
+	case "defaultValue":
+		if a.DefaultValue == nil {
+			r.buf = append(r.buf, "null"...)
+			return
+		}
+		r.buf = appendString(r.buf, printLiteral(a.DefaultValue))
+	case "isDeprecated", "deprecationReason":
+		r.writeDeprecation(f, a.Directives)
+	default:
+		r.buf = append(r.buf, "null"...)
+	}
+}
+
+func (r *request) writeEnumValueField(f *fieldPlan, ev *ast.EnumValueDefinition) {
+	switch f.name {
+	case "name":
+		r.buf = appendString(r.buf, ev.Name)
+	case "description":
+		r.buf = appendNullableString(r.buf, ev.Description)
+	case "isDeprecated", "deprecationReason":
+		r.writeDeprecation(f, ev.Directives)
+	default:
+		r.buf = append(r.buf, "null"...)
+	}
+}
+
+func (r *request) writeDirectiveField(f *fieldPlan, d *ast.DirectiveDefinition) {
+	switch f.name {
+	case "name":
+		r.buf = appendString(r.buf, d.Name)
+	case "description":
+		r.buf = appendNullableString(r.buf, d.Description)
+	case "isRepeatable":
+		r.buf = appendBool(r.buf, d.IsRepeatable)
+	case "locations":
+		r.buf = append(r.buf, '[')
+		for i, l := range d.Locations {
+			if i > 0 {
+				r.buf = append(r.buf, ',')
+			}
+			r.buf = appendString(r.buf, string(l))
+		}
+		r.buf = append(r.buf, ']')
+	case "args":
+		r.writeArgs(f, d.Arguments)
+	default:
+		r.buf = append(r.buf, "null"...)
+	}
+}
+
+// writeDeprecation writes isDeprecated or deprecationReason from the
+// @deprecated directive in dirs.
+func (r *request) writeDeprecation(f *fieldPlan, dirs ast.DirectiveList) {
+	d := dirs.ForName("deprecated")
+	if f.name == "isDeprecated" {
+		r.buf = appendBool(r.buf, d != nil)
+		return
+	}
+	if d == nil {
+		r.buf = append(r.buf, "null"...)
+		return
+	}
+	reason := "No longer supported"
+	if a := d.Arguments.ForName("reason"); a != nil && a.Value != nil && a.Value.Kind != ast.NullValue {
+		reason = a.Value.Raw
+	}
+	r.buf = appendString(r.buf, reason)
+}
+
+// printLiteral prints a constant value in GraphQL syntax, as graphql-js
+// prints default values.
+func printLiteral(v *ast.Value) string {
+	var b strings.Builder
+	writeLiteral(&b, v)
+	return b.String()
+}
+
+func writeLiteral(b *strings.Builder, v *ast.Value) {
+	switch v.Kind {
+	case ast.ListValue:
+		b.WriteByte('[')
+		for i, c := range v.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeLiteral(b, c.Value)
+		}
+		b.WriteByte(']')
+	case ast.ObjectValue:
+		b.WriteByte('{')
+		for i, c := range v.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.Name)
+			b.WriteString(": ")
+			writeLiteral(b, c.Value)
+		}
+		b.WriteByte('}')
+	case ast.BlockValue:
+		cp := *v
+		cp.Kind = ast.StringValue
+		b.WriteString(cp.String())
+	default:
+		b.WriteString(v.String())
+	}
+}
+
+func appendNullableString(buf []byte, s string) []byte {
+	if s == "" {
+		return append(buf, "null"...)
+	}
+	return appendString(buf, s)
+}
+
+func appendBool(buf []byte, b bool) []byte {
+	if b {
+		return append(buf, "true"...)
+	}
+	return append(buf, "false"...)
+}

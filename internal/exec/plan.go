@@ -1,0 +1,344 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/graftgql/graft/schema"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// planBudget bounds the number of field occurrences one operation may
+// expand to, so that fragments spread many times over cannot make planning
+// explode.
+const planBudget = 200_000
+
+// fieldKind says how a planned field is resolved.
+type fieldKind uint8
+
+const (
+	kindModel    fieldKind = iota // through its schema.Field
+	kindTypename                  // __typename
+	kindSchema                    // __schema on the query root
+	kindType                      // __type(name:) on the query root
+	kindIntro                     // a field of an introspection type
+)
+
+// condition is one @include (include set) or @skip on a variable.
+type condition struct {
+	variable string
+	include  bool
+}
+
+// fieldPlan is one collected field of a selection set for one concrete
+// object type.
+type fieldPlan struct {
+	kind    fieldKind
+	name    string
+	key     string
+	keyJSON []byte // `"key":`
+	parent  string // the object type the field is selected on
+	ast     *ast.Field
+	def     *schema.Field
+	// conds is nil when the field is always included; otherwise the field is
+	// included when all conditions of any one of the lists hold.
+	conds   [][]condition
+	args    unsafe.Pointer // constant arguments, converted at plan time
+	argsErr error
+	dynArgs bool // arguments use variables: converted per request
+	sub     *selectionPlan
+}
+
+// objectPlan is the plan of a selection set for one concrete object type.
+type objectPlan struct {
+	fields     []*fieldPlan
+	concurrent bool // some field has a concurrent resolver
+}
+
+// selectionPlan is the plan of a selection set: one objectPlan when the
+// parent type is an object, one per possible type when it is abstract.
+type selectionPlan struct {
+	object *objectPlan
+	byType map[string]*objectPlan
+}
+
+// forType returns the plan for the concrete object type name.
+func (s *selectionPlan) forType(name string) *objectPlan {
+	if s.object != nil {
+		return s.object
+	}
+	return s.byType[name]
+}
+
+// occurrence is one appearance of a response key in a selection set, with
+// the variable conditions under which it is included.
+type occurrence struct {
+	field *ast.Field
+	conds []condition
+}
+
+// collected is a response key with all its occurrences, in order.
+type collected struct {
+	key string
+	occ []occurrence
+}
+
+// selSource is a selection set to collect, under conditions inherited from
+// the enclosing field occurrence.
+type selSource struct {
+	set   ast.SelectionSet
+	conds []condition
+}
+
+type planner struct {
+	e      *Engine
+	doc    *ast.QueryDocument
+	budget int
+	err    error
+}
+
+// planOperation plans def of doc.
+func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinition) (*Operation, *gqlerror.Error) {
+	op := &Operation{engine: e, def: def}
+	var root *ast.Definition
+	switch def.Operation {
+	case ast.Query:
+		root = e.ast.Query
+	case ast.Mutation:
+		root = e.ast.Mutation
+	default:
+		return op, nil // subscriptions are refused at execution
+	}
+	if root == nil {
+		return nil, withCode(gqlerror.Errorf("Schema is not configured for %ss.", def.Operation), CodeValidationFailed)
+	}
+	p := &planner{e: e, doc: doc, budget: planBudget}
+	op.root = p.planSelection(root, []selSource{{set: def.SelectionSet}})
+	if p.err != nil {
+		e.logger.Error("graphql: plan operation", "operation", def.Name, "error", p.err)
+		return nil, withCode(gqlerror.Errorf("%s", p.err.Error()), CodeValidationFailed)
+	}
+	op.introOnly = true
+	for _, f := range op.root.object.fields {
+		if f.kind == kindModel {
+			op.introOnly = false
+		}
+	}
+	op.cacheable = op.introOnly && len(def.VariableDefinitions) == 0 && def.Operation == ast.Query
+	return op, nil
+}
+
+// planSelection plans srcs, selection sets on the composite type def.
+func (p *planner) planSelection(def *ast.Definition, srcs []selSource) *selectionPlan {
+	if def.Kind == ast.Object {
+		return &selectionPlan{object: p.planObject(def.Name, srcs)}
+	}
+	possible := p.e.ast.GetPossibleTypes(def)
+	sp := &selectionPlan{byType: make(map[string]*objectPlan, len(possible))}
+	for _, pt := range possible {
+		sp.byType[pt.Name] = p.planObject(pt.Name, srcs)
+	}
+	return sp
+}
+
+// planObject plans srcs for the concrete object type objName.
+func (p *planner) planObject(objName string, srcs []selSource) *objectPlan {
+	var keys []*collected
+	index := map[string]*collected{}
+	for _, src := range srcs {
+		p.collect(objName, src.set, src.conds, &keys, index, map[string]bool{})
+	}
+	op := &objectPlan{fields: make([]*fieldPlan, 0, len(keys))}
+	for _, c := range keys {
+		if p.err != nil {
+			return op
+		}
+		fp := p.planField(objName, c)
+		if fp.def != nil && fp.def.Concurrent && fp.def.Resolve != nil {
+			op.concurrent = true
+		}
+		op.fields = append(op.fields, fp)
+	}
+	return op
+}
+
+// collect gathers the fields of set that apply to objName, in order.
+func (p *planner) collect(objName string, set ast.SelectionSet, conds []condition, keys *[]*collected, index map[string]*collected, visited map[string]bool) {
+	for _, sel := range set {
+		if p.err != nil {
+			return
+		}
+		switch s := sel.(type) {
+		case *ast.Field:
+			c, ok := foldConditions(s.Directives, conds)
+			if !ok {
+				continue
+			}
+			p.budget--
+			if p.budget < 0 {
+				p.err = fmt.Errorf("the query expands to more than %d fields", planBudget)
+				return
+			}
+			key := s.Alias
+			if key == "" {
+				key = s.Name
+			}
+			entry := index[key]
+			if entry == nil {
+				entry = &collected{key: key}
+				index[key] = entry
+				*keys = append(*keys, entry)
+			}
+			entry.occ = append(entry.occ, occurrence{field: s, conds: c})
+		case *ast.InlineFragment:
+			c, ok := foldConditions(s.Directives, conds)
+			if !ok || !p.applies(objName, s.TypeCondition) {
+				continue
+			}
+			p.collect(objName, s.SelectionSet, c, keys, index, visited)
+		case *ast.FragmentSpread:
+			c, ok := foldConditions(s.Directives, conds)
+			if !ok {
+				continue
+			}
+			def := s.Definition
+			if def == nil {
+				def = p.doc.Fragments.ForName(s.Name)
+			}
+			if def == nil || !p.applies(objName, def.TypeCondition) {
+				continue
+			}
+			if len(c) == 0 {
+				if visited[s.Name] {
+					continue
+				}
+				visited[s.Name] = true
+			}
+			p.collect(objName, def.SelectionSet, c, keys, index, visited)
+		}
+	}
+}
+
+// foldConditions evaluates constant @skip and @include and appends the
+// variable ones to conds. It reports false when a constant excludes the
+// selection.
+func foldConditions(dirs ast.DirectiveList, conds []condition) ([]condition, bool) {
+	for _, d := range dirs {
+		if d.Name != "skip" && d.Name != "include" {
+			continue
+		}
+		arg := d.Arguments.ForName("if")
+		if arg == nil || arg.Value == nil {
+			continue
+		}
+		include := d.Name == "include"
+		if arg.Value.Kind == ast.Variable {
+			conds = append(conds[:len(conds):len(conds)], condition{variable: arg.Value.Raw, include: include})
+			continue
+		}
+		if (arg.Value.Raw == "true") != include {
+			return nil, false
+		}
+	}
+	return conds, true
+}
+
+// applies reports whether a fragment with type condition cond applies to
+// the object type objName.
+func (p *planner) applies(objName, cond string) bool {
+	if cond == "" || cond == objName {
+		return true
+	}
+	def := p.e.ast.Types[cond]
+	if def == nil || def.Kind == ast.Object {
+		return false
+	}
+	for _, pt := range p.e.ast.GetPossibleTypes(def) {
+		if pt.Name == objName {
+			return true
+		}
+	}
+	return false
+}
+
+// planField plans one response key of the object type objName.
+func (p *planner) planField(objName string, c *collected) *fieldPlan {
+	first := c.occ[0].field
+	fp := &fieldPlan{name: first.Name, key: c.key, keyJSON: jsonKey(c.key), parent: objName, ast: first}
+	for _, o := range c.occ {
+		if len(o.conds) == 0 {
+			fp.conds = nil
+			break
+		}
+		fp.conds = append(fp.conds, o.conds)
+	}
+	isQueryRoot := p.e.ast.Query != nil && objName == p.e.ast.Query.Name
+	switch {
+	case first.Name == "__typename":
+		fp.kind = kindTypename
+		return fp
+	case strings.HasPrefix(objName, "__"):
+		fp.kind = kindIntro
+	case first.Name == "__schema" && isQueryRoot:
+		fp.kind = kindSchema
+	case first.Name == "__type" && isQueryRoot:
+		fp.kind = kindType
+	default:
+		fp.def = p.e.field(objName, first.Name)
+		if fp.def == nil {
+			p.err = fmt.Errorf("field %s.%s has no resolver in the schema model", objName, first.Name)
+			return fp
+		}
+		p.planArgs(fp)
+	}
+	if first.Definition == nil {
+		return fp
+	}
+	named := p.e.ast.Types[first.Definition.Type.Name()]
+	if named == nil || !named.IsCompositeType() {
+		return fp
+	}
+	srcs := make([]selSource, 0, len(c.occ))
+	for _, o := range c.occ {
+		srcs = append(srcs, selSource{set: o.field.SelectionSet, conds: o.conds})
+	}
+	fp.sub = p.planSelection(named, srcs)
+	return fp
+}
+
+// planArgs converts constant arguments once; arguments that use variables
+// are converted per request.
+func (p *planner) planArgs(fp *fieldPlan) {
+	if fp.def.NewArgs == nil || fp.ast.Definition == nil {
+		return
+	}
+	for _, a := range fp.ast.Arguments {
+		if usesVariables(a.Value) {
+			fp.dynArgs = true
+			return
+		}
+	}
+	vals, err := argumentValues(p.e.ast, fp.ast.Definition.Arguments, fp.ast.Arguments, nil)
+	if err == nil {
+		fp.args, err = fp.def.NewArgs(vals)
+	}
+	fp.argsErr = err
+}
+
+// usesVariables reports whether the value literal v refers to a variable.
+func usesVariables(v *ast.Value) bool {
+	if v == nil {
+		return false
+	}
+	if v.Kind == ast.Variable {
+		return true
+	}
+	for _, c := range v.Children {
+		if usesVariables(c.Value) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,122 @@
+package exec
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// Error codes set in extensions.code by this package.
+const (
+	CodeParseFailed          = "GRAPHQL_PARSE_FAILED"
+	CodeValidationFailed     = "GRAPHQL_VALIDATION_FAILED"
+	CodeOperationResolution  = "OPERATION_RESOLUTION_FAILURE"
+	CodeBadUserInput         = "BAD_USER_INPUT"
+	CodeInternalServerError  = "INTERNAL_SERVER_ERROR"
+	CodeRequestCancelled     = "REQUEST_CANCELLED"
+	CodeRequestTimeout       = "REQUEST_TIMEOUT"
+	CodeOperationUnsupported = "OPERATION_NOT_SUPPORTED"
+)
+
+// Document is a parsed, validated and planned query document. It is
+// immutable and may be shared by concurrent requests.
+type Document struct {
+	doc *ast.QueryDocument
+	ops []*Operation
+}
+
+// Operation is one planned operation of a Document.
+type Operation struct {
+	engine *Engine
+	def    *ast.OperationDefinition
+	root   *selectionPlan
+	// introOnly is set when every root selection is __schema, __type or
+	// __typename.
+	introOnly bool
+	// cacheable: introOnly and no variables, so the response never changes.
+	cacheable bool
+	cacheOnce sync.Once
+	cached    []byte
+}
+
+// AST returns the parsed and validated document.
+func (d *Document) AST() *ast.QueryDocument { return d.doc }
+
+// AST returns the operation's definition.
+func (o *Operation) AST() *ast.OperationDefinition { return o.def }
+
+// Kind returns the operation type: query, mutation or subscription.
+func (o *Operation) Kind() ast.Operation { return o.def.Operation }
+
+// Prepare parses, validates and plans query. The errors carry
+// extensions.code GRAPHQL_PARSE_FAILED or GRAPHQL_VALIDATION_FAILED.
+func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.maxTokens)
+	if err != nil {
+		return nil, gqlerror.List{withCode(toGQLError(err), CodeParseFailed)}
+	}
+	if errs := validator.ValidateWithRules(e.ast, doc, e.rules); len(errs) > 0 {
+		if len(errs) > e.maxErrors {
+			errs = errs[:e.maxErrors]
+		}
+		for _, ge := range errs {
+			withCode(ge, CodeValidationFailed)
+		}
+		return nil, errs
+	}
+	d := &Document{doc: doc, ops: make([]*Operation, 0, len(doc.Operations))}
+	for _, def := range doc.Operations {
+		op, perr := e.planOperation(doc, def)
+		if perr != nil {
+			return nil, gqlerror.List{perr}
+		}
+		d.ops = append(d.ops, op)
+	}
+	return d, nil
+}
+
+// Operation selects the operation to run: the one named name, or the only
+// one when name is empty. Errors carry OPERATION_RESOLUTION_FAILURE.
+func (d *Document) Operation(name string) (*Operation, *gqlerror.Error) {
+	if name == "" {
+		switch len(d.ops) {
+		case 1:
+			return d.ops[0], nil
+		case 0:
+			return nil, withCode(gqlerror.Errorf("The document contains no operation."), CodeOperationResolution)
+		}
+		return nil, withCode(gqlerror.Errorf("Must provide operation name if query contains multiple operations."), CodeOperationResolution)
+	}
+	for _, op := range d.ops {
+		if op.def.Name == name {
+			return op, nil
+		}
+	}
+	return nil, withCode(gqlerror.Errorf("Unknown operation named %q.", name), CodeOperationResolution)
+}
+
+// toGQLError converts a parser or validator error into a *gqlerror.Error.
+func toGQLError(err error) *gqlerror.Error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	var list gqlerror.List
+	if errors.As(err, &list) && len(list) > 0 {
+		return list[0]
+	}
+	return &gqlerror.Error{Message: err.Error(), Err: err}
+}
+
+// withCode sets extensions.code on ge and returns it.
+func withCode(ge *gqlerror.Error, code string) *gqlerror.Error {
+	if ge.Extensions == nil {
+		ge.Extensions = map[string]any{}
+	}
+	ge.Extensions["code"] = code
+	return ge
+}

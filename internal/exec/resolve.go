@@ -1,0 +1,263 @@
+package exec
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"unsafe"
+
+	"github.com/graftgql/graft/schema"
+)
+
+// sliceHeader is the memory layout of a Go slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// prefetched is the result of a resolver started ahead of writing.
+type prefetched struct {
+	ptr unsafe.Pointer
+	err error
+	set bool
+}
+
+// writeObject writes the fields of op for the object of type typeName at
+// obj. It reports false when a non-null field failed, so the object itself
+// must become null; the caller truncates what was written.
+func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointer, allowConcurrent bool) bool {
+	var pre []prefetched
+	if op.concurrent && allowConcurrent {
+		pre = r.prefetch(op, obj)
+	}
+	r.buf = append(r.buf, '{')
+	first := true
+	for i, f := range op.fields {
+		if f.conds != nil && !included(f.conds, r.vars) {
+			continue
+		}
+		if !first {
+			r.buf = append(r.buf, ',')
+		}
+		first = false
+		r.buf = append(r.buf, f.keyJSON...)
+		r.path = append(r.path, pathElem{key: f.key, index: -1})
+		var ok bool
+		switch f.kind {
+		case kindTypename:
+			r.buf = appendString(r.buf, typeName)
+			ok = true
+		case kindSchema:
+			ok = r.writeIntroSchema(f)
+		case kindType:
+			ok = r.writeIntroTypeField(f)
+		default:
+			var p *prefetched
+			if pre != nil && pre[i].set {
+				p = &pre[i]
+			}
+			ok = r.writeModelField(f, obj, p)
+		}
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			return false
+		}
+	}
+	r.buf = append(r.buf, '}')
+	return true
+}
+
+// writeModelField resolves f on obj (or takes its prefetched value) and
+// writes the value.
+func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetched) bool {
+	var p unsafe.Pointer
+	var err error
+	if pre != nil {
+		p, err = pre.ptr, pre.err
+	} else {
+		p, err = r.resolveField(f, obj)
+	}
+	if err != nil {
+		r.addError(r.fieldError(f, err))
+		return r.writeNull(f, f.def.Out.NonNull, false)
+	}
+	return r.writeValue(f, f.def.Out, p)
+}
+
+// resolveField computes the Go value of f on the parent obj. It is the one
+// place a field's value is obtained, so batch resolvers can hook in here.
+// It does not touch the response buffer, path or error list, so it may run
+// in its own goroutine.
+func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
+	def := f.def
+	if def.Resolve == nil {
+		if obj == nil {
+			return nil, fmt.Errorf("field %s.%s has neither a resolver nor a parent value", f.parent, f.name)
+		}
+		return unsafe.Add(obj, def.Offset), nil
+	}
+	if r.done != nil {
+		select {
+		case <-r.done:
+			return nil, r.ctx.Err()
+		default:
+		}
+	}
+	args := f.args
+	if f.argsErr != nil {
+		return nil, argumentError{f.argsErr}
+	}
+	if f.dynArgs {
+		vals, err := argumentValues(r.e.ast, f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
+		if err == nil {
+			args, err = def.NewArgs(vals)
+		}
+		if err != nil {
+			return nil, argumentError{err}
+		}
+	}
+	return r.call(f, obj, args)
+}
+
+// call runs the resolver of f, turning a panic into errPanic.
+func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.e.logger.Error("graphql: resolver panicked",
+				"field", f.parent+"."+f.name, "panic", v, "stack", string(debug.Stack()))
+			p, err = nil, errPanic
+		}
+	}()
+	return f.def.Resolve(r.ctx, obj, args)
+}
+
+// prefetch runs the concurrent resolvers among op's included fields, each
+// in its own goroutine, and waits for them.
+func (r *request) prefetch(op *objectPlan, obj unsafe.Pointer) []prefetched {
+	pre := make([]prefetched, len(op.fields))
+	var wg sync.WaitGroup
+	for i, f := range op.fields {
+		if f.def == nil || !f.def.Concurrent || f.def.Resolve == nil {
+			continue
+		}
+		if f.conds != nil && !included(f.conds, r.vars) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := r.resolveField(f, obj)
+			pre[i] = prefetched{ptr: p, err: err, set: true}
+		}()
+	}
+	wg.Wait()
+	return pre
+}
+
+// writeValue writes the value at p described by out. When the value cannot
+// be completed (an error, or null at a non-null position below) and this
+// position is nullable, what was written is replaced by null. It reports
+// false when the failure must propagate to the parent.
+func (r *request) writeValue(f *fieldPlan, out *schema.Output, p unsafe.Pointer) bool {
+	start := len(r.buf)
+	if r.writeInner(f, out, p) {
+		return true
+	}
+	if out.NonNull {
+		return false
+	}
+	r.buf = append(r.buf[:start], "null"...)
+	return true
+}
+
+// writeNull writes null for a nullable position, or records a non-null
+// violation (unless the cause was already reported) and reports false.
+func (r *request) writeNull(f *fieldPlan, nonNull, report bool) bool {
+	if nonNull {
+		if report {
+			r.addError(r.nonNullError(f))
+		}
+		return false
+	}
+	r.buf = append(r.buf, "null"...)
+	return true
+}
+
+// writeInner writes the value at p; false means the position is null
+// because of an error already recorded.
+func (r *request) writeInner(f *fieldPlan, out *schema.Output, p unsafe.Pointer) bool {
+	if p == nil {
+		return r.writeNull(f, out.NonNull, true)
+	}
+	switch out.Kind {
+	case schema.OutLeaf:
+		b, err := out.WriteLeaf(r.buf, p)
+		if err != nil {
+			r.addError(r.fieldError(f, err))
+			return false
+		}
+		r.buf = b
+		return true
+	case schema.OutPtr:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			return r.writeNull(f, out.NonNull, true)
+		}
+		return r.writeInner(f, out.Elem, q)
+	case schema.OutObject:
+		op := f.sub.forType(out.Type.Name)
+		if op == nil {
+			r.addError(r.fieldError(f, fmt.Errorf("type %s is not selectable here", out.Type.Name)))
+			return false
+		}
+		return r.writeObject(op, out.Type.Name, p, true)
+	case schema.OutAbstract:
+		t, q, err := out.ResolveType(r.ctx, p)
+		if err != nil {
+			r.addError(r.fieldError(f, err))
+			return false
+		}
+		if t == nil || q == nil {
+			return r.writeNull(f, out.NonNull, true)
+		}
+		op := f.sub.forType(t.Name)
+		if op == nil {
+			r.addError(r.fieldError(f, fmt.Errorf("type %s is not a possible type of %s", t.Name, out.Type.Name)))
+			return false
+		}
+		return r.writeObject(op, t.Name, q, true)
+	case schema.OutList:
+		return r.writeList(f, out, p)
+	}
+	r.addError(r.fieldError(f, fmt.Errorf("unknown output kind %d", out.Kind)))
+	return false
+}
+
+// writeList writes the slice or array at p. List items run one after the
+// other.
+func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) bool {
+	base, n := p, out.Len
+	if !out.Array {
+		sh := (*sliceHeader)(p)
+		if sh.data == nil && !out.NonNull {
+			r.buf = append(r.buf, "null"...)
+			return true
+		}
+		base, n = sh.data, sh.len
+	}
+	r.buf = append(r.buf, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			r.buf = append(r.buf, ',')
+		}
+		r.path = append(r.path, pathElem{index: i})
+		ok := r.writeValue(f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			return false
+		}
+	}
+	r.buf = append(r.buf, ']')
+	return true
+}

@@ -1,0 +1,49 @@
+package graft
+
+import (
+	"context"
+	"reflect"
+	"sync"
+
+	"github.com/graftgql/graft/limits"
+)
+
+// RequestInfo describes the GraphQL request being served. Resolvers read
+// it with RequestInfoFrom, for example to check an Authorization header.
+type RequestInfo struct {
+	// Header returns the first value of a request header (any case). It
+	// returns "" when the request did not come over HTTP.
+	Header        func(name string) string
+	OperationName string
+	Variables     map[string]any
+	// Analysis is the limits analysis of the operation (depth,
+	// complexity, fields, aliases, directives).
+	Analysis limits.Result
+}
+
+type stateKey struct{}
+
+// requestState is the per-request value stored in the context: request
+// information and the request services built so far.
+type requestState struct {
+	info     RequestInfo
+	layer    *Layer
+	mu       sync.Mutex
+	services map[reflect.Type]any
+}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(stateKey{}).(*requestState)
+	return st
+}
+
+// RequestInfoFrom returns the information of the request being served, or
+// nil when ctx does not belong to a graft request.
+func RequestInfoFrom(ctx context.Context) *RequestInfo {
+	if st := stateFrom(ctx); st != nil {
+		return &st.info
+	}
+	return nil
+}
+
+func noHeader(string) string { return "" }

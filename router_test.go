@@ -1,0 +1,376 @@
+package graft_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/httpapi"
+)
+
+// TestStatusTable checks every row of the wire contract's status table.
+func TestStatusTable(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	tests := []struct {
+		name       string
+		method     string
+		target     string
+		body       string
+		headers    []string
+		wantStatus int
+		wantCode   any
+		wantAllow  string
+		wantData   string // a substring of the raw body
+	}{
+		{name: "success", method: "POST", body: `{"query":"{ hello }"}`, wantStatus: 200, wantData: `{"data":{"hello":"world"}}`},
+		{name: "GET health check", method: "GET", target: "/graphql?query=" + url.QueryEscape("{__typename}"), wantStatus: 200, wantData: `{"data":{"__typename":"Query"}}`},
+		{name: "resolver error keeps its code", method: "POST", body: `{"query":"{ hello fail }"}`, wantStatus: 200, wantCode: "FORBIDDEN", wantData: `"hello":"world"`},
+		{name: "body not JSON", method: "POST", body: `{"query":`, wantStatus: 400, wantCode: "BAD_REQUEST"},
+		{name: "query of wrong type", method: "POST", body: `{"query":42}`, wantStatus: 400, wantCode: "BAD_REQUEST"},
+		{name: "no query", method: "POST", body: `{"variables":{}}`, wantStatus: 400, wantCode: "BAD_REQUEST"},
+		{name: "empty query", method: "POST", body: `{"query":""}`, wantStatus: 400, wantCode: "BAD_REQUEST"},
+		{name: "syntax error", method: "POST", body: `{"query":"{ hello "}`, wantStatus: 400, wantCode: "GRAPHQL_PARSE_FAILED"},
+		{name: "validation error", method: "POST", body: `{"query":"{ nope }"}`, wantStatus: 400, wantCode: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "missing variable", method: "POST", body: `{"query":"query($t: String!) { echo(text: $t) }"}`, wantStatus: 400, wantCode: "BAD_USER_INPUT"},
+		{name: "variable of wrong type", method: "POST", body: `{"query":"query($t: String!) { echo(text: $t) }","variables":{"t":{"a":1}}}`, wantStatus: 400, wantCode: "BAD_USER_INPUT"},
+		{name: "variable given", method: "POST", body: `{"query":"query($t: String!) { echo(text: $t) }","variables":{"t":"x"}}`, wantStatus: 200, wantData: `{"data":{"echo":"x"}}`},
+		{name: "unknown operation", method: "POST", body: `{"query":"query A { hello }","operationName":"B"}`, wantStatus: 400, wantCode: "OPERATION_RESOLUTION_FAILURE"},
+		{name: "several operations, no name", method: "POST", body: `{"query":"query A { hello } query B { hello }"}`, wantStatus: 400, wantCode: "OPERATION_RESOLUTION_FAILURE"},
+		{name: "several operations, named", method: "POST", body: `{"query":"query A { hello } query B { echo(text: \"b\") }","operationName":"B"}`, wantStatus: 200, wantData: `{"data":{"echo":"b"}}`},
+		{name: "persisted query without support", method: "POST", body: `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38"}}}`, wantStatus: 200, wantCode: "PERSISTED_QUERY_NOT_SUPPORTED", wantData: `"message":"PersistedQueryNotSupported"`},
+		{name: "PUT", method: "PUT", body: `{"query":"{ hello }"}`, wantStatus: 405, wantAllow: "GET, POST"},
+		{name: "DELETE", method: "DELETE", wantStatus: 405, wantAllow: "GET, POST"},
+		{name: "mutation over GET", method: "GET", target: "/graphql?query=" + url.QueryEscape(`mutation { rename(name: "x") }`), wantStatus: 405, wantAllow: "POST"},
+		{name: "mutation over POST", method: "POST", body: `{"query":"mutation { rename(name: \"x\") }"}`, wantStatus: 200, wantData: `{"data":{"rename":"x"}}`},
+		{name: "unsupported content type", method: "POST", body: `{"query":"{ hello }"}`, headers: []string{"Content-Type", "text/plain"}, wantStatus: 415},
+		{name: "unacceptable accept", method: "POST", body: `{"query":"{ hello }"}`, headers: []string{"Accept", "text/html"}, wantStatus: 406},
+		{name: "unknown path", method: "GET", target: "/elsewhere", wantStatus: 404},
+		{name: "panic in a resolver", method: "POST", body: `{"query":"{ hello boom }"}`, wantStatus: 200, wantCode: "INTERNAL_SERVER_ERROR", wantData: `"hello":"world"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			target := tc.target
+			if target == "" {
+				target = "/graphql"
+			}
+			got := send(t, r, tc.method, target, tc.body, tc.headers...)
+			if got.status != tc.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", got.status, tc.wantStatus, got.raw)
+			}
+			if tc.wantCode != nil && got.code(0) != tc.wantCode {
+				t.Fatalf("code = %v, want %v: %s", got.code(0), tc.wantCode, got.raw)
+			}
+			if tc.wantStatus >= 400 && tc.wantStatus != 404 && len(got.body.Errors) == 0 {
+				t.Fatalf("no errors in %s", got.raw)
+			}
+			if got.header.Get("Allow") != tc.wantAllow {
+				t.Fatalf("Allow = %q, want %q", got.header.Get("Allow"), tc.wantAllow)
+			}
+			if tc.wantData != "" && !strings.Contains(got.raw, tc.wantData) {
+				t.Fatalf("body %s does not contain %s", got.raw, tc.wantData)
+			}
+			if strings.Contains(got.raw, "goroutine") || strings.Contains(got.raw, "kaboom") {
+				t.Fatalf("internal detail leaked: %s", got.raw)
+			}
+		})
+	}
+}
+
+func TestResolverErrorHasPath(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	got := post(t, r, "{ hello fail }")
+	if got.body.Data["fail"] != nil || got.body.Data["hello"] != "world" {
+		t.Fatalf("data = %v", got.body.Data)
+	}
+	path, _ := got.body.Errors[0]["path"].([]any)
+	if len(path) != 1 || path[0] != "fail" || got.body.Errors[0]["message"] != "not allowed" {
+		t.Fatalf("error = %v", got.body.Errors[0])
+	}
+}
+
+func TestMediaTypes(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	tests := []struct{ accept, want string }{
+		{"", "application/graphql-response+json; charset=utf-8"},
+		{"*/*", "application/graphql-response+json; charset=utf-8"},
+		{"application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},
+		{"application/json", "application/json; charset=utf-8"},
+		{"application/json, application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},
+	}
+	for _, tc := range tests {
+		got := post(t, r, "{ hello }", "Accept", tc.accept)
+		if got.header.Get("Content-Type") != tc.want || got.status != 200 {
+			t.Errorf("Accept %q: %d %q, want %q", tc.accept, got.status, got.header.Get("Content-Type"), tc.want)
+		}
+		bad := post(t, r, "{ nope }", "Accept", tc.accept)
+		if bad.header.Get("Content-Type") != tc.want || bad.status != 400 {
+			t.Errorf("Accept %q, validation error: %d %q", tc.accept, bad.status, bad.header.Get("Content-Type"))
+		}
+	}
+}
+
+func TestSpecStatusCodes(t *testing.T) {
+	r := newTestRouter(t, graft.Config{SpecStatusCodes: true})
+	for _, q := range []string{"{ hello ", "{ nope }"} {
+		if got := post(t, r, q, "Accept", "application/json"); got.status != 200 || len(got.body.Errors) == 0 {
+			t.Errorf("%q with application/json: %d %s", q, got.status, got.raw)
+		}
+		if got := post(t, r, q, "Accept", "application/graphql-response+json"); got.status != 400 {
+			t.Errorf("%q with graphql-response+json: %d", q, got.status)
+		}
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	r := newTestRouter(t, graft.Config{MaxBodyBytes: 64})
+	small := `{"query":"{ hello }"}`
+	if got := send(t, r, "POST", "/graphql", small); got.status != 200 {
+		t.Fatalf("small body: %d %s", got.status, got.raw)
+	}
+	big := `{"query":"{ hello }","variables":{"pad":"` + strings.Repeat("x", 100) + `"}}`
+	got := send(t, r, "POST", "/graphql", big)
+	if got.status != 413 || got.code(0) != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("big body: %d %s", got.status, got.raw)
+	}
+	// Exactly at the limit passes.
+	at := `{"query":"{ hello }","variables":{"p":"` + strings.Repeat("x", 64-len(`{"query":"{ hello }","variables":{"p":""}}`)) + `"}}`
+	if len(at) != 64 {
+		t.Fatalf("test body is %d bytes", len(at))
+	}
+	if got := send(t, r, "POST", "/graphql", at); got.status != 200 {
+		t.Fatalf("body at the limit: %d %s", got.status, got.raw)
+	}
+}
+
+func TestMaxTokens(t *testing.T) {
+	r := newTestRouter(t, graft.Config{MaxTokens: 10})
+	if got := post(t, r, "{ hello }"); got.status != 200 {
+		t.Fatalf("short query: %d %s", got.status, got.raw)
+	}
+	got := post(t, r, "{ hello hello hello hello hello hello hello hello hello hello hello }")
+	if got.status != 400 || got.code(0) != "GRAPHQL_PARSE_FAILED" {
+		t.Fatalf("long query: %d %s", got.status, got.raw)
+	}
+}
+
+func TestDisableIntrospection(t *testing.T) {
+	r := newTestRouter(t, graft.Config{DisableIntrospection: true})
+	got := post(t, r, "{ __schema { queryType { name } } }")
+	if got.status != 400 || got.code(0) != "GRAPHQL_VALIDATION_FAILED" {
+		t.Fatalf("got %d %s", got.status, got.raw)
+	}
+	if got := post(t, r, "{ __typename }"); got.status != 200 {
+		t.Fatalf("__typename must stay available: %d %s", got.status, got.raw)
+	}
+	open := newTestRouter(t, graft.Config{})
+	if got := post(t, open, "{ __schema { queryType { name } } }"); got.status != 200 || !strings.Contains(got.raw, `"Query"`) {
+		t.Fatalf("introspection on: %d %s", got.status, got.raw)
+	}
+}
+
+func TestServicesAndRequestInfo(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	got := post(t, r, "{ greeting authorization }", "Authorization", "Bearer abc")
+	if got.status != 200 || got.body.Data["greeting"] != "hi" || got.body.Data["authorization"] != "Bearer abc" {
+		t.Fatalf("got %d %s", got.status, got.raw)
+	}
+	got = post(t, r, "{ missing }")
+	if got.status != 200 || len(got.body.Errors) != 1 || !strings.Contains(got.body.Errors[0]["message"].(string), "graft_test.unprovided") {
+		t.Fatalf("missing service: %s", got.raw)
+	}
+}
+
+func TestMaskErrors(t *testing.T) {
+	masked := newTestRouter(t, graft.Config{MaskErrors: true})
+	got := post(t, masked, "{ plainError fail }")
+	if strings.Contains(got.raw, "hunter2") {
+		t.Fatalf("masked router leaked the message: %s", got.raw)
+	}
+	if !strings.Contains(got.raw, "not allowed") {
+		t.Fatalf("a *gqlerror.Error must keep its message: %s", got.raw)
+	}
+	open := newTestRouter(t, graft.Config{})
+	if got := post(t, open, "{ plainError }"); !strings.Contains(got.raw, "hunter2") {
+		t.Fatalf("unmasked router: %s", got.raw)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	r := newTestRouter(t, graft.Config{Timeout: 1})
+	got := post(t, r, "{ slow }")
+	if got.status != 200 || len(got.body.Errors) != 1 || got.body.Data["slow"] != nil {
+		t.Fatalf("got %d %s", got.status, got.raw)
+	}
+}
+
+func TestAuthHook(t *testing.T) {
+	r := newTestRouter(t, graft.Config{Auth: func(ctx context.Context, req *httpapi.RawRequest) (context.Context, error) {
+		tok := req.Header("Authorization")
+		if tok == "" {
+			return ctx, nil
+		}
+		if tok != "Bearer good" {
+			return nil, errors.New("invalid token")
+		}
+		return context.WithValue(ctx, userKey{}, "ada"), nil
+	}})
+	if got := post(t, r, "{ user }"); got.status != 200 || got.body.Data["user"] != nil {
+		t.Fatalf("anonymous: %d %s", got.status, got.raw)
+	}
+	if got := post(t, r, "{ user }", "Authorization", "Bearer good"); got.body.Data["user"] != "ada" {
+		t.Fatalf("authenticated: %s", got.raw)
+	}
+	got := post(t, r, "{ user }", "Authorization", "Bearer bad")
+	if got.status != 401 || got.code(0) != "UNAUTHENTICATED" || got.body.Errors[0]["message"] != "invalid token" {
+		t.Fatalf("rejected: %d %s", got.status, got.raw)
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	r := newTestRouter(t, graft.Config{CSRF: &graft.CSRFConfig{}})
+	get := "/graphql?query=" + url.QueryEscape("{ hello }")
+	tests := []struct {
+		name       string
+		method     string
+		target     string
+		headers    []string
+		wantStatus int
+	}{
+		{"GET without preflight header", "GET", get, nil, 400},
+		{"GET with client-require-preflight", "GET", get, []string{"client-require-preflight", "1"}, 200},
+		{"GET with apollo-require-preflight", "GET", get, []string{"Apollo-Require-Preflight", "true"}, 200},
+		{"GET with an empty header", "GET", get, []string{"client-require-preflight", ""}, 400},
+		{"POST JSON", "POST", "/graphql", nil, 200},
+		{"POST text/plain", "POST", "/graphql", []string{"Content-Type", "text/plain"}, 400},
+		{"POST form", "POST", "/graphql", []string{"Content-Type", "application/x-www-form-urlencoded"}, 400},
+		{"POST text/plain with preflight header", "POST", "/graphql", []string{"Content-Type", "text/plain", "client-require-preflight", "1"}, 415},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := ""
+			if tc.method == "POST" {
+				body = `{"query":"{ hello }"}`
+			}
+			got := send(t, r, tc.method, tc.target, body, tc.headers...)
+			if got.status != tc.wantStatus {
+				t.Fatalf("status %d, want %d: %s", got.status, tc.wantStatus, got.raw)
+			}
+			if tc.wantStatus == 400 && (got.code(0) != "CSRF_PREVENTION_BLOCKED" || !strings.Contains(got.raw, "client-require-preflight")) {
+				t.Fatalf("body %s", got.raw)
+			}
+		})
+	}
+	custom := newTestRouter(t, graft.Config{CSRF: &graft.CSRFConfig{RequiredHeaders: []string{"X-Requested-With"}}})
+	if got := send(t, custom, "GET", get, "", "X-Requested-With", "fetch"); got.status != 200 {
+		t.Fatalf("custom header: %d %s", got.status, got.raw)
+	}
+	if got := send(t, custom, "GET", get, "", "client-require-preflight", "1"); got.status != 400 {
+		t.Fatalf("only the configured header counts: %d", got.status)
+	}
+}
+
+func TestComposesWithOtherRoutes(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/health", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+	mux.Handle("/graphql", r)
+	mux.Handle("/api/", http.StripPrefix("/api", r))
+	mux.Handle("/static/", http.FileServer(http.Dir(".")))
+	if got := send(t, mux, "GET", "/health", ""); got.status != 200 || got.raw != "ok" {
+		t.Fatalf("health: %d %q", got.status, got.raw)
+	}
+	if got := post(t, mux, "{ hello }"); got.status != 200 {
+		t.Fatalf("graphql: %d", got.status)
+	}
+	if got := send(t, mux, "POST", "/api/graphql", `{"query":"{ hello }"}`); got.status != 200 || got.body.Data["hello"] != "world" {
+		t.Fatalf("under a prefix: %d %s", got.status, got.raw)
+	}
+}
+
+func TestCustomPath(t *testing.T) {
+	r := newTestRouter(t, graft.Config{Path: "/api/gql"})
+	if got := send(t, r, "POST", "/api/gql", `{"query":"{ hello }"}`); got.status != 200 {
+		t.Fatalf("custom path: %d", got.status)
+	}
+	if got := send(t, r, "POST", "/graphql", `{"query":"{ hello }"}`); got.status != 404 {
+		t.Fatalf("default path must not answer: %d", got.status)
+	}
+}
+
+func TestGraphiQL(t *testing.T) {
+	off := newTestRouter(t, graft.Config{})
+	if got := send(t, off, "GET", "/graphiql", ""); got.status != 404 {
+		t.Fatalf("GraphiQL off: %d", got.status)
+	}
+	on := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{}})
+	got := send(t, on, "GET", "/graphiql", "")
+	if got.status != 200 || got.header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(got.raw, "/graphql") {
+		t.Fatalf("GraphiQL on: %d %q", got.status, got.header.Get("Content-Type"))
+	}
+	evil := `/g"</script><script>alert(1)</script>`
+	custom := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{Path: "/ide", Endpoint: evil}})
+	got = send(t, custom, "GET", "/ide", "")
+	if got.status != 200 || strings.Contains(got.raw, "</script><script>alert(1)") {
+		t.Fatalf("endpoint not escaped: %d", got.status)
+	}
+	if got := send(t, custom, "POST", "/ide", "{}"); got.status != 405 {
+		t.Fatalf("POST to GraphiQL: %d", got.status)
+	}
+}
+
+func TestLayerStartsOnFirstRequest(t *testing.T) {
+	l := graft.NewLayer()
+	built := 0
+	graft.Provide(l, func(ctx context.Context) (*greeter, func(context.Context) error, error) {
+		built++
+		return &greeter{greeting: "lazy"}, nil, nil
+	})
+	r, err := graft.NewRouter(testSchema(t), l, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if built != 0 {
+		t.Fatal("built before the first request")
+	}
+	for range 3 {
+		if got := post(t, r, "{ greeting }"); got.body.Data["greeting"] != "lazy" {
+			t.Fatalf("got %s", got.raw)
+		}
+	}
+	if built != 1 {
+		t.Fatalf("built %d times", built)
+	}
+}
+
+func TestExecuteWithoutHTTP(t *testing.T) {
+	s := testSchema(t)
+	got := string(graft.Execute(context.Background(), s, graft.Request{Query: `query($t: String!) { echo(text: $t) }`, Variables: map[string]any{"t": "hi"}}))
+	if got != `{"data":{"echo":"hi"}}` {
+		t.Fatalf("got %s", got)
+	}
+	r := newTestRouter(t, graft.Config{})
+	status, body := r.Execute(context.Background(), graft.Request{Query: "{ nope }"})
+	if status != 400 || !strings.Contains(string(body), "GRAPHQL_VALIDATION_FAILED") {
+		t.Fatalf("got %d %s", status, body)
+	}
+}
+
+func TestNewRouterRejectsBadConfig(t *testing.T) {
+	s := testSchema(t)
+	for _, cfg := range []graft.Config{
+		{Path: "graphql"},
+		{MaxBodyBytes: -1},
+		{GraphiQL: &graft.GraphiQLConfig{Path: "ide"}},
+	} {
+		if _, err := graft.NewRouter(s, nil, cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
+		}
+	}
+	if _, err := graft.NewRouter(nil, nil, graft.Config{}); err == nil {
+		t.Error("nil schema accepted")
+	}
+}
