@@ -134,20 +134,18 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 		return
 	}
 	st := &requestState{layer: r.layer, info: RequestInfo{Header: header, OperationName: req.OperationName, Variables: vars}}
+	a, ok := d.static[op.AST()]
+	if !ok {
+		a = limits.Analyze(r.schema, d.doc.AST(), op.AST(), vars)
+	}
+	st.info.Analysis = a
+	if lerr := r.cfg.Complexity.Check(a); lerr != nil {
+		r.failList(resp, ct, http.StatusBadRequest, gqlerror.List{lerr})
+		return
+	}
 	var ext []byte
-	if r.checkLimits {
-		a, ok := d.static[op.AST()]
-		if !ok {
-			a = limits.Analyze(r.schema, d.doc.AST(), op.AST(), vars)
-		}
-		st.info.Analysis = a
-		if lerr := r.cfg.Complexity.Check(a); lerr != nil {
-			r.failList(resp, ct, http.StatusBadRequest, gqlerror.List{lerr})
-			return
-		}
-		if r.cfg.ReportComplexity {
-			ext = append(append([]byte(`{"complexity":`), a.AppendJSON(nil)...), '}')
-		}
+	if r.cfg.ReportComplexity {
+		ext = append(append([]byte(`{"complexity":`), a.AppendJSON(nil)...), '}')
 	}
 	if err := r.layer.Start(ctx); err != nil {
 		r.cfg.Logger.ErrorContext(ctx, "graft: layer failed to start", "error", err)

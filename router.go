@@ -22,15 +22,14 @@ import (
 // (with http.StripPrefix or a router's Mount). Do runs the same pipeline
 // for hosts that are not net/http.
 type Router struct {
-	cfg         Config
-	schema      *schema.Schema
-	layer       *Layer
-	engine      *exec.Engine
-	docs        *lru.Cache[string, *document]
-	pinned      map[string]*document // safelisted documents, prepared at start
-	pq          *pq.PersistedQueries
-	graphiql    []byte
-	checkLimits bool
+	cfg      Config
+	schema   *schema.Schema
+	layer    *Layer
+	engine   *exec.Engine
+	docs     *lru.Cache[string, *document]
+	pinned   map[string]*document // safelisted documents, prepared at start
+	pq       *pq.PersistedQueries
+	graphiql []byte
 }
 
 // document is a prepared document with the limits analysis of each
@@ -61,7 +60,6 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaxErrors:            cfg.MaxErrors,
 		DisableIntrospection: cfg.DisableIntrospection,
 	})
-	r.checkLimits = cfg.Complexity != (limits.Config{}) || cfg.ReportComplexity
 	r.docs, err = lru.New[string, *document](cfg.DocumentCacheSize)
 	if err != nil {
 		return nil, fmt.Errorf("graft: document cache: %w", err)
@@ -156,14 +154,13 @@ func (r *Router) prepare(query string) (*document, gqlerror.List) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	d := &document{doc: doc}
-	if r.checkLimits {
-		ad := doc.AST()
-		d.static = map[*ast.OperationDefinition]limits.Result{}
-		for _, op := range ad.Operations {
-			if !limits.UsesVariables(ad, op) {
-				d.static[op] = limits.Analyze(r.schema, ad, op, nil)
-			}
+	// The limits analysis of operations that use no variables is done
+	// once here; the others are analysed per request.
+	ad := doc.AST()
+	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations))}
+	for _, op := range ad.Operations {
+		if !limits.UsesVariables(ad, op) {
+			d.static[op] = limits.Analyze(r.schema, ad, op, nil)
 		}
 	}
 	return d, nil

@@ -6,10 +6,12 @@ import (
 )
 
 // Analyze measures the operation op of the validated document doc against
-// the schema s. vars are the operation's coerced variable values; they only
-// matter to fields with a declared cost (see UsesVariables). Analyze never
-// panics on its input: a nil operation measures zero, and a document that
-// was not validated is measured as far as it can be.
+// the schema s. vars are the operation's variable values, coerced or as
+// decoded from JSON; they only matter to fields with a declared cost (see
+// UsesVariables). Analyze never panics on its input: a nil operation
+// measures zero, and a document that was not validated is measured as far
+// as it can be (unknown fields cost 1 plus their children, and fragments
+// on unknown types apply everywhere).
 func Analyze(s *schema.Schema, doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) Result {
 	var types *ast.Schema
 	var cost costLookup

@@ -52,9 +52,13 @@
 //
 // Introspection (the __schema and __type fields and everything below them,
 // and __typename anywhere) is exempt from all five measures, so tools such
-// as GraphiQL work under tight limits. Introspection sub-trees are bounded
-// by their own depth instead, Result.IntrospectionDepth, counted from the
-// __schema or __type field as 1 and checked against
-// Config.MaxIntrospectionDepth (DefaultMaxIntrospectionDepth unless set),
-// which the standard introspection query passes.
+// as GraphiQL work under tight limits. Introspection has bounds of its own
+// instead, on by default with values that the standard introspection
+// query passes: IntrospectionDepth (counted from the __schema or __type
+// field as 1), IntrospectionLists (list-of-object fields such as types,
+// fields and args nested on one path, the nesting that multiplies the size
+// of the response) and IntrospectionRoots (the number of __schema and
+// __type selections, so aliases cannot repeat a whole introspection
+// query). A fragment spread still counts as a field where it appears,
+// whatever the fragment holds.
 package limits

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 )
@@ -114,16 +115,28 @@ func FuzzAnalyze(f *testing.F) {
 		`{ ...A } fragment A on Query { ...A }`,
 		`{ characters(filter: {first: [1, {a: 2}], minLikes: $v}) { name } }`,
 		`{ __schema { types { name } } }`,
+		`query Q($f: Filter, $n: Int) { characters(filter: $f) { friends(first: $n) { ... on Human { starships { id } } } } }`,
+		`{ search(text: "x", limit: 3) { ... on Node { id } ... on Character { friends { ...C } } } } fragment C on Droid { primaryFunction }`,
 	} {
 		f.Add(seed, `{"n": 3}`)
 	}
 	f.Fuzz(func(t *testing.T, query, vars string) {
+		var v map[string]any
+		_ = jsonUnmarshal(vars, &v)
+		// Validated, so that fields carry their definitions and the typed
+		// paths (possible types, argument coercion) run.
+		if doc, errs := gqlparser.LoadQueryWithRules(s, query, nil); errs == nil {
+			for _, op := range doc.Operations {
+				r := analyze(s, testCostLookup, doc, op, v)
+				if r.Depth < 0 || r.Complexity < 0 || r.Fields < 0 {
+					t.Fatalf("negative measure %+v", r)
+				}
+			}
+		}
 		doc, err := parser.ParseQuery(&ast.Source{Input: query})
 		if err != nil || len(doc.Operations) == 0 {
 			return
 		}
-		var v map[string]any
-		_ = jsonUnmarshal(vars, &v)
 		for _, op := range doc.Operations {
 			r := analyze(s, testCostLookup, doc, op, v)
 			if r.Depth < 0 || r.Complexity < 0 || r.Fields < 0 || r.Aliases < 0 || r.Directives < 0 {

@@ -87,6 +87,7 @@ func Requested(extensions map[string]any) bool {
 // PersistedQueryNotSupportedError is behind ErrNotSupported.
 type PersistedQueryNotSupportedError struct{}
 
+// Error returns the error's message.
 func (*PersistedQueryNotSupportedError) Error() string { return "PersistedQueryNotSupported" }
 
 // PersistedQueryNotFoundError is returned in APQ mode when a request sends
@@ -95,6 +96,7 @@ type PersistedQueryNotFoundError struct {
 	Hash string
 }
 
+// Error returns the error's message.
 func (*PersistedQueryNotFoundError) Error() string { return "PersistedQueryNotFound" }
 
 func errNotFound(hash string) *Error {
@@ -109,6 +111,7 @@ type PersistedQueryNotAllowedError struct {
 	Hash string
 }
 
+// Error returns the error's message.
 func (*PersistedQueryNotAllowedError) Error() string { return "Persisted query not in safelist" }
 
 func errNotAllowed(hash string) *Error {
@@ -123,6 +126,7 @@ type PersistedQueryHashMismatchError struct {
 	ComputedHash string
 }
 
+// Error returns the error's message.
 func (*PersistedQueryHashMismatchError) Error() string { return "Provided query does not match hash" }
 
 func errHashMismatch(provided, computed string) *Error {
@@ -137,6 +141,7 @@ type PersistedQueryVersionError struct {
 	Version float64
 }
 
+// Error returns the error's message.
 func (e *PersistedQueryVersionError) Error() string {
 	return "Unsupported persisted query version: " + strconv.FormatFloat(e.Version, 'f', -1, 64)
 }
@@ -154,6 +159,7 @@ type StoreUnavailableError struct {
 	Err error
 }
 
+// Error returns the error's message.
 func (e *StoreUnavailableError) Error() string { return "pq: store unavailable: " + e.Err.Error() }
 
 // Unwrap returns the store's error.
@@ -171,6 +177,7 @@ type InvalidExtensionError struct {
 	Reason string
 }
 
+// Error returns the error's message.
 func (e *InvalidExtensionError) Error() string { return e.Reason }
 
 func errInvalid(reason string) *Error {
@@ -181,6 +188,7 @@ func errInvalid(reason string) *Error {
 // off (status 405, Allow: POST).
 type GetNotEnabledError struct{}
 
+// Error returns the error's message.
 func (*GetNotEnabledError) Error() string {
 	return "GET requests are not enabled for persisted queries; use POST"
 }

@@ -64,12 +64,26 @@ func isHex(s string) bool {
 }
 
 // normalizeHash returns h in lowercase when it is hex of the algorithm's
-// length, and false otherwise.
+// length, and false otherwise. It reads h once and allocates only when h has
+// uppercase digits.
 func normalizeHash(algorithm, h string) (string, bool) {
-	if len(h) != hashLength(algorithm) || !isHex(h) {
+	if len(h) != hashLength(algorithm) {
 		return "", false
 	}
-	return toLowerHex(h), true
+	upper := false
+	for i := 0; i < len(h); i++ {
+		switch c := h[i]; {
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
+		case 'A' <= c && c <= 'F':
+			upper = true
+		default:
+			return "", false
+		}
+	}
+	if upper {
+		return strings.ToLower(h), true
+	}
+	return h, true
 }
 
 // toLowerHex lowercases a hex string without allocating when it already is.

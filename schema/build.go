@@ -45,6 +45,7 @@ type build struct {
 var (
 	timeType = reflect.TypeFor[time.Time]()
 	idType   = reflect.TypeFor[ID]()
+	anyType  = reflect.TypeFor[any]()
 )
 
 func (bc *build) errorf(typeName, field, format string, args ...any) {
@@ -136,6 +137,10 @@ func (bc *build) register() {
 		if d.root {
 			ti.t.GoType = nil
 		}
+		if !d.root && (d.name == "Query" || d.name == "Mutation" || d.name == "Subscription") {
+			bc.errorf(d.name, "", "the name %s is reserved for the root type; add root fields with schema.%s", d.name, d.name)
+			continue
+		}
 		if !bc.addType(ti) {
 			continue
 		}
@@ -153,7 +158,7 @@ func (bc *build) register() {
 			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType}, abstract: d}
 			ti.info = &abstractInfo{t: ti.t, override: d.opts.resolveType,
 				byGo: map[reflect.Type]*concreteType{}, byName: map[string]*concreteType{}}
-			if bc.addType(ti) && d.goType.Kind() == reflect.Interface && d.goType.NumMethod() > 0 {
+			if bc.addType(ti) && d.goType.Kind() == reflect.Interface && d.goType != anyType {
 				bc.addOutGo(ti, d.goType)
 			}
 		}

@@ -109,7 +109,7 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 		}
 		a := &Argument{Name: name, Description: sf.f.Tag.Get("description"), Type: ref}
 		if reason, has := sf.f.Tag.Lookup("deprecated"); has {
-			a.Deprecated, a.DeprecationReason = true, reason
+			a.Deprecated, a.DeprecationReason = true, deprecationReason(reason)
 		}
 		if lit, has := sf.f.Tag.Lookup("default"); has {
 			v, err := parseLiteral(lit)
@@ -199,4 +199,3 @@ func (bc *build) compiled(ti *typeInfo) *inputCompiled {
 	}
 	return ti.compiled
 }
-

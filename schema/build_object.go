@@ -109,7 +109,7 @@ func (bc *build) structOutputField(t *Type, sf structField) *Field {
 		Offset:      sf.offset,
 	}
 	if reason, ok := sf.f.Tag.Lookup("deprecated"); ok {
-		f.Deprecated, f.DeprecationReason = true, reason
+		f.Deprecated, f.DeprecationReason = true, deprecationReason(reason)
 	}
 	if !validName(f.Name) || len(f.Name) > 1 && f.Name[:2] == "__" {
 		bc.errorf(t.Name, f.Name, "%q is not a valid field name", f.Name)

@@ -7,9 +7,9 @@ import (
 	"unsafe"
 )
 
-func named(t *Type) *TypeRef       { return &TypeRef{Kind: NamedRef, Named: t} }
-func listOf(r *TypeRef) *TypeRef   { return &TypeRef{Kind: ListRef, OfType: r} }
-func nonNull(r *TypeRef) *TypeRef  { return &TypeRef{Kind: NonNullRef, OfType: r} }
+func named(t *Type) *TypeRef      { return &TypeRef{Kind: NamedRef, Named: t} }
+func listOf(r *TypeRef) *TypeRef  { return &TypeRef{Kind: ListRef, OfType: r} }
+func nonNull(r *TypeRef) *TypeRef { return &TypeRef{Kind: NonNullRef, OfType: r} }
 func nullable(r *TypeRef) *TypeRef {
 	if r.Kind == NonNullRef {
 		return r.OfType

@@ -58,6 +58,19 @@ func Enum[E comparable](b *Builder, name string, values []EnumValueDef[E], opts 
 		}
 		return buf, fmt.Errorf("enum %s cannot represent value %v", name, v)
 	}
+	if len(values) > 8 {
+		byValue := make(map[E]string, len(values))
+		for i := len(values) - 1; i >= 0; i-- {
+			byValue[goValues[i]] = quoted[i]
+		}
+		d.write = func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			v := *(*E)(p)
+			if q, ok := byValue[v]; ok {
+				return append(buf, q...), nil
+			}
+			return buf, fmt.Errorf("enum %s cannot represent value %v", name, v)
+		}
+	}
 	d.set = func(p unsafe.Pointer, n string) bool {
 		for i := range names {
 			if names[i] == n {

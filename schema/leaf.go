@@ -131,25 +131,45 @@ func intWriter(k reflect.Kind, checked bool) leafWriter {
 	}
 	switch k {
 	case reflect.Int:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendInt(buf, int64(*(*int)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendInt(buf, int64(*(*int)(p)), 10), nil
+		}
 	case reflect.Int8:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendInt(buf, int64(*(*int8)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendInt(buf, int64(*(*int8)(p)), 10), nil
+		}
 	case reflect.Int16:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendInt(buf, int64(*(*int16)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendInt(buf, int64(*(*int16)(p)), 10), nil
+		}
 	case reflect.Int32:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendInt(buf, int64(*(*int32)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendInt(buf, int64(*(*int32)(p)), 10), nil
+		}
 	case reflect.Int64:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendInt(buf, *(*int64)(p), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendInt(buf, *(*int64)(p), 10), nil
+		}
 	case reflect.Uint:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendUint(buf, uint64(*(*uint)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendUint(buf, uint64(*(*uint)(p)), 10), nil
+		}
 	case reflect.Uint8:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendUint(buf, uint64(*(*uint8)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendUint(buf, uint64(*(*uint8)(p)), 10), nil
+		}
 	case reflect.Uint16:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendUint(buf, uint64(*(*uint16)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendUint(buf, uint64(*(*uint16)(p)), 10), nil
+		}
 	case reflect.Uint32:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendUint(buf, uint64(*(*uint32)(p)), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendUint(buf, uint64(*(*uint32)(p)), 10), nil
+		}
 	case reflect.Uint64:
-		return func(buf []byte, p unsafe.Pointer) ([]byte, error) { return strconv.AppendUint(buf, *(*uint64)(p), 10), nil }
+		return func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+			return strconv.AppendUint(buf, *(*uint64)(p), 10), nil
+		}
 	}
 	return nil
 }

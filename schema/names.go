@@ -9,7 +9,7 @@ import (
 // lowerCamel turns a Go field name into a GraphQL field name: the leading
 // run of capitals is lowered, keeping the last one of an acronym that
 // starts the next word ("ID" → "id", "URLPath" → "urlPath", "AppearsIn" →
-// "appearsIn").
+// "appearsIn", "IDs" → "ids").
 func lowerCamel(s string) string {
 	runes := []rune(s)
 	n := 0
@@ -20,6 +20,8 @@ func lowerCamel(s string) string {
 	case n == 0:
 		return s
 	case n == 1 || n == len(runes):
+	case string(runes[n:]) == "s":
+		n++ // a plural acronym: "IDs" → "ids"
 	default:
 		if unicode.IsLower(runes[n]) {
 			n--

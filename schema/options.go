@@ -7,18 +7,18 @@ import "context"
 type Option func(*options)
 
 type options struct {
-	description   string
-	deprecated    string
-	isDeprecated  bool
-	cost          CostFunc
-	concurrent    bool
-	typ           string
-	args          []argDecl
-	defaultLit    string
-	hasDefault    bool
-	resolveType   func(ctx context.Context, v any) (string, error)
-	implements    []string
-	specifiedBy   string
+	description  string
+	deprecated   string
+	isDeprecated bool
+	cost         CostFunc
+	concurrent   bool
+	typ          string
+	args         []argDecl
+	defaultLit   string
+	hasDefault   bool
+	resolveType  func(ctx context.Context, v any) (string, error)
+	implements   []string
+	specifiedBy  string
 }
 
 // argDecl is an argument declared with the Arg option (interface fields).
@@ -45,9 +45,20 @@ func Description(s string) Option {
 }
 
 // Deprecated marks a field, argument, input field or enum value as
-// deprecated with the given reason.
+// deprecated with the given reason (DefaultDeprecationReason when empty).
 func Deprecated(reason string) Option {
-	return func(o *options) { o.deprecated, o.isDeprecated = reason, true }
+	return func(o *options) { o.deprecated, o.isDeprecated = deprecationReason(reason), true }
+}
+
+// DefaultDeprecationReason is the reason GraphQL gives a deprecation that
+// names none.
+const DefaultDeprecationReason = "No longer supported"
+
+func deprecationReason(reason string) string {
+	if reason == "" {
+		return DefaultDeprecationReason
+	}
+	return reason
 }
 
 // Cost declares the cost of a field for the complexity limit: n plus the

@@ -131,7 +131,7 @@ func printDeprecated(w *strings.Builder, deprecated bool, reason string) {
 		return
 	}
 	w.WriteString(" @deprecated")
-	if reason != "" && reason != "No longer supported" {
+	if reason != "" && reason != DefaultDeprecationReason {
 		w.WriteString("(reason: " + quoteGraphQL(reason) + ")")
 	}
 }

@@ -27,6 +27,8 @@ type Server struct {
 	Name string
 	// Check is how strictly its answers are compared with the ceiling's.
 	Check check.Mode
+	// APQ says the server answers automatic persisted queries.
+	APQ bool
 	// Handler builds the server's net/http handler for Path; nil for
 	// servers that do not run on net/http.
 	Handler func(*data.Set) (http.Handler, error)
@@ -38,10 +40,10 @@ type Server struct {
 // All returns every server, the ceiling first.
 func All() []Server {
 	return append([]Server{
-		netHTTP("ceiling", check.Exact, ceiling.Handler),
-		netHTTP("gqlgen", check.Normalised, func(d *data.Set) (http.Handler, error) { return gqlgen.Handler(d), nil }),
-		netHTTP("graph-gophers", check.Normalised, graphgophers.Handler),
-		netHTTP("graphql-go", check.Normalised, graphqlgo.Handler),
+		netHTTP("ceiling", check.Exact, true, ceiling.Handler),
+		netHTTP("gqlgen", check.Normalised, true, func(d *data.Set) (http.Handler, error) { return gqlgen.Handler(d), nil }),
+		netHTTP("graph-gophers", check.Normalised, false, graphgophers.Handler),
+		netHTTP("graphql-go", check.Normalised, false, graphqlgo.Handler),
 	}, graftServers()...)
 }
 
@@ -57,8 +59,8 @@ func Lookup(name string) (Server, bool) {
 
 // netHTTP describes a server whose handler, built by build, runs on a plain
 // net/http server mounted at Path as each library's documentation shows.
-func netHTTP(name string, mode check.Mode, build func(*data.Set) (http.Handler, error)) Server {
-	return Server{Name: name, Check: mode, Handler: build, Serve: serveNetHTTP(build)}
+func netHTTP(name string, mode check.Mode, apq bool, build func(*data.Set) (http.Handler, error)) Server {
+	return Server{Name: name, Check: mode, APQ: apq, Handler: build, Serve: serveNetHTTP(build)}
 }
 
 func serveNetHTTP(build func(*data.Set) (http.Handler, error)) func(ctx context.Context, host string, port int, ready func()) error {

@@ -65,3 +65,48 @@ func TestLookup(t *testing.T) {
 		t.Error("an unknown name was found")
 	}
 }
+
+// TestPersistedAnswers checks the automatic-persisted-query variants on the
+// servers that support them: after a registration with the query, the hash
+// alone gets the same answer.
+func TestPersistedAnswers(t *testing.T) {
+	d := data.Shared()
+	want, err := ceiling.Expected(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range All() {
+		if s.Handler == nil || !s.APQ {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			h, err := s.Handler(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			for _, q := range workload.PersistedQueries() {
+				for _, step := range []struct {
+					name string
+					body []byte
+				}{{"register", q.RegisterBody()}, {"hash only", q.Body()}} {
+					t.Run(q.Name+" "+step.name, func(t *testing.T) {
+						res, err := http.Post(srv.URL+Path, "application/json", bytes.NewReader(step.body))
+						if err != nil {
+							t.Fatal(err)
+						}
+						defer res.Body.Close()
+						body, _ := io.ReadAll(res.Body)
+						if res.StatusCode != http.StatusOK {
+							t.Fatalf("status %d: %s", res.StatusCode, body)
+						}
+						if err := check.Answer(q, body, want[q.Base], s.Check); err != nil {
+							t.Error(err)
+						}
+					})
+				}
+			}
+		})
+	}
+}

@@ -4,7 +4,9 @@
 package workload
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 )
@@ -45,6 +47,12 @@ type Query struct {
 	// Introspection marks the query whose answer depends on how a server
 	// prints its schema, so answers are only checked for shape.
 	Introspection bool
+	// Persisted marks an automatic-persisted-query variant: Body sends only
+	// the hash, RegisterBody the hash and the query.
+	Persisted bool
+	// Base is the name of the query whose answer this one expects: Name,
+	// or q1 for q1-apq.
+	Base string
 }
 
 // Queries returns q1 to q4 in order.
@@ -55,20 +63,67 @@ func Queries() []Query {
 		panic(fmt.Sprintf("workload: q3.variables.json: %v", err))
 	}
 	return []Query{
-		{Name: "q1", Description: "hello", Text: q1},
-		{Name: "q2", Description: "50 authors × 10 posts (about 550 objects)", Text: q2},
-		{Name: "q3", Description: "fragments and a variable", Text: q3, OperationName: "A", Variables: vars},
-		{Name: "q4", Description: "introspection", Text: q4, Introspection: true},
+		{Name: "q1", Base: "q1", Description: "hello", Text: q1},
+		{Name: "q2", Base: "q2", Description: "50 authors × 10 posts (about 550 objects)", Text: q2},
+		{Name: "q3", Base: "q3", Description: "fragments and a variable", Text: q3, OperationName: "A", Variables: vars},
+		{Name: "q4", Base: "q4", Description: "introspection", Text: q4, Introspection: true},
 	}
 }
 
-// Body returns the JSON body of a GraphQL-over-HTTP POST for q.
+// PersistedQueries returns the automatic-persisted-query variants of q1 and
+// q3, named q1-apq and q3-apq: the same operations sent as a hash only.
+func PersistedQueries() []Query {
+	qs := Queries()
+	var out []Query
+	for _, q := range []Query{qs[0], qs[2]} {
+		q.Name += "-apq"
+		q.Description += ", as a persisted-query hash only"
+		q.Persisted = true
+		out = append(out, q)
+	}
+	return out
+}
+
+// Hash is the lowercase hex SHA-256 of the query text, as APQ clients send it.
+func (q Query) Hash() string {
+	sum := sha256.Sum256([]byte(q.Text))
+	return hex.EncodeToString(sum[:])
+}
+
+// Body returns the JSON body of a GraphQL-over-HTTP POST for q: for a
+// persisted variant, the hash without the query.
 func (q Query) Body() []byte {
+	if q.Persisted {
+		return q.body("")
+	}
+	return q.body(q.Text)
+}
+
+// RegisterBody returns the body an APQ client sends after a miss: the
+// query and its hash. For other queries it is Body.
+func (q Query) RegisterBody() []byte {
+	return q.body(q.Text)
+}
+
+type persistedQuery struct {
+	Version    int    `json:"version"`
+	Sha256Hash string `json:"sha256Hash"`
+}
+
+type extensions struct {
+	PersistedQuery persistedQuery `json:"persistedQuery"`
+}
+
+func (q Query) body(text string) []byte {
 	req := struct {
-		Query         string         `json:"query"`
+		Query         string         `json:"query,omitempty"`
 		OperationName string         `json:"operationName,omitempty"`
 		Variables     map[string]any `json:"variables,omitempty"`
-	}{q.Text, q.OperationName, q.Variables}
+		Extensions    *extensions    `json:"extensions,omitempty"`
+	}{Query: text, OperationName: q.OperationName, Variables: q.Variables}
+	if q.Persisted {
+		req.Extensions = &extensions{persistedQuery{Version: 1, Sha256Hash: q.Hash()}}
+	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		panic(fmt.Sprintf("workload: marshal %s: %v", q.Name, err))

@@ -83,10 +83,10 @@ func (r *request) nonNullError(f *fieldPlan) *gqlerror.Error {
 	return err
 }
 
-// addError records a field error, up to the engine's MaxErrors.
+// addError records a field error; beyond the engine's MaxErrors, errors
+// are dropped (their fields are still null).
 func (r *request) addError(err *gqlerror.Error) {
 	if len(r.errs) >= r.e.maxErrors {
-		r.dropped++
 		return
 	}
 	r.errs = append(r.errs, err)

@@ -26,8 +26,6 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
-	// dropped counts field errors beyond the engine's MaxErrors.
-	dropped int
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}

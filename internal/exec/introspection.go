@@ -78,11 +78,12 @@ func (r *request) writeIntroObject(sp *selectionPlan, typeName string, v *introV
 		if f.conds != nil && !included(f.conds, r.vars) {
 			continue
 		}
-		if !first {
-			r.buf = append(r.buf, ',')
+		if first {
+			r.buf = append(r.buf, f.keyJSON[1:]...)
+			first = false
+		} else {
+			r.buf = append(r.buf, f.keyJSON...)
 		}
-		first = false
-		r.buf = append(r.buf, f.keyJSON...)
 		if f.kind == kindTypename {
 			r.buf = appendString(r.buf, typeName)
 			continue

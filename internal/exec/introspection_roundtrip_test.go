@@ -397,7 +397,7 @@ func runQuery(t testing.TB, e *Engine, query string, vars map[string]any) string
 }
 
 func TestIntrospectionRoundTrip(t *testing.T) {
-	q4, err := os.ReadFile("../../../shared/bench/q4.graphql")
+	q4, err := os.ReadFile("testdata/q4.graphql")
 	if err != nil {
 		t.Fatalf("read q4: %v", err)
 	}
@@ -414,7 +414,9 @@ func TestIntrospectionRoundTrip(t *testing.T) {
 			body := runQuery(t, e, tc.query, nil)
 			var resp struct {
 				Errors []any
-				Data   struct{ Schema iSchema `json:"__schema"` }
+				Data   struct {
+					Schema iSchema `json:"__schema"`
+				}
 			}
 			if err := json.Unmarshal([]byte(body), &resp); err != nil {
 				t.Fatalf("decode %s: %v", body, err)

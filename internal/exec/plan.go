@@ -1,7 +1,10 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"unsafe"
 
@@ -10,10 +13,14 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// planBudget bounds the number of field occurrences one operation may
-// expand to, so that fragments spread many times over cannot make planning
-// explode.
-const planBudget = 200_000
+// planBudget bounds the number of field selections and fragment
+// expansions one operation may expand to, so that fragments spread many
+// times over cannot make planning explode. Real documents, GraphiQL's
+// introspection query included, stay far below it.
+const planBudget = 20_000
+
+// errPlanBudget stops planning once the budget is spent.
+var errPlanBudget = errors.New("plan budget exceeded")
 
 // fieldKind says how a planned field is resolved.
 type fieldKind uint8
@@ -38,7 +45,7 @@ type fieldPlan struct {
 	kind    fieldKind
 	name    string
 	key     string
-	keyJSON []byte // `"key":`
+	keyJSON []byte // `,"key":`
 	parent  string // the object type the field is selected on
 	ast     *ast.Field
 	def     *schema.Field
@@ -96,6 +103,9 @@ type planner struct {
 	e      *Engine
 	doc    *ast.QueryDocument
 	budget int
+	// tooBig is set when the budget ran out; err when the schema model
+	// lacks a field the validated document selects.
+	tooBig bool
 	err    error
 }
 
@@ -116,9 +126,13 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 	}
 	p := &planner{e: e, doc: doc, budget: planBudget}
 	op.root = p.planSelection(root, []selSource{{set: def.SelectionSet}})
+	if p.tooBig {
+		ge := gqlerror.ErrorPosf(def.Position, "The operation expands to more than %d field selections.", planBudget)
+		return nil, withCode(ge, CodeValidationFailed)
+	}
 	if p.err != nil {
 		e.logger.Error("graphql: plan operation", "operation", def.Name, "error", p.err)
-		return nil, withCode(gqlerror.Errorf("%s", p.err.Error()), CodeValidationFailed)
+		return nil, internalError(nil)
 	}
 	op.introOnly = true
 	for _, f := range op.root.object.fields {
@@ -176,9 +190,7 @@ func (p *planner) collect(objName string, set ast.SelectionSet, conds []conditio
 			if !ok {
 				continue
 			}
-			p.budget--
-			if p.budget < 0 {
-				p.err = fmt.Errorf("the query expands to more than %d fields", planBudget)
+			if !p.spend() {
 				return
 			}
 			key := s.Alias
@@ -210,15 +222,31 @@ func (p *planner) collect(objName string, set ast.SelectionSet, conds []conditio
 			if def == nil || !p.applies(objName, def.TypeCondition) {
 				continue
 			}
-			if len(c) == 0 {
-				if visited[s.Name] {
-					continue
-				}
-				visited[s.Name] = true
+			// A fragment already collected under the same conditions adds
+			// nothing; skipping it keeps repeated spreads from multiplying.
+			seen := s.Name + conditionsKey(c)
+			if visited[seen] {
+				continue
+			}
+			visited[seen] = true
+			if !p.spend() {
+				return
 			}
 			p.collect(objName, def.SelectionSet, c, keys, index, visited)
 		}
 	}
+}
+
+// spend takes one unit of the plan budget and reports whether any was
+// left.
+func (p *planner) spend() bool {
+	p.budget--
+	if p.budget < 0 {
+		p.tooBig = true
+		p.err = errPlanBudget
+		return false
+	}
+	return true
 }
 
 // foldConditions evaluates constant @skip and @include and appends the
@@ -235,7 +263,10 @@ func foldConditions(dirs ast.DirectiveList, conds []condition) ([]condition, boo
 		}
 		include := d.Name == "include"
 		if arg.Value.Kind == ast.Variable {
-			conds = append(conds[:len(conds):len(conds)], condition{variable: arg.Value.Raw, include: include})
+			c := condition{variable: arg.Value.Raw, include: include}
+			if !slices.Contains(conds, c) {
+				conds = append(conds[:len(conds):len(conds)], c)
+			}
 			continue
 		}
 		if (arg.Value.Raw == "true") != include {
@@ -243,6 +274,23 @@ func foldConditions(dirs ast.DirectiveList, conds []condition) ([]condition, boo
 		}
 	}
 	return conds, true
+}
+
+// conditionsKey identifies a set of conditions regardless of order.
+func conditionsKey(conds []condition) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		if c.include {
+			parts[i] = "+" + c.variable
+		} else {
+			parts[i] = "-" + c.variable
+		}
+	}
+	sort.Strings(parts)
+	return "|" + strings.Join(parts, ",")
 }
 
 // applies reports whether a fragment with type condition cond applies to

@@ -37,11 +37,12 @@ func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointe
 		if f.conds != nil && !included(f.conds, r.vars) {
 			continue
 		}
-		if !first {
-			r.buf = append(r.buf, ',')
+		if first {
+			r.buf = append(r.buf, f.keyJSON[1:]...)
+			first = false
+		} else {
+			r.buf = append(r.buf, f.keyJSON...)
 		}
-		first = false
-		r.buf = append(r.buf, f.keyJSON...)
 		r.path = append(r.path, pathElem{key: f.key, index: -1})
 		var ok bool
 		switch f.kind {
@@ -78,11 +79,20 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 	} else {
 		p, err = r.resolveField(f, obj)
 	}
+	out := f.def.Out
+	if err == nil && p != nil && out.Kind == schema.OutLeaf {
+		// Fast path for scalar fields.
+		var b []byte
+		if b, err = out.WriteLeaf(r.buf, p); err == nil {
+			r.buf = b
+			return true
+		}
+	}
 	if err != nil {
 		r.addError(r.fieldError(f, err))
-		return r.writeNull(f, f.def.Out.NonNull, false)
+		return r.writeNull(f, out.NonNull, false)
 	}
-	return r.writeValue(f, f.def.Out, p)
+	return r.writeValue(f, out, p)
 }
 
 // resolveField computes the Go value of f on the parent obj. It is the one
@@ -247,7 +257,36 @@ func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) 
 		base, n = sh.data, sh.len
 	}
 	r.buf = append(r.buf, '[')
-	for i := 0; i < n; i++ {
+	if elem := out.Elem; elem.Kind == schema.OutLeaf {
+		// Fast path for lists of scalars: on the first failing item, fall
+		// through to the general loop from there.
+		i := 0
+		for ; i < n; i++ {
+			if i > 0 {
+				r.buf = append(r.buf, ',')
+			}
+			b, err := elem.WriteLeaf(r.buf, unsafe.Add(base, uintptr(i)*out.ElemSize))
+			if err != nil {
+				if i > 0 {
+					r.buf = r.buf[:len(r.buf)-1]
+				}
+				break
+			}
+			r.buf = b
+		}
+		if i == n {
+			r.buf = append(r.buf, ']')
+			return true
+		}
+		return r.writeItems(f, out, base, i, n)
+	}
+	return r.writeItems(f, out, base, 0, n)
+}
+
+// writeItems writes the list items from..n of the list at base, and the
+// closing bracket.
+func (r *request) writeItems(f *fieldPlan, out *schema.Output, base unsafe.Pointer, from, n int) bool {
+	for i := from; i < n; i++ {
 		if i > 0 {
 			r.buf = append(r.buf, ',')
 		}

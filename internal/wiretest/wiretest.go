@@ -87,7 +87,10 @@ var post = map[string]string{"Content-Type": jsonCT}
 func Cases() []Case {
 	return []Case{
 		{Name: "POST query", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"{ hello }"}`, Want: 200, InBody: `"hello":"world"`, Content: "application/json"},
+			Body: `{"query":"{ hello }"}`, Want: 200, InBody: `"hello":"world"`},
+		{Name: "application/json when asked for", Method: "POST", Path: "/graphql",
+			Header: map[string]string{"Content-Type": jsonCT, "Accept": jsonCT},
+			Body:   `{"query":"{ hello }"}`, Want: 200, Content: "application/json"},
 		{Name: "GET query", Method: "GET", Path: "/graphql?query=%7B%20hello%20%7D",
 			Want: 200, InBody: `"hello":"world"`},
 		{Name: "POST with charset and operation name", Method: "POST", Path: "/graphql",

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -34,7 +35,9 @@ func freePort() (int, error) {
 
 // startChild starts `bench serve -server name`, pinned to cpu when cpu >= 0,
 // with GOMAXPROCS=1, and waits until it prints that it is ready.
-func startChild(name string, cpu int) (*child, error) {
+// With profileDir set, the child writes NAME.cpu.pprof and NAME.allocs.pprof
+// there when it stops.
+func startChild(name string, cpu int, profileDir string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -44,6 +47,10 @@ func startChild(name string, cpu int) (*child, error) {
 		return nil, err
 	}
 	args := []string{exe, "serve", "-server", name, "-port", strconv.Itoa(port)}
+	if profileDir != "" {
+		args = append(args, "-cpuprofile", filepath.Join(profileDir, name+".cpu.pprof"),
+			"-allocprofile", filepath.Join(profileDir, name+".allocs.pprof"))
+	}
 	if cpu >= 0 {
 		args = append([]string{"taskset", "-c", strconv.Itoa(cpu)}, args...)
 	}
@@ -102,8 +109,14 @@ func (c *child) stop() {
 }
 
 // cpuTime is the child's user plus system CPU time so far.
-func (c *child) cpuTime() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+func (c *child) cpuTime() (time.Duration, error) { return procCPU(c.cmd.Process.Pid) }
+
+// memory returns the child's resident set (VmRSS) and its peak (VmHWM) in bytes.
+func (c *child) memory() (rss, hwm int64, err error) { return procMemory(c.cmd.Process.Pid) }
+
+// procCPU is the user plus system CPU time of process pid so far.
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
 	}
@@ -125,9 +138,10 @@ func (c *child) cpuTime() (time.Duration, error) {
 	return time.Duration(ut+st) * time.Second / time.Duration(clockTicks), nil
 }
 
-// memory returns the child's resident set (VmRSS) and its peak (VmHWM) in bytes.
-func (c *child) memory() (rss, hwm int64, err error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+// procMemory returns the resident set (VmRSS) and its peak (VmHWM) of
+// process pid in bytes.
+func procMemory(pid int) (rss, hwm int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, 0, err
 	}

@@ -49,6 +49,9 @@ type options struct {
 	clientCPU int
 	out       string
 	smoke     bool
+	inProcess bool
+	benchtime string
+	profile   string
 	args      []string
 }
 
@@ -58,19 +61,22 @@ func parseOptions(args []string) (options, error) {
 	var servers, queries string
 	fs.BoolVar(&o.smoke, "smoke", false, "one short round with correctness checks, no report file (for CI)")
 	fs.StringVar(&servers, "servers", "", "comma-separated servers to run (default: all)")
-	fs.StringVar(&queries, "queries", "q1,q2,q3,q4", "comma-separated queries to run")
+	fs.StringVar(&queries, "queries", "q1,q2,q3,q4,q1-apq,q3-apq", "comma-separated queries to run (q1-apq, q3-apq: hash-only persisted queries)")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each round measures every server on every query")
 	fs.DurationVar(&o.duration, "duration", 2*time.Second, "measured time per server, query and round")
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured load before each measurement")
 	fs.IntVar(&o.conns, "conns", 32, "concurrent keep-alive connections")
 	fs.IntVar(&o.serverCPU, "server-cpu", 1, "CPU the servers are pinned to")
 	fs.IntVar(&o.clientCPU, "client-cpu", 0, "CPU the load generator is pinned to")
+	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
+	fs.StringVar(&o.benchtime, "benchtime", "1s", "-benchtime of the in-process benchmarks")
+	fs.StringVar(&o.profile, "profile", "", "folder where each server writes CPU and allocation profiles of the run (go tool pprof)")
 	fs.StringVar(&o.out, "out", "results", "folder for the dated markdown report (full runs only)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if o.smoke {
-		o.rounds, o.duration, o.warmup = 1, 300*time.Millisecond, 100*time.Millisecond
+		o.rounds, o.duration, o.warmup, o.inProcess = 1, 300*time.Millisecond, 100*time.Millisecond, false
 	}
 	if servers != "" {
 		o.servers = strings.Split(servers, ",")

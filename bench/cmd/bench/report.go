@@ -55,6 +55,14 @@ func ratio(a, b summary) string {
 	return fmt.Sprintf("%.2f", a.rps/b.rps)
 }
 
+// cpuRatio is ceiling CPU per request over a's.
+func cpuRatio(a, ceiling summary) string {
+	if !a.ok || !ceiling.ok || a.cpuPerReq <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", float64(ceiling.cpuPerReq)/float64(a.cpuPerReq))
+}
+
 func micros(d time.Duration) string {
 	return fmt.Sprintf("%.0f", float64(d)/float64(time.Microsecond))
 }
@@ -86,6 +94,25 @@ func (m *measurement) markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("\n## graft's targets (issue 6), judged on this run\n\n")
+	b.WriteString(m.targetsMarkdown())
+	b.WriteString("\n## Server CPU per request as a ratio: the ceiling's CPU per request over the server's\n\n")
+	b.WriteString("What the throughput ratio would be if the server had its core to itself; it is the steadier figure on a busy machine.\n\n| server |")
+	for _, q := range m.queries {
+		fmt.Fprintf(&b, " %s |", q.Name)
+	}
+	b.WriteString("\n|---|")
+	for range m.queries {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, s := range m.servers {
+		fmt.Fprintf(&b, "| %s |", s)
+		for _, q := range m.queries {
+			fmt.Fprintf(&b, " %s |", cpuRatio(m.summary(s, q.Name), m.summary("ceiling", q.Name)))
+		}
+		b.WriteString("\n")
+	}
 	for _, q := range m.queries {
 		fmt.Fprintf(&b, "\n## %s: %s\n\n", q.Name, q.Description)
 		b.WriteString("| server | req/s | × ceiling | × gqlgen | p50 µs | p99 µs | server CPU µs/req | RSS MiB |\n")
@@ -96,7 +123,7 @@ func (m *measurement) markdown() string {
 			if !sm.ok {
 				why := "not measured"
 				if ce := m.cells[[2]string{s, q.Name}]; ce != nil && ce.skipped != "" {
-					why = "not measured (no introspection)"
+					why = "not measured (" + ce.skipped + ")"
 				}
 				fmt.Fprintf(&b, "| %s | %s | | | | | | |\n", s, why)
 				continue
@@ -109,9 +136,20 @@ func (m *measurement) markdown() string {
 	for _, s := range m.servers {
 		fmt.Fprintf(&b, "| %s | %s |\n", s, mib(m.peakRSS[s]))
 	}
+	if m.inProc != nil {
+		b.WriteString("\n## In process (no HTTP)\n\n")
+		if m.inProc.skipped != "" {
+			fmt.Fprintf(&b, "In-process benchmarks %s.\n", m.inProc.skipped)
+		} else {
+			fmt.Fprintf(&b, "`cd bench && %s`: cold = a document text the engine has not seen (parse, validate, execute); warm = the engine's document cache (graphql-go: a document parsed and validated once by the caller; graph-gophers has no cache). Each op returns the whole JSON response.\n\n", m.inProc.command)
+			b.WriteString(m.inProc.table())
+			b.WriteString("\n<details><summary>raw output (benchstat input)</summary>\n\n```\n" + m.inProc.output + "```\n\n</details>\n")
+		}
+	}
 	b.WriteString("\n## Machine and method\n\n")
 	fmt.Fprintf(&b, "- CPU: %s; %d CPUs (nproc); kernel %s\n", cpuModel(), runtime.NumCPU(), kernel())
 	fmt.Fprintf(&b, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "- Load average (1, 5, 15 min) at the start: %s; at the end: %s. Much above 1 means other work shared the CPUs and absolute figures are low.\n", m.loadStart, loadAverage())
 	if m.pinned {
 		fmt.Fprintf(&b, "- Each server a child process pinned to CPU %d with GOMAXPROCS=1; the load generator pinned to CPU %d.\n", o.serverCPU, o.clientCPU)
 	} else {
@@ -136,6 +174,19 @@ func cpuModel() string {
 		}
 	}
 	return "unknown"
+}
+
+// loadAverage returns the first three fields of /proc/loadavg.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func kernel() string {

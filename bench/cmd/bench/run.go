@@ -43,16 +43,22 @@ type measurement struct {
 	peakRSS map[string]int64
 	started time.Time
 	took    time.Duration
+	inProc  *inProcessResult
+	// loadStart is the load average when the run began.
+	loadStart string
+	// checked counts the answers found correct.
+	checked int
 }
 
 func selectQueries(names []string) ([]workload.Query, error) {
+	all := append(workload.Queries(), workload.PersistedQueries()...)
 	var out []workload.Query
 	for _, n := range names {
-		i := slices.IndexFunc(workload.Queries(), func(q workload.Query) bool { return q.Name == n })
+		i := slices.IndexFunc(all, func(q workload.Query) bool { return q.Name == n })
 		if i < 0 {
 			return nil, fmt.Errorf("unknown query %q", n)
 		}
-		out = append(out, workload.Queries()[i])
+		out = append(out, all[i])
 	}
 	return out, nil
 }
@@ -85,7 +91,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	m := &measurement{opts: o, queries: qs, cells: map[[2]string]*cell{}, peakRSS: map[string]int64{}, started: time.Now()}
+	m := &measurement{opts: o, queries: qs, cells: map[[2]string]*cell{}, peakRSS: map[string]int64{}, started: time.Now(), loadStart: loadAverage()}
 	serverCPU := -1
 	if _, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() >= 2 {
 		if err := pinSelf(o.clientCPU); err != nil {
@@ -96,14 +102,24 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	} else {
 		log.Warn("running unpinned: taskset or a second CPU is missing")
 	}
+	if o.inProcess && !o.smoke {
+		log.Info("running the in-process benchmarks")
+		res := runInProcess(ctx, serverCPU, o.benchtime)
+		m.inProc = &res
+	}
 	var children []*child
 	defer func() {
 		for _, c := range children {
 			c.stop()
 		}
 	}()
+	if o.profile != "" {
+		if err := os.MkdirAll(o.profile, 0o755); err != nil {
+			return err
+		}
+	}
 	for _, s := range srvs {
-		c, err := startChild(s.Name, serverCPU)
+		c, err := startChild(s.Name, serverCPU, o.profile)
 		if err != nil {
 			return err
 		}
@@ -117,7 +133,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if err := measureOne(ctx, log, m, srvs[k], children[k], q, expected[q.Name], r); err != nil {
+				if err := measureOne(ctx, log, m, srvs[k], children[k], q, expected[q.Base], r); err != nil {
 					return err
 				}
 			}
@@ -132,7 +148,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	report := m.markdown()
 	fmt.Print(report)
 	if o.smoke {
-		fmt.Println("smoke: every answer was correct")
+		fmt.Printf("smoke: %d passed, 0 failed\n", m.checked)
 		return nil
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
@@ -154,20 +170,29 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 		ce = &cell{}
 		m.cells[key] = ce
 	}
+	if ce.skipped == "" && q.Persisted && !s.APQ {
+		ce.skipped = "no automatic persisted queries"
+	}
 	if ce.skipped != "" {
 		return nil
 	}
 	req := request(c.addr, servers.Path, q.Body())
-	status, body, err := fetch(c.addr, req)
-	if err == nil && status != 200 {
-		err = fmt.Errorf("%s: status %d: %.300s", q.Name, status, body)
+	var err error
+	if q.Persisted {
+		// Register the query, as an APQ client does after a miss, and check
+		// that answer too.
+		if err = checkedFetch(c.addr, request(c.addr, servers.Path, q.RegisterBody()), q, want, s.Check); err == nil {
+			m.checked++
+		}
 	}
 	if err == nil {
-		err = check.Answer(q, body, want, s.Check)
+		if err = checkedFetch(c.addr, req, q, want, s.Check); err == nil {
+			m.checked++
+		}
 	}
 	if err != nil {
 		if q.Introspection {
-			ce.skipped = "no introspection: " + err.Error()
+			ce.skipped = "no introspection"
 			log.Warn("introspection not measured", "server", s.Name, "err", err)
 			return nil
 		}
@@ -203,4 +228,16 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	log.Info("measured", "round", round+1, "server", s.Name, "query", q.Name,
 		"rps", int(sm.rps), "p50", sm.p50, "p99", sm.p99, "cpu_per_req", sm.cpuPerReq)
 	return nil
+}
+
+// checkedFetch sends req once and checks the answer.
+func checkedFetch(addr string, req []byte, q workload.Query, want []byte, mode check.Mode) error {
+	status, body, err := fetch(addr, req)
+	if err != nil {
+		return err
+	}
+	if status != 200 {
+		return fmt.Errorf("%s: status %d: %.300s", q.Name, status, body)
+	}
+	return check.Answer(q, body, want, mode)
 }

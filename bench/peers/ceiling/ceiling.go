@@ -13,26 +13,37 @@ import (
 	"github.com/graftgql/graft/bench/workload"
 )
 
-// Handler answers the workload's queries from precomputed bytes; any other
-// query gets 400.
+// Handler answers the workload's queries from precomputed bytes, sent as
+// text or, as automatic persisted queries, as a hash only; any other query
+// gets 400.
 func Handler(d *data.Set) (http.Handler, error) {
 	expected, err := Expected(d)
 	if err != nil {
 		return nil, err
 	}
 	byText := make(map[string][]byte, len(expected))
+	byHash := make(map[string][]byte, len(expected))
 	for _, q := range workload.Queries() {
 		byText[q.Text] = expected[q.Name]
+		byHash[q.Hash()] = expected[q.Name]
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		var req struct {
-			Query string `json:"query"`
+			Query      string `json:"query"`
+			Extensions struct {
+				PersistedQuery struct {
+					Sha256Hash string `json:"sha256Hash"`
+				} `json:"persistedQuery"`
+			} `json:"extensions"`
 		}
 		if err == nil {
 			err = json.Unmarshal(body, &req)
 		}
 		resp, ok := byText[req.Query]
+		if req.Query == "" {
+			resp, ok = byHash[req.Extensions.PersistedQuery.Sha256Hash]
+		}
 		if err != nil || !ok {
 			http.Error(w, `{"errors":[{"message":"unknown query"}]}`, http.StatusBadRequest)
 			return

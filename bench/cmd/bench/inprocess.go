@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+)
+
+// inProcessResult is the output of the in-process benchmarks.
+type inProcessResult struct {
+	command string
+	output  string // raw `go test -bench` output, benchstat's input
+	skipped string // why they did not run
+}
+
+// runInProcess runs the in-process benchmarks of ./inprocess with `go test`,
+// pinned to cpu when cpu >= 0, when the working directory is the bench
+// module.
+func runInProcess(ctx context.Context, cpu int, benchtime string) inProcessResult {
+	mod, err := os.ReadFile("go.mod")
+	if err != nil || !bytes.Contains(mod, []byte("module github.com/graftgql/graft/bench\n")) {
+		return inProcessResult{skipped: "not run: the working directory is not the bench module"}
+	}
+	args := []string{"go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-cpu", "1", "-count", "1", "-benchtime", benchtime, "./inprocess"}
+	res := inProcessResult{command: strings.Join(args, " ")}
+	if cpu >= 0 {
+		args = append([]string{"taskset", "-c", strconv.Itoa(cpu)}, args...)
+	}
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	res.output = string(out)
+	if err != nil {
+		res.skipped = fmt.Sprintf("failed: %v", err)
+	}
+	return res
+}
+
+// table renders the benchmark lines as a markdown table.
+func (r inProcessResult) table() string {
+	var b strings.Builder
+	b.WriteString("| benchmark | ns/op | B/op | allocs/op |\n|---|---:|---:|---:|\n")
+	sc := bufio.NewScanner(strings.NewReader(r.output))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 8 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", f[0], f[2], f[4], f[6])
+	}
+	return b.String()
+}

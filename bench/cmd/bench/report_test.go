@@ -1,0 +1,137 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graftgql/graft/bench/workload"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestMedian(t *testing.T) {
+	tests := []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{3}, 3},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	}
+	for _, tt := range tests {
+		if got := median(tt.in); got != tt.want {
+			t.Errorf("median(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var r loadResult
+	for i := 1; i <= 100; i++ {
+		r.latencies = append(r.latencies, time.Duration(i)*time.Millisecond)
+	}
+	if got := r.percentile(50); got != 50*time.Millisecond {
+		t.Errorf("p50 = %v, want 50ms", got)
+	}
+	if got := r.percentile(99); got != 99*time.Millisecond {
+		t.Errorf("p99 = %v, want 99ms", got)
+	}
+	if got := (loadResult{}).percentile(99); got != 0 {
+		t.Errorf("empty p99 = %v, want 0", got)
+	}
+}
+
+func TestMarkdownRatios(t *testing.T) {
+	qs := workload.Queries()[:1]
+	m := &measurement{
+		opts:    options{rounds: 1, conns: 1, args: []string{"-smoke"}},
+		servers: []string{"ceiling", "gqlgen", "graft"},
+		queries: qs,
+		cells: map[[2]string]*cell{
+			{"ceiling", "q1"}: {samples: []sample{{rps: 1000, p50: time.Millisecond, cpuPerReq: 50 * time.Microsecond}}},
+			{"gqlgen", "q1"}:  {samples: []sample{{rps: 250, cpuPerReq: 100 * time.Microsecond}}},
+			{"graft", "q1"}:   {samples: []sample{{rps: 900}, {rps: 800}, {rps: 100}}},
+		},
+		peakRSS: map[string]int64{},
+	}
+	out := m.markdown()
+	for _, want := range []string{
+		"| graft | 0.80 |",              // median of 900, 800, 100 over the ceiling's 1000
+		"| graft | 800 | 0.80 | 3.20 |", // and over gqlgen's 250
+		"| ceiling | 1000 | 1.00 | 4.00 | 1000 |",
+		"| gqlgen | 0.50 |\n", // CPU ratio: 50µs over 100µs; graft has no CPU figure
+		"| graft | – |\n",
+		"go run ./cmd/bench -smoke",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr bool
+		check   func(options) bool
+	}{
+		{"defaults", nil, false, func(o options) bool { return o.rounds == 3 && o.conns == 32 && len(o.queries) == 6 }},
+		{"smoke is one short round", []string{"-smoke"}, false, func(o options) bool {
+			return o.rounds == 1 && o.duration < time.Second && !o.inProcess
+		}},
+		{"server list", []string{"-servers", "ceiling,graft"}, false, func(o options) bool { return len(o.servers) == 2 }},
+		{"zero connections", []string{"-conns", "0"}, true, nil},
+		{"unknown flag", []string{"-nope"}, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := parseOptions(tt.args)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if tt.check != nil && !tt.check(o) {
+				t.Errorf("options = %+v", o)
+			}
+		})
+	}
+}
+
+func TestInProcessTable(t *testing.T) {
+	r := inProcessResult{output: "goos: linux\nBenchmarkQ2/graft-warm \t 1000\t 250000 ns/op\t 2000 B/op\t 30 allocs/op\nPASS\n"}
+	if got := r.table(); !strings.Contains(got, "| BenchmarkQ2/graft-warm | 250000 | 2000 | 30 |") {
+		t.Errorf("table = %s", got)
+	}
+}
+
+func TestTargets(t *testing.T) {
+	m := &measurement{
+		cells: map[[2]string]*cell{
+			{"ceiling", "q1"}:   {samples: []sample{{rps: 1000}}},
+			{"graft", "q1"}:     {samples: []sample{{rps: 900, p99: 2 * time.Millisecond, cpuPerReq: 80 * time.Microsecond}}},
+			{"gqlgen", "q1"}:    {samples: []sample{{rps: 500, p99: 3 * time.Millisecond}}},
+			{"ceiling", "q2"}:   {samples: []sample{{rps: 1000}}},
+			{"graft", "q2"}:     {samples: []sample{{rps: 50, p99: 9 * time.Millisecond}}},
+			{"gqlgen", "q2"}:    {samples: []sample{{rps: 5, p99: 8 * time.Millisecond}}},
+			{"graft", "q1-apq"}: {samples: []sample{{rps: 950, cpuPerReq: 90 * time.Microsecond}}},
+		},
+		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 20 << 20},
+	}
+	out := m.targetsMarkdown()
+	for _, want := range []string{
+		"| graft q1 ≥ 0.85 of the ceiling's req/s | 0.90 | yes |",
+		"| graft q2 ≥ 0.10 of the ceiling's req/s | 0.05 | no |",
+		"| graft q3 ≥ 0.40 of the ceiling's req/s | – | not measured |",
+		"| graft q1 p99 below every peer's | 2000 µs vs 3000 µs (gqlgen) | yes |",
+		"| graft q2 p99 below every peer's | 9000 µs vs 8000 µs (gqlgen) | no |",
+		"| graft q1-apq (hash only) no dearer than q1 | 90 vs 80 CPU µs/req | no |",
+		"| graft peak RSS no higher than gqlgen's | 10.0 vs 20.0 MiB | yes |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("targets lack %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/graftgql/graft/bench/check"
+	"github.com/graftgql/graft/bench/servers"
+	"github.com/graftgql/graft/bench/workload"
+)
+
+// TestWrongAnswerIsNeverMeasured: a server answering wrongly stops the run
+// before any load is sent.
+func TestWrongAnswerIsNeverMeasured(t *testing.T) {
+	q1 := workload.Queries()[0]
+	q4 := workload.Queries()[3]
+	tests := []struct {
+		name    string
+		q       workload.Query
+		answer  string
+		status  int
+		wantErr string
+		skipped bool
+	}{
+		{"wrong data", q1, `{"data":{"hello":"moon"}}`, 200, "WRONG ANSWER from fake", false},
+		{"error status", q1, `{"errors":[{"message":"no"}]}`, 400, "status 400", false},
+		{"no introspection is skipped, not fatal", q4, `{"errors":[{"message":"introspection disabled"}]}`, 200, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var posts atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.ReadAll(r.Body)
+				posts.Add(1)
+				w.WriteHeader(tt.status)
+				_, _ = io.WriteString(w, tt.answer)
+			}))
+			defer srv.Close()
+			m := &measurement{opts: options{conns: 2}, cells: map[[2]string]*cell{}}
+			c := &child{name: "fake", addr: strings.TrimPrefix(srv.URL, "http://")}
+			s := servers.Server{Name: "fake", Check: check.Normalised}
+			err := measureOne(context.Background(), slog.New(slog.DiscardHandler), m, s, c, tt.q, []byte(`{"data":{"hello":"world"}}`), 0)
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+			}
+			if posts.Load() != 1 {
+				t.Errorf("server got %d requests, want only the check", posts.Load())
+			}
+			ce := m.cells[[2]string{"fake", tt.q.Name}]
+			if got := ce != nil && ce.skipped != ""; got != tt.skipped {
+				t.Errorf("skipped = %v, want %v", got, tt.skipped)
+			}
+			if ce != nil && len(ce.samples) != 0 {
+				t.Error("a sample was recorded")
+			}
+		})
+	}
+}

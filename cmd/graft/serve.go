@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/pq/redisstore"
+)
+
+// runServe serves an example schema until ctx ends or SIGINT/SIGTERM.
+func runServe(ctx context.Context, args []string, lookup env, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("graft", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	example := fs.String("example", "", "example schema to serve: "+exampleNames()+" (default $GRAFT_EXAMPLE or "+defaultExample+")")
+	fs.Usage = func() {
+		fs.SetOutput(stdout)
+		printUsage(stdout, fs.PrintDefaults)
+		fs.SetOutput(stderr)
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageCode(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "graft: unexpected arguments %q (graft --help)\n", fs.Args())
+		return 2
+	}
+	if *example != "" {
+		base := lookup
+		lookup = func(name string) (string, bool) {
+			if name == "GRAFT_EXAMPLE" {
+				return *example, true
+			}
+			return base(name)
+		}
+	}
+
+	srv, err := newServer(lookup, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "graft: %v\n", err)
+		return 1
+	}
+	defer srv.close()
+	if err := graft.Serve(ctx, srv.router, srv.router.Layer(), srv.opts); err != nil {
+		srv.log.Error("graft: server failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// server is everything runServe starts.
+type server struct {
+	router *graft.Router
+	opts   graft.ServeOptions
+	log    *slog.Logger
+	close  func()
+}
+
+// newServer reads the environment and builds the router, the mux with
+// health routes and CORS, and the serve options.
+func newServer(lookup env, logOut io.Writer) (*server, error) {
+	se, err := parseServerEnv(lookup)
+	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
+	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
+	if err := errors.Join(err, cfgErr, pqErr); err != nil {
+		return nil, fmt.Errorf("bad environment:\n%w", err)
+	}
+	log := newLogger(logOut, se)
+	cfg.Logger = log
+	s, err := buildExample(se.Example)
+	if err != nil {
+		return nil, err
+	}
+
+	srv := &server{log: log, close: func() {}}
+	var checks []graft.Check
+	if !pqOff {
+		if se.RedisURL != "" && pqOpts.Mode != pq.Safelist {
+			client, err := newRedisClient(se.RedisURL)
+			if err != nil {
+				return nil, err
+			}
+			srv.close = func() { _ = client.Close() }
+			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.RedisTTL})
+			checks = append(checks, graft.Check{Name: "redis", Fn: func(ctx context.Context) error {
+				return client.Ping(ctx).Err()
+			}})
+		}
+		cfg.PersistedQueries = &pqOpts
+	}
+	srv.router, err = graft.NewRouter(s, graft.NewLayer(), cfg)
+	if err != nil {
+		srv.close()
+		return nil, err
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("GET /health", graft.Health())
+	mux.Handle("GET /ready", graft.Ready(checks...))
+	mux.Handle("/", srv.router)
+	var handler http.Handler = mux
+	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
+		handler = graft.CORS(graft.CORSOptions{AllowedOrigins: splitList(origins)})(mux)
+	}
+	srv.opts = graft.ServeOptions{
+		Port:          int(se.Port),
+		Host:          se.Host,
+		Handler:       handler,
+		ShutdownGrace: se.ShutdownGrace,
+		Logger:        log,
+	}
+	log.Debug("graft: configured", "example", se.Example, "path", cfg.Path,
+		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
+	return srv, nil
+}
+
+// persistedQueriesFromEnv reads the persisted-query options. Unset means
+// APQ with the in-memory store; PERSISTED_QUERIES_MODE=off turns them off.
+func persistedQueriesFromEnv(lookup env) (opts pq.Options, off bool, err error) {
+	if v, ok := lookup(pq.EnvMode); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "off", "none", "false", "disabled":
+			return pq.Options{}, true, nil
+		}
+	}
+	opts, err = pq.ConfigFromLookup(lookup)
+	if opts.Mode == "" {
+		opts.Mode = pq.APQ
+	}
+	return opts, false, err
+}
+
+// newRedisClient connects to REDIS_URL with context deadlines honoured.
+func newRedisClient(url string) (*redis.Client, error) {
+	o, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	o.ContextTimeoutEnabled = true
+	return redis.NewClient(o), nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// usageCode maps a flag parse error to an exit code: 0 for -help.
+func usageCode(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}

@@ -1,0 +1,168 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// DefaultValidationBudget bounds the work CheckValidationBudget lets a
+// document ask of validation: about as many field comparisons as the
+// OverlappingFieldsCanBeMerged rule makes for 220 copies of one field in
+// one selection set. Real documents, the standard introspection query
+// among them, use a few hundred at most.
+const DefaultValidationBudget = 50_000
+
+// reasonValidationBudget is the extensions.reason of the error a document
+// over the validation budget gets; its code is GRAPHQL_VALIDATION_FAILED.
+const reasonValidationBudget = "VALIDATION_BUDGET_EXCEEDED"
+
+// CheckValidationBudget estimates, before validation, the work of the
+// rules whose cost grows faster than the document: the merge check
+// compares every pair of fields that share a response name in a selection
+// set (fragments expanded, sub-selections of merged fields compared in
+// turn) and every pair of fragments spread into one set. Ten thousand
+// copies of one field, or a chain of ten thousand fragments each adding
+// a field, fit in a small body yet cost gqlparser minutes and gigabytes.
+// The estimate stops as soon as it passes budget, so it costs at most
+// O(budget) itself. A document over budget gets one error with code
+// GRAPHQL_VALIDATION_FAILED; nil means the document may be validated.
+// budget <= 0 means DefaultValidationBudget.
+func CheckValidationBudget(doc *ast.QueryDocument, budget int) *gqlerror.Error {
+	if budget <= 0 {
+		budget = DefaultValidationBudget
+	}
+	m := &mergeBudget{left: budget, onPath: map[string]bool{}, fragments: make(map[string]*ast.FragmentDefinition, len(doc.Fragments))}
+	for _, f := range doc.Fragments {
+		if _, dup := m.fragments[f.Name]; !dup {
+			m.fragments[f.Name] = f
+		}
+	}
+	for _, op := range doc.Operations {
+		m.selectionSets(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		m.selectionSets(f.SelectionSet)
+	}
+	if m.left >= 0 {
+		return nil
+	}
+	return &gqlerror.Error{
+		Message: fmt.Sprintf("The document repeats fields or fragments too often to be validated "+
+			"(more than %d field comparisons): merge the repeated selections.", budget),
+		Extensions: map[string]any{"code": CodeValidationFailed, "reason": reasonValidationBudget, "limit": budget},
+	}
+}
+
+// mergeBudget walks a document and spends its budget on the comparisons
+// validation would make. left goes negative once the budget is spent.
+type mergeBudget struct {
+	fragments map[string]*ast.FragmentDefinition
+	left      int
+	onPath    map[string]bool
+}
+
+// selectionSets charges every selection set nested in set, set included,
+// as the merge rule visits each of them.
+func (m *mergeBudget) selectionSets(set ast.SelectionSet) {
+	if m.left < 0 || len(set) == 0 {
+		return
+	}
+	m.group([]ast.SelectionSet{set})
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			m.selectionSets(s.SelectionSet)
+		case *ast.InlineFragment:
+			m.selectionSets(s.SelectionSet)
+		}
+	}
+}
+
+// group charges the comparisons within the union of sets: pairs of fields
+// with one response name, pairs of fragments, and then, for each response
+// name given more than once, the union of their sub-selections.
+func (m *mergeBudget) group(sets []ast.SelectionSet) {
+	c := budgetFields{byKey: map[string][]*ast.Field{}}
+	for _, set := range sets {
+		m.collect(set, &c)
+		if m.left < 0 {
+			return
+		}
+	}
+	m.spend(c.spreads * c.spreads)
+	for _, fields := range c.byKey {
+		if m.spend(len(fields) * len(fields)); m.left < 0 {
+			return
+		}
+	}
+	for _, fields := range c.byKey {
+		if len(fields) < 2 {
+			continue
+		}
+		var subs []ast.SelectionSet
+		for _, f := range fields {
+			if len(f.SelectionSet) > 0 {
+				subs = append(subs, f.SelectionSet)
+			}
+		}
+		if len(subs) > 1 {
+			m.group(subs)
+		}
+		if m.left < 0 {
+			return
+		}
+	}
+}
+
+// budgetFields is the expansion of a group of selection sets.
+type budgetFields struct {
+	byKey   map[string][]*ast.Field
+	spreads int
+}
+
+// collect adds the fields of set to c, expanding inline fragments and
+// fragment spreads (a fragment already being expanded on this path is a
+// cycle, which NoFragmentCycles reports; it is not followed). Each item
+// collected costs one unit, so an expansion that grows exponentially stops
+// at the budget.
+func (m *mergeBudget) collect(set ast.SelectionSet, c *budgetFields) {
+	for _, sel := range set {
+		if m.spend(1); m.left < 0 {
+			return
+		}
+		switch s := sel.(type) {
+		case *ast.Field:
+			key := s.Alias
+			if key == "" {
+				key = s.Name
+			}
+			c.byKey[key] = append(c.byKey[key], s)
+		case *ast.InlineFragment:
+			m.collect(s.SelectionSet, c)
+		case *ast.FragmentSpread:
+			c.spreads++
+			def := m.fragments[s.Name]
+			if def == nil || m.onPath[s.Name] {
+				continue
+			}
+			m.onPath[s.Name] = true
+			m.collect(def.SelectionSet, c)
+			delete(m.onPath, s.Name)
+		}
+		if m.left < 0 {
+			return
+		}
+	}
+}
+
+// spend takes n units from the budget, saturating rather than
+// overflowing.
+func (m *mergeBudget) spend(n int) {
+	if n < 0 || n > m.left {
+		m.left = -1
+		return
+	}
+	m.left -= n
+}

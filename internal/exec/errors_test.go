@@ -1,0 +1,233 @@
+package exec_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/graftgql/graft/internal/exec"
+)
+
+func TestRequestErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		opts  exec.Options
+		query string
+		op    string
+		vars  map[string]any
+		want  string
+	}{
+		{
+			name:  "syntax error",
+			query: `{ hello`,
+			want:  `{"errors":[{"message":"Expected Name, found <EOF>","locations":[{"line":1,"column":8}],"extensions":{"code":"GRAPHQL_PARSE_FAILED"}}]}`,
+		},
+		{
+			name:  "token limit",
+			opts:  exec.Options{MaxTokens: 3},
+			query: `{ hello maybe }`,
+			want:  `{"errors":[{"message":"exceeded token limit of 3","extensions":{"code":"GRAPHQL_PARSE_FAILED"}}]}`,
+		},
+		{
+			name:  "unknown field",
+			query: `{ nope }`,
+			want:  `{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`,
+		},
+		{
+			name:  "validation errors are bounded",
+			opts:  exec.Options{MaxErrors: 2},
+			query: `{ a b c d }`,
+			want: `{"errors":[{"message":"Cannot query field \"a\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}},` +
+				`{"message":"Cannot query field \"b\" on type \"Query\".","locations":[{"line":1,"column":5}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`,
+		},
+		{
+			name:  "field errors are bounded",
+			opts:  exec.Options{MaxErrors: 2},
+			query: `{ a: plain b: plain c: plain }`,
+			want: `{"errors":[{"message":"plain failure","locations":[{"line":1,"column":3}],"path":["a"]},` +
+				`{"message":"plain failure","locations":[{"line":1,"column":12}],"path":["b"]}],"data":{"a":null,"b":null,"c":null}}`,
+		},
+		{
+			name:  "introspection disabled",
+			opts:  exec.Options{DisableIntrospection: true},
+			query: `{ __schema { queryType { name } } }`,
+			want:  `{"errors":[{"message":"GraphQL introspection is not allowed, but the query contained __schema.","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`,
+		},
+		{
+			name:  "typename allowed with introspection disabled",
+			opts:  exec.Options{DisableIntrospection: true},
+			query: `{ __typename }`,
+			want:  `{"data":{"__typename":"Query"}}`,
+		},
+		{
+			name:  "several operations and no name",
+			query: `query A { hello } query B { hello }`,
+			want:  `{"errors":[{"message":"Must provide operation name if query contains multiple operations.","extensions":{"code":"OPERATION_RESOLUTION_FAILURE"}}]}`,
+		},
+		{
+			name:  "unknown operation name",
+			query: `query A { hello }`,
+			op:    "C",
+			want:  `{"errors":[{"message":"Unknown operation named \"C\".","extensions":{"code":"OPERATION_RESOLUTION_FAILURE"}}]}`,
+		},
+		{
+			name:  "missing variable",
+			query: `query Q($in: EchoInput!) { echo(input: $in) }`,
+			want:  `{"errors":[{"message":"Variable \"$in\" must be defined.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+		},
+		{
+			name:  "wrong variable type",
+			query: `query Q($n: Int!) { add: echo(input: {text: "a"}, times: $n) }`,
+			vars:  map[string]any{"n": "x"},
+			want:  `{"errors":[{"message":"Variable \"$n\" cannot use string as Int.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+		},
+		{
+			name:  "variable out of the Int range",
+			query: `query Q($n: Int!) { echo(input: {text: "a"}, times: $n) }`,
+			vars:  map[string]any{"n": float64(1 << 40)},
+			want:  `{"errors":[{"message":"Variable \"$n\" got invalid value: 1099511627776 is outside the 32-bit range of Int.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+		},
+		{
+			name:  "bad field inside an input variable",
+			query: `query Q($in: EchoInput!) { echo(input: $in) }`,
+			vars:  map[string]any{"in": map[string]any{"text": "a", "color": "BLUE"}},
+			want:  `{"errors":[{"message":"Variable \"$in\" at \"color\": BLUE is not a valid Color.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+		},
+		{
+			name:  "empty list and typename on a nested object",
+			query: `{ wrapper { hello: __typename } strictRoot: pets(only: "nobody") { name } hello }`,
+			want:  `{"data":{"wrapper":{"hello":"Wrapper"},"strictRoot":[],"hello":"world"}}`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.opts.Logger == nil {
+				tc.opts.Logger = slog.New(slog.DiscardHandler)
+			}
+			_, e := newZooWith(t, tc.opts)
+			got := run(t, context.Background(), e, tc.query, tc.op, tc.vars)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPanicIsLogged(t *testing.T) {
+	var logs bytes.Buffer
+	_, e := newZooWith(t, exec.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	got := run(t, context.Background(), e, `{ boom }`, "", nil)
+	want := `{"errors":[{"message":"internal error","locations":[{"line":1,"column":3}],"path":["boom"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"boom":null}}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	for _, part := range []string{"resolver panicked", "Query.boom", "kaboom", "goroutine"} {
+		if !strings.Contains(logs.String(), part) {
+			t.Errorf("log lacks %q:\n%s", part, logs.String())
+		}
+	}
+}
+
+func TestCancelledContextStopsResolving(t *testing.T) {
+	z, e := newZoo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	z.cancel = cancel
+	got := run(t, ctx, e, `{ stop maybe text: maybe }`, "", nil)
+	want := `{"errors":[` +
+		`{"message":"Request cancelled.","locations":[{"line":1,"column":8}],"path":["maybe"],"extensions":{"code":"REQUEST_CANCELLED"}},` +
+		`{"message":"Request cancelled.","locations":[{"line":1,"column":14}],"path":["text"],"extensions":{"code":"REQUEST_CANCELLED"}}],` +
+		`"data":{"stop":"stopped","maybe":null,"text":null}}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestNonNullRootFailureNullsData(t *testing.T) {
+	z, e := newZoo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	z.cancel = cancel
+	got := run(t, ctx, e, `{ stop hello }`, "", nil)
+	want := `{"errors":[{"message":"Request cancelled.","locations":[{"line":1,"column":8}],"path":["hello"],"extensions":{"code":"REQUEST_CANCELLED"}}],"data":null}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestIntrospectionResponseIsReused(t *testing.T) {
+	_, e := newZoo(t)
+	doc, errs := e.Prepare(`{ __typename __type(name: "Dog") { name fields { name } } }`)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	op, _ := doc.Operation("")
+	first := e.Execute(context.Background(), op, nil, nil, nil)
+	second := e.Execute(context.Background(), op, nil, []byte("prefix:"), []byte(`{"n":1}`))
+	want := `{"data":{"__typename":"Query","__type":{"name":"Dog","fields":[{"name":"name"},{"name":"barks"}]}}}`
+	if string(first) != want {
+		t.Errorf("first run:\ngot  %s\nwant %s", first, want)
+	}
+	if want2 := "prefix:" + want[:len(want)-1] + `,"extensions":{"n":1}}`; string(second) != want2 {
+		t.Errorf("second run:\ngot  %s\nwant %s", second, want2)
+	}
+}
+
+func TestDocumentSharedByConcurrentRequests(t *testing.T) {
+	_, e := newZoo(t)
+	doc, errs := e.Prepare(`query Q($only: String) { pets(only: $only) { name ... on Cat { lives } } items { name } }`)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	op, _ := doc.Operation("")
+	want := map[string]string{
+		"Tom": `{"errors":[{"message":"bad item","locations":[{"line":1,"column":82}],"path":["items",1,"name"]}],"data":{"pets":[{"name":"Tom","lives":9}],"items":[{"name":"item 1"},null,null,{"name":"item 3"}]}}`,
+		"Rex": `{"errors":[{"message":"bad item","locations":[{"line":1,"column":82}],"path":["items",1,"name"]}],"data":{"pets":[{"name":"Rex"}],"items":[{"name":"item 1"},null,null,{"name":"item 3"}]}}`,
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		name := "Tom"
+		if i%2 == 0 {
+			name = "Rex"
+		}
+		wg.Go(func() {
+			for j := 0; j < 50; j++ {
+				vars, verrs := e.CoerceVariables(op, map[string]any{"only": name})
+				if verrs != nil {
+					t.Error(verrs)
+					return
+				}
+				if got := string(e.Execute(context.Background(), op, vars, nil, nil)); got != want[name] {
+					t.Errorf("got\n%s\nwant\n%s", got, want[name])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestPlanBudget(t *testing.T) {
+	// Each level spreads the one below with and without a new condition,
+	// so the number of distinct (field, conditions) pairs doubles per level.
+	const levels = 20
+	var q strings.Builder
+	q.WriteString(`query Q(`)
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&q, `$v%d: Boolean! `, i)
+	}
+	fmt.Fprintf(&q, `) { ...F%d } fragment F0 on Query { hello }`, levels)
+	for i := 1; i <= levels; i++ {
+		fmt.Fprintf(&q, ` fragment F%d on Query { ...F%d ...F%d @include(if: $v%d) }`, i, i-1, i-1, i)
+	}
+	_, e := newZoo(t)
+	_, errs := e.Prepare(q.String())
+	if len(errs) != 1 || errs[0].Extensions["code"] != "GRAPHQL_VALIDATION_FAILED" ||
+		!strings.Contains(errs[0].Message, "expands to more than") {
+		t.Fatalf("got %v, want one plan budget error", errs)
+	}
+}

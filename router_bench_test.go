@@ -1,0 +1,112 @@
+package graft_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/internal/exec"
+)
+
+// benchQuery reads a query of the shared benchmark workload, falling back
+// to the inline text when ../shared is not beside the checkout.
+func benchQuery(name, fallback string) string {
+	b, err := os.ReadFile(filepath.Join("..", "shared", "bench", name))
+	if err != nil {
+		return fallback
+	}
+	return strings.TrimSpace(string(b))
+}
+
+var (
+	benchQ1 = benchQuery("q1.graphql", `{ hello }`)
+	benchQ2 = benchQuery("q2.graphql", `{ authors(first: 50) { id name email posts(first: 10) { id title likes tags } } }`)
+)
+
+// nopWriter is an http.ResponseWriter that keeps nothing, so the
+// benchmark measures the router rather than a recorder.
+type nopWriter struct{ h http.Header }
+
+func (w *nopWriter) Header() http.Header         { return w.h }
+func (w *nopWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *nopWriter) WriteHeader(int)             {}
+
+// BenchmarkRouter measures the whole net/http pipeline in process
+// (decode, cache hit, execute, write) beside the engine alone, so the
+// HTTP layer's own cost is the difference.
+func BenchmarkRouter(b *testing.B) {
+	s, err := blog.Schema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng := exec.New(s, exec.Options{})
+	for _, q := range []struct{ name, query string }{{"q1", benchQ1}, {"q2", benchQ2}} {
+		body := `{"query":` + quoteJSON(q.query) + `}`
+		b.Run(q.name+"/router", func(b *testing.B) {
+			req := httptest.NewRequest("POST", "/graphql", nil)
+			req.Header.Set("Content-Type", "application/json")
+			w := &nopWriter{h: http.Header{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				req.Body = readerOf(body)
+				req.ContentLength = int64(len(body))
+				r.ServeHTTP(w, req)
+			}
+		})
+		b.Run(q.name+"/engine", func(b *testing.B) {
+			doc, errs := eng.Prepare(q.query)
+			if errs != nil {
+				b.Fatal(errs)
+			}
+			op, gerr := doc.Operation("")
+			if gerr != nil {
+				b.Fatal(gerr)
+			}
+			buf := make([]byte, 0, 64<<10)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				vars, _ := eng.CoerceVariables(op, nil)
+				buf = eng.Execute(ctx, op, vars, buf[:0], nil)
+			}
+		})
+	}
+}
+
+func quoteJSON(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for _, c := range s {
+		switch c {
+		case '"', '\\':
+			sb.WriteByte('\\')
+			sb.WriteRune(c)
+		case '\n':
+			sb.WriteString(`\n`)
+		default:
+			sb.WriteRune(c)
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+type stringReadCloser struct{ strings.Reader }
+
+func (*stringReadCloser) Close() error { return nil }
+
+func readerOf(s string) *stringReadCloser {
+	r := &stringReadCloser{}
+	r.Reset(s)
+	return r
+}
