@@ -95,8 +95,8 @@ func TestResolverErrorHasPath(t *testing.T) {
 func TestMediaTypes(t *testing.T) {
 	r := newTestRouter(t, graft.Config{})
 	tests := []struct{ accept, want string }{
-		{"", "application/graphql-response+json; charset=utf-8"},
-		{"*/*", "application/graphql-response+json; charset=utf-8"},
+		{"", "application/json; charset=utf-8"},
+		{"*/*", "application/json; charset=utf-8"},
 		{"application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},
 		{"application/json", "application/json; charset=utf-8"},
 		{"application/json, application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},

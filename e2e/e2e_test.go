@@ -13,19 +13,22 @@ import (
 
 // TestGraphQLOverHTTPAudit runs the graphql-http server audits against
 // the router. audit.test.mjs holds the list of SHOULD audits the default
-// status table gives up, and asserts each still fails for its reason;
-// with SpecStatusCodes every MUST and SHOULD passes.
+// status table and the media-type choice give up, and asserts each still
+// fails for its reason; with SpecStatusCodes only the media-type ones
+// remain.
 func TestGraphQLOverHTTPAudit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		cfg        graft.Config
 		exceptions string
 	}{
 		{"default status codes", graft.Config{}, "default"},
-		{"SpecStatusCodes", graft.Config{SpecStatusCodes: true}, "none"},
+		{"SpecStatusCodes", graft.Config{SpecStatusCodes: true}, "spec"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			requireNode(t)
 			srv, _ := startServer(t, tt.cfg, "")
 			runNode(t, "audit.test.mjs",
 				"GRAFT_GRAPHQL_URL="+endpoint(t, srv, graft.DefaultPath),
@@ -38,6 +41,8 @@ func TestGraphQLOverHTTPAudit(t *testing.T) {
 // link against a router with APQ on, then checks what the server saw for
 // each step of the script.
 func TestApolloClientPersistedQueries(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
 	srv, rec := startServer(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ}}, "")
 	runNode(t, "apollo.test.mjs", "GRAFT_GRAPHQL_URL="+endpoint(t, srv, graft.DefaultPath))
 
@@ -94,9 +99,12 @@ func TestApolloClientPersistedQueries(t *testing.T) {
 
 // TestGraphiQLInChromium opens the router's GraphiQL page in headless
 // Chromium with the assets served from the npm packages, types and runs a
-// query, and sees the result; the script saves a screenshot.
+// query, and sees the result; the script saves a screenshot. A second
+// page whose asset files were altered must not run them.
 func TestGraphiQLInChromium(t *testing.T) {
+	t.Parallel()
 	chromium := testenv.LookPath(t, "chromium")
+	requireNode(t)
 	modules := nodeModules(t)
 	srv, _ := startServer(t, graft.Config{
 		GraphiQL: &graft.GraphiQLConfig{AssetBaseURL: "/assets"},
@@ -109,6 +117,7 @@ func TestGraphiQLInChromium(t *testing.T) {
 	shot := filepath.Join(dir, "graphiql.png")
 	runNode(t, "graphiql.test.mjs",
 		"GRAFT_GRAPHIQL_URL="+endpoint(t, srv, graft.DefaultGraphiQLPath),
+		"GRAFT_GRAPHIQL_TAMPERED_URL="+endpoint(t, srv, tamperedGraphiQLPath),
 		"GRAFT_CHROMIUM="+chromium,
 		"GRAFT_SCREENSHOT="+shot)
 

@@ -6,11 +6,14 @@
 //   GRAFT_GRAPHIQL_URL  the GraphiQL page, e.g. http://127.0.0.1:8080/graphiql
 //   GRAFT_CHROMIUM      the Chromium binary (default /usr/bin/chromium)
 //   GRAFT_SCREENSHOT    where to save a PNG of the page after the run (optional)
+//   GRAFT_GRAPHIQL_TAMPERED_URL  a GraphiQL page whose asset files were
+//                       altered after hashing (optional): it must refuse
+//                       to run them and say so.
 //
 // Every request the page makes must go to the server's own host: the test
 // aborts any other and fails if one was attempted, so a page that still
 // loads from a CDN is caught.
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +23,7 @@ import { chromium } from 'playwright-core';
 const pageURL = process.env.GRAFT_GRAPHIQL_URL;
 const executablePath = process.env.GRAFT_CHROMIUM || '/usr/bin/chromium';
 const screenshot = process.env.GRAFT_SCREENSHOT;
+const tamperedURL = process.env.GRAFT_GRAPHIQL_TAMPERED_URL;
 
 const chromiumArgs = [
   '--headless',
@@ -34,22 +38,20 @@ const chromiumArgs = [
 
 const query = '{ hero { name } }';
 
-test('GraphiQL runs a typed query and shows the result', async (t) => {
+let context;
+let userDataDir;
+const foreign = [];
+
+before(async () => {
   assert.ok(pageURL, 'GRAFT_GRAPHIQL_URL must name the GraphiQL page');
   const origin = new URL(pageURL).origin;
-  const userDataDir = await mkdtemp(join(tmpdir(), 'graft-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
+  userDataDir = await mkdtemp(join(tmpdir(), 'graft-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless: true,
     args: chromiumArgs,
     viewport: { width: 1280, height: 800 },
   });
-  t.after(async () => {
-    await context.close();
-    await rm(userDataDir, { recursive: true, force: true });
-  });
-
-  const foreign = [];
   await context.route('**/*', (route) => {
     const u = route.request().url();
     if (u.startsWith(origin + '/') || u.startsWith('data:')) {
@@ -58,35 +60,48 @@ test('GraphiQL runs a typed query and shows the result', async (t) => {
     foreign.push(u);
     return route.abort();
   });
+});
 
-  const page = context.pages()[0] ?? (await context.newPage());
+after(async () => {
+  await context?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+});
+
+test('GraphiQL runs a typed query and shows the result', async () => {
+  const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (err) => pageErrors.push(String(err)));
   const failed = [];
   page.on('requestfailed', (req) => failed.push(`${req.url()}: ${req.failure()?.errorText}`));
-  const graphqlPosts = [];
-  page.on('request', (req) => {
-    if (req.method() === 'POST') graphqlPosts.push(req.postData() ?? '');
-  });
 
+  const introspection = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes('__schema'),
+    { timeout: 30000 },
+  );
   const res = await page.goto(pageURL, { waitUntil: 'load' });
   assert.equal(res.status(), 200);
   assert.match(res.headers()['content-type'] ?? '', /^text\/html; charset=utf-8$/);
 
-  // The page renders GraphiQL (scripts loaded and passed their integrity
-  // checks) and fetches the schema by introspection.
-  await page.waitForSelector('.graphiql-container', { timeout: 20000 });
+  // The page renders GraphiQL (its scripts loaded and passed their
+  // integrity checks) and fetches the schema by introspection.
+  await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+  const schemaResponse = await introspection;
+  assert.equal(schemaResponse.status(), 200);
 
-  // Autocomplete offers the schema's fields once introspection is in.
+  // The docs explorer shows the root query type once the schema is in.
+  await page.locator('[aria-label="Show Documentation Explorer"]').click();
+  await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor({ timeout: 30000 });
+
+  // Autocomplete offers the schema's fields.
   const editor = page.locator('.graphiql-query-editor .CodeMirror').first();
   await editor.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.type('{ hu');
-  await page.locator('.CodeMirror-hint', { hasText: 'human' }).first().waitFor({ timeout: 10000 });
+  await page.locator('.CodeMirror-hint', { hasText: 'human' }).first().waitFor({ timeout: 30000 });
   await page.keyboard.press('Escape');
 
-  // Type the query into the editor.
+  // Type the query into the editor and run it.
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.type(query);
@@ -96,16 +111,14 @@ test('GraphiQL runs a typed query and shows the result', async (t) => {
 
   await page.locator('.graphiql-execute-button').click();
   const response = page.locator('.graphiql-response');
-  await response.getByText('R2-D2').waitFor({ timeout: 20000 });
+  await response.getByText('R2-D2').waitFor({ timeout: 30000 });
   const shown = await response.innerText();
   assert.match(shown, /"hero"/);
   assert.match(shown, /"name": "R2-D2"/);
 
-  // Introspection ran (autocomplete and the docs explorer use it).
-  assert.ok(graphqlPosts.some((b) => b.includes('__schema')), 'no introspection request seen');
-  // The docs explorer lists the root query type's fields.
-  await page.locator('[aria-label="Show Documentation Explorer"]').click();
-  await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor({ timeout: 10000 });
+  // The run is in the query history.
+  await page.locator('[aria-label="Show History"]').click();
+  await page.locator('.graphiql-history-item', { hasText: 'hero' }).first().waitFor({ timeout: 30000 });
 
   if (screenshot) {
     await page.screenshot({ path: screenshot, fullPage: true });
@@ -113,4 +126,18 @@ test('GraphiQL runs a typed query and shows the result', async (t) => {
   assert.deepEqual(foreign, [], 'the page requested other hosts');
   assert.deepEqual(pageErrors, [], 'the page threw');
   assert.deepEqual(failed, [], 'requests failed');
+});
+
+test('GraphiQL refuses assets that do not match their integrity hashes', { skip: !tamperedURL && 'GRAFT_GRAPHIQL_TAMPERED_URL not set' }, async () => {
+  const page = await context.newPage();
+  const consoleErrors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  const res = await page.goto(tamperedURL, { waitUntil: 'load' });
+  assert.equal(res.status(), 200);
+  await page.locator('#graphiql', { hasText: 'GraphiQL could not be loaded' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('.graphiql-container').count(), 0, 'GraphiQL rendered from altered files');
+  assert.ok(consoleErrors.some((e) => /integrity/i.test(e)), `no integrity error reported: ${consoleErrors.join(' | ')}`);
+  await page.close();
 });

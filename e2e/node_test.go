@@ -26,16 +26,24 @@ func nodeModules(t *testing.T) string {
 	return dir
 }
 
+// requireNode skips the test (or fails it under GRAFT_REQUIRE_ALL) unless
+// node and e2e/node_modules are there, and returns the node binary.
+func requireNode(t *testing.T) string {
+	t.Helper()
+	node := testenv.LookPath(t, "node")
+	nodeModules(t)
+	return node
+}
+
 // runNode runs one Node test script with node's test runner and the given
 // extra environment, failing the test with the runner's output when any of
 // its tests fail.
 func runNode(t *testing.T, script string, env ...string) {
 	t.Helper()
-	node := testenv.LookPath(t, "node")
-	nodeModules(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	node := requireNode(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=tap", script)
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", script)
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out

@@ -1,113 +1,30 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
-	"sync"
+	"strings"
 	"testing"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/graphiql"
 )
 
-// stepHeader names the step of a Node script a request belongs to.
-const stepHeader = "X-Graft-E2e-Step"
+// tamperedGraphiQLPath serves a GraphiQL page whose assets do not match
+// their integrity hashes.
+const tamperedGraphiQLPath = "/graphiql-tampered"
 
-// seenRequest is what the server saw of one request and its answer.
-type seenRequest struct {
-	Method   string
-	HasQuery bool   // a non-empty query parameter was sent
-	Hash     string // extensions.persistedQuery.sha256Hash
-	Status   int
-	Code     string // extensions.code of the first error, if any
-	// CacheControl is the response's Cache-Control header.
-	CacheControl string
-}
-
-// recorder wraps a handler and keeps, per step header, what it saw.
-type recorder struct {
-	next http.Handler
-	mu   sync.Mutex
-	seen map[string][]seenRequest
-}
-
-func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	step := r.Header.Get(stepHeader)
-	if step == "" {
-		rec.next.ServeHTTP(w, r)
-		return
+// assetFiles maps the URL path of each of graphiql.Assets under an asset
+// base URL to its file in node_modules.
+func assetFiles(modules string) map[string]string {
+	files := make(map[string]string, len(graphiql.Assets))
+	for _, a := range graphiql.Assets {
+		files["/"+a.Package+"/"+a.File] = filepath.Join(modules, a.Package, filepath.FromSlash(a.File))
 	}
-	var params struct {
-		Query      string `json:"query"`
-		Extensions struct {
-			PersistedQuery struct {
-				SHA256Hash string `json:"sha256Hash"`
-			} `json:"persistedQuery"`
-		} `json:"extensions"`
-	}
-	if r.Method == http.MethodPost {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		_ = json.Unmarshal(body, &params)
-	} else {
-		q := r.URL.Query()
-		params.Query = q.Get("query")
-		_ = json.Unmarshal([]byte(q.Get("extensions")), &params.Extensions)
-	}
-	cw := &capturingWriter{ResponseWriter: w, status: http.StatusOK}
-	rec.next.ServeHTTP(cw, r)
-	var resp struct {
-		Errors []struct {
-			Extensions struct {
-				Code string `json:"code"`
-			} `json:"extensions"`
-		} `json:"errors"`
-	}
-	_ = json.Unmarshal(cw.body.Bytes(), &resp)
-	s := seenRequest{
-		Method:       r.Method,
-		HasQuery:     params.Query != "",
-		Hash:         params.Extensions.PersistedQuery.SHA256Hash,
-		Status:       cw.status,
-		CacheControl: w.Header().Get("Cache-Control"),
-	}
-	if len(resp.Errors) > 0 {
-		s.Code = resp.Errors[0].Extensions.Code
-	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	if rec.seen == nil {
-		rec.seen = make(map[string][]seenRequest)
-	}
-	rec.seen[step] = append(rec.seen[step], s)
-}
-
-func (rec *recorder) step(name string) []seenRequest {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return rec.seen[name]
-}
-
-// capturingWriter keeps a copy of the status and body it passes on.
-type capturingWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *capturingWriter) WriteHeader(status int) {
-	w.status = status
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *capturingWriter) Write(p []byte) (int, error) {
-	w.body.Write(p)
-	return w.ResponseWriter.Write(p)
+	return files
 }
 
 // assetHandler serves exactly the files of graphiql.Assets from
@@ -115,10 +32,7 @@ func (w *capturingWriter) Write(p []byte) (int, error) {
 // and 404 for anything else, so the browser test proves that the listed
 // files are all the page needs.
 func assetHandler(modules string) http.Handler {
-	files := make(map[string]string, len(graphiql.Assets))
-	for _, a := range graphiql.Assets {
-		files["/"+a.Package+"/"+a.File] = filepath.Join(modules, a.Package, filepath.FromSlash(a.File))
-	}
+	files := assetFiles(modules)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, ok := files[r.URL.Path]
 		if !ok {
@@ -129,9 +43,34 @@ func assetHandler(modules string) http.Handler {
 	})
 }
 
+// tamperedAssetHandler serves the same files as assetHandler with one
+// byte appended, so their integrity hashes no longer match.
+func tamperedAssetHandler(modules string) http.Handler {
+	files := assetFiles(modules)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		ctype := "text/javascript; charset=utf-8"
+		if strings.HasSuffix(path, ".css") {
+			ctype = "text/css; charset=utf-8"
+		}
+		w.Header().Set("Content-Type", ctype)
+		_, _ = w.Write(append(data, '\n'))
+	})
+}
+
 // startServer starts the starwars schema behind a real graft router on a
 // loopback httptest server, with the GraphiQL assets at /assets/ when
-// modules is not empty, and returns the server and the request recorder.
+// modules is not empty (and a GraphiQL page with altered assets at
+// tamperedGraphiQLPath), and returns the server and the request recorder.
 func startServer(t *testing.T, cfg graft.Config, modules string) (*httptest.Server, *recorder) {
 	t.Helper()
 	router, err := graft.NewRouter(starwarsSchema(t), nil, cfg)
@@ -141,6 +80,12 @@ func startServer(t *testing.T, cfg graft.Config, modules string) (*httptest.Serv
 	mux := http.NewServeMux()
 	if modules != "" {
 		mux.Handle("/assets/", http.StripPrefix("/assets", assetHandler(modules)))
+		mux.Handle("/tampered/", http.StripPrefix("/tampered", tamperedAssetHandler(modules)))
+		tampered, err := graphiql.Handler(graphiql.Options{Endpoint: graft.DefaultPath, AssetBaseURL: "/tampered"})
+		if err != nil {
+			t.Fatalf("graphiql.Handler: %v", err)
+		}
+		mux.Handle(tamperedGraphiQLPath, tampered)
 	}
 	mux.Handle("/", router)
 	rec := &recorder{next: mux}

@@ -15,15 +15,17 @@ const (
 )
 
 // Negotiate chooses the response media type from an Accept header:
-// application/graphql-response+json when the client accepts it (or sends
-// no Accept, or accepts anything), else application/json. ok is false when
-// the client accepts neither, which answers 406.
+// application/graphql-response+json when the client names it, else
+// application/json, which is also the answer to a missing Accept header
+// and to wildcards (*/*, application/*) because legacy clients that send
+// those expect it (GraphQL-over-HTTP, "Legacy Watershed"). ok is false
+// when the client accepts neither, which answers 406.
 func Negotiate(accept string) (mediaType string, ok bool) {
 	switch accept {
-	case "", "*/*", MediaGraphQLResponse, "application/graphql-response+json, application/json",
+	case MediaGraphQLResponse, "application/graphql-response+json, application/json",
 		"application/graphql-response+json; charset=utf-8, application/json; charset=utf-8":
 		return MediaGraphQLResponse, true
-	case MediaJSON, "application/json; charset=utf-8":
+	case "", "*/*", MediaJSON, "application/json; charset=utf-8":
 		return MediaJSON, true
 	}
 	var bestType string
@@ -35,9 +37,9 @@ func Negotiate(accept string) (mediaType string, ok bool) {
 		}
 		var candidate string
 		switch mt {
-		case MediaGraphQLResponse, "*/*", "application/*":
+		case MediaGraphQLResponse:
 			candidate = MediaGraphQLResponse
-		case MediaJSON:
+		case MediaJSON, "*/*", "application/*":
 			candidate = MediaJSON
 		default:
 			continue

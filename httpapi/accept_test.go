@@ -8,9 +8,10 @@ func TestNegotiate(t *testing.T) {
 		want   string
 		ok     bool
 	}{
-		{"", MediaGraphQLResponse, true},
-		{"*/*", MediaGraphQLResponse, true},
-		{"application/*", MediaGraphQLResponse, true},
+		{"", MediaJSON, true},
+		{"*/*", MediaJSON, true},
+		{"application/*", MediaJSON, true},
+		{"*/*, application/graphql-response+json", MediaGraphQLResponse, true},
 		{"application/json", MediaJSON, true},
 		{"application/json; charset=utf-8", MediaJSON, true},
 		{"application/graphql-response+json", MediaGraphQLResponse, true},

@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -83,6 +84,8 @@ func (s *RedisServer) start() error {
 		"--protected-mode", "no",
 		"--loglevel", "warning",
 	)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting %s: %w", s.bin, err)
 	}
@@ -94,7 +97,7 @@ func (s *RedisServer) start() error {
 	if err := waitForPing(s.Addr, exited, redisStartTimeout); err != nil {
 		_ = cmd.Process.Kill()
 		<-exited
-		return fmt.Errorf("redis-server on %s did not come up: %w", s.Addr, err)
+		return fmt.Errorf("redis-server on %s did not come up: %w; its output: %q", s.Addr, err, out.String())
 	}
 	s.cmd, s.exited, s.paused = cmd, exited, false
 	return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -148,7 +149,7 @@ func (m *measurement) markdown() string {
 	}
 	b.WriteString("\n## Machine and method\n\n")
 	fmt.Fprintf(&b, "- CPU: %s; %d CPUs (nproc); kernel %s\n", cpuModel(), runtime.NumCPU(), kernel())
-	fmt.Fprintf(&b, "- Go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "- Go: %s %s/%s; graft at commit %s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, commit())
 	fmt.Fprintf(&b, "- Load average (1, 5, 15 min) at the start: %s; at the end: %s. Much above 1 means other work shared the CPUs and absolute figures are low.\n", m.loadStart, loadAverage())
 	if m.pinned {
 		fmt.Fprintf(&b, "- Each server a child process pinned to CPU %d with GOMAXPROCS=1; the load generator pinned to CPU %d.\n", o.serverCPU, o.clientCPU)
@@ -174,6 +175,16 @@ func cpuModel() string {
 		}
 	}
 	return "unknown"
+}
+
+// commit names the checked-out graft commit, marked dirty when the work
+// tree has changes.
+func commit() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // loadAverage returns the first three fields of /proc/loadavg.

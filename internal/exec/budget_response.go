@@ -1,0 +1,49 @@
+package exec
+
+import (
+	"errors"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// DefaultMaxResponseBytes bounds the response an execution writes. Nested
+// lists multiply: seven levels of friends of friends in the Star Wars
+// schema write 95 MB from a query of 100 bytes, and each further level
+// multiplies that by about four. Once the bound is passed, the fields not
+// yet written become null (or null their nearest nullable parent) without
+// calling their resolvers, and the response carries one
+// RESPONSE_TOO_LARGE error.
+const DefaultMaxResponseBytes = 32 << 20
+
+// CodeResponseTooLarge is the extensions.code of the error an execution
+// reports when its response passed DefaultMaxResponseBytes.
+const CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
+
+// errResponseTooLarge marks the error recorded when the response budget
+// is spent, so it is recorded once.
+var errResponseTooLarge = errors.New("response too large")
+
+// overResponseBudget reports whether the response written so far passed
+// DefaultMaxResponseBytes; the first time it does, it records the error at
+// the current path of field f.
+func (r *request) overResponseBudget(f *fieldPlan) bool {
+	if len(r.buf) <= DefaultMaxResponseBytes {
+		return false
+	}
+	for _, e := range r.errs {
+		if e.Err == errResponseTooLarge {
+			return true
+		}
+	}
+	ge := &gqlerror.Error{
+		Message:    "The response is larger than the limit of 32 MiB: select fewer fields or smaller lists.",
+		Path:       r.currentPath(),
+		Extensions: map[string]any{"code": CodeResponseTooLarge},
+		Err:        errResponseTooLarge,
+	}
+	if f != nil && f.ast != nil && f.ast.Position != nil {
+		ge.Locations = []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
+	}
+	r.addError(ge)
+	return true
+}
