@@ -115,13 +115,17 @@ func TestHandlerMountsWithDefaults(t *testing.T) {
 // TestWireCases runs the shared black-box cases against the router over
 // net/http and through ToHandler.
 func TestWireCases(t *testing.T) {
-	router := wiretest.Router(t)
-	srv := httptest.NewServer(router)
-	defer srv.Close()
-	web := graft.ToHandler(router, nil)
-	defer web.Close(context.Background())
+	plain, protected := wiretest.Router(t), wiretest.ProtectedRouter(t)
+	plainSrv, protectedSrv := httptest.NewServer(plain), httptest.NewServer(protected)
+	defer plainSrv.Close()
+	defer protectedSrv.Close()
+	plainWeb, protectedWeb := graft.ToHandler(plain, nil), graft.ToHandler(protected, nil)
 
 	for _, c := range wiretest.Cases() {
+		srv, web := plainSrv, plainWeb
+		if c.Protected {
+			srv, web = protectedSrv, protectedWeb
+		}
 		newRequest := func(base string) *http.Request {
 			req, err := http.NewRequest(c.Method, base+c.Path, strings.NewReader(c.Body))
 			if err != nil {

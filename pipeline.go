@@ -94,7 +94,7 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 			return
 		}
 		query = res.Query
-	} else if _, ok := req.Extensions["persistedQuery"]; ok {
+	} else if pq.Requested(req.Extensions) {
 		r.fail(resp, ct, pqError(pq.ErrNotSupported()))
 		return
 	}

@@ -1,11 +1,14 @@
 package pq
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/graftgql/graft/internal/envconf"
 )
 
 // The environment variables ConfigFromEnv reads.
@@ -69,7 +72,7 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		dst  **bool
 	}{{EnvEnableGet, &opts.EnableGet}, {EnvValidateHash, &opts.ValidateHash}} {
 		if v, ok := get(b.name); ok {
-			val, err := parseBool(v)
+			val, err := envconf.ParseBool(v)
 			if err != nil {
 				bad(b.name, v, err.Error())
 				continue
@@ -104,6 +107,8 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 				errs = append(errs, fmt.Errorf("pq: %s=%q: %w", EnvManifest, manifest, err))
 			} else if s, err := NewSafelistStore(entries); err != nil {
 				errs = append(errs, fmt.Errorf("pq: %s=%q: %w", EnvManifest, manifest, err))
+			} else if alg, want := s.Algorithm(), cmp.Or(opts.HashAlgorithm, SHA256); alg != "" && alg != want {
+				bad(EnvManifest, manifest, fmt.Sprintf("the manifest holds %s hashes but %s is %s", alg, EnvHashAlgorithm, want))
 			} else {
 				opts.Store = s
 			}
@@ -128,15 +133,4 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		return Options{}, err
 	}
 	return opts, nil
-}
-
-// parseBool reads true/false, 1/0, yes/no and on/off in any case.
-func parseBool(s string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "1", "yes", "on":
-		return true, nil
-	case "false", "0", "no", "off":
-		return false, nil
-	}
-	return false, errors.New("want a boolean: true/false, 1/0, yes/no or on/off")
 }

@@ -89,13 +89,14 @@ func TestConfigFromLookup(t *testing.T) {
 func TestConfigFromLookupErrors(t *testing.T) {
 	manifest := writeFile(t, "m.json", relayManifest(map[string]string{hHero: qHero}))
 	badManifest := writeFile(t, "bad.json", relayManifest(map[string]string{hHero: qDroid}))
+	manifest512 := writeFile(t, "m512.json", relayManifest(map[string]string{hHero512: qHero}))
 	tests := []struct {
 		name string
 		env  map[string]string
 		want []string // each must appear in the error
 	}{
 		{"bad mode", map[string]string{EnvMode: "cache"}, []string{`pq: PERSISTED_QUERIES_MODE="cache": want "apq" or "safelist"`}},
-		{"bad boolean", map[string]string{EnvEnableGet: "maybe"}, []string{`PERSISTED_QUERIES_ENABLE_GET="maybe": want a boolean`}},
+		{"bad boolean", map[string]string{EnvEnableGet: "maybe"}, []string{`PERSISTED_QUERIES_ENABLE_GET="maybe": must be one of true/false`}},
 		{"bad algorithm", map[string]string{EnvHashAlgorithm: "md5"}, []string{`PERSISTED_QUERIES_HASH_ALGORITHM="md5"`}},
 		{"bad size", map[string]string{EnvStoreSize: "0"}, []string{`PERSISTED_QUERIES_STORE_SIZE="0": want a positive integer`}},
 		{"size not a number", map[string]string{EnvStoreSize: "ten"}, []string{`PERSISTED_QUERIES_STORE_SIZE="ten"`}},
@@ -103,6 +104,8 @@ func TestConfigFromLookupErrors(t *testing.T) {
 			[]string{`PERSISTED_QUERIES_MANIFEST="` + manifest + `": a manifest is a safelist, but PERSISTED_QUERIES_MODE is apq`}},
 		{"manifest with a store size", map[string]string{EnvManifest: manifest, EnvStoreSize: "10"}, []string{"PERSISTED_QUERIES_STORE_SIZE=\"10\""}},
 		{"size in safelist mode", map[string]string{EnvMode: "safelist", EnvStoreSize: "10"}, []string{"not safelist mode"}},
+		{"manifest of sha512 hashes with the default algorithm", map[string]string{EnvManifest: manifest512},
+			[]string{"the manifest holds sha512 hashes but PERSISTED_QUERIES_HASH_ALGORITHM is sha256"}},
 		{"manifest that does not load", map[string]string{EnvManifest: badManifest},
 			[]string{`PERSISTED_QUERIES_MANIFEST="` + badManifest + `": pq: load manifest`, "id does not match the sha256 of its body"}},
 		{"every bad variable at once", map[string]string{EnvMode: "x", EnvEnableGet: "y", EnvValidateHash: "z", EnvHashAlgorithm: "w"},

@@ -1,6 +1,7 @@
 package pq
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 
@@ -143,7 +144,16 @@ type PersistedQueryVersionError struct {
 
 // Error returns the error's message.
 func (e *PersistedQueryVersionError) Error() string {
-	return "Unsupported persisted query version: " + strconv.FormatFloat(e.Version, 'f', -1, 64)
+	return "Unsupported persisted query version: " + formatVersion(e.Version)
+}
+
+// formatVersion prints whole versions as integers (2, not 2e+00) and
+// anything else, such as 1.5 or 1e300, in its shortest form.
+func formatVersion(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 func errVersion(v float64) *Error {

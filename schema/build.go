@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -229,6 +228,3 @@ func (bc *build) schema() *Schema {
 	}
 	return s
 }
-
-// ptrAt returns p advanced by off bytes.
-func ptrAt(p unsafe.Pointer, off uintptr) unsafe.Pointer { return unsafe.Add(p, off) }

@@ -145,6 +145,10 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		return nil
 	}
 	f.Type, f.Out = ref, out
+	if fd.direct != nil && out.Kind == OutPtr {
+		// The resolver returns the pointer itself; nil is null.
+		f.Resolve, f.Out = fd.direct, out.Elem
+	}
 	if fd.argType != nil {
 		args, newArgs, ok := bc.argsFor(t.Name, f.Name, fd.argType, fd.newArgs)
 		if !ok {

@@ -72,7 +72,43 @@ type fieldDecl struct {
 	outType reflect.Type // the Go result type; nil for interface fields
 	gqlType string       // interface fields: the declared type
 	resolve Resolver
+	// direct is set when the result is a Go pointer: it returns the
+	// pointer itself (nil for null) instead of a pointer to a copy of it,
+	// saving an allocation per call.
+	direct  Resolver
 	newArgs func() unsafe.Pointer // allocates a zero argument struct
+}
+
+// call is a resolver with its Go result type.
+type call[R any] func(ctx context.Context, parent, args unsafe.Pointer) (R, error)
+
+// compile returns the resolvers of a call: one returning a pointer to a
+// heap copy of the result, and for pointer results one returning the
+// pointer itself.
+func compile[R any](fn call[R]) (boxed, direct Resolver) {
+	boxed = func(ctx context.Context, parent, args unsafe.Pointer) (unsafe.Pointer, error) {
+		r, err := fn(ctx, parent, args)
+		if err != nil {
+			return nil, err
+		}
+		return unsafe.Pointer(&r), nil
+	}
+	if reflect.TypeFor[R]().Kind() == reflect.Pointer {
+		direct = func(ctx context.Context, parent, args unsafe.Pointer) (unsafe.Pointer, error) {
+			r, err := fn(ctx, parent, args)
+			if err != nil {
+				return nil, err
+			}
+			return *(*unsafe.Pointer)(unsafe.Pointer(&r)), nil
+		}
+	}
+	return boxed, direct
+}
+
+// add appends a resolver field to an object declaration.
+func (d *objectDecl) add(name string, opts []Option, argType reflect.Type, newArgs func() unsafe.Pointer, outType reflect.Type, boxed, direct Resolver) {
+	d.fields = append(d.fields, &fieldDecl{name: name, opts: collect(opts), argType: argType, newArgs: newArgs,
+		outType: outType, resolve: boxed, direct: direct})
 }
 
 func newOf[A any]() unsafe.Pointer { return unsafe.Pointer(new(A)) }
@@ -126,41 +162,23 @@ func extractor[T any]() func(v any) (unsafe.Pointer, bool) {
 // OfType option). A field named like one of T's struct fields replaces it.
 // Options: Description, Deprecated, OfType, Cost, CostFn, Concurrent.
 func FieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(context.Context, *T, A) (R, error), opts ...Option) {
-	obj.decl.fields = append(obj.decl.fields, &fieldDecl{
-		name:    name,
-		opts:    collect(opts),
-		argType: reflect.TypeFor[A](),
-		newArgs: newOf[A],
-		outType: reflect.TypeFor[R](),
-		resolve: func(ctx context.Context, parent, args unsafe.Pointer) (unsafe.Pointer, error) {
-			var a A
-			if args != nil {
-				a = *(*A)(args)
-			}
-			r, err := fn(ctx, (*T)(parent), a)
-			if err != nil {
-				return nil, err
-			}
-			return unsafe.Pointer(&r), nil
-		},
+	boxed, direct := compile(func(ctx context.Context, parent, args unsafe.Pointer) (R, error) {
+		var a A
+		if args != nil {
+			a = *(*A)(args)
+		}
+		return fn(ctx, (*T)(parent), a)
 	})
+	obj.decl.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct)
 }
 
 // FieldFuncNoArgs adds a resolver field without arguments to an object
 // type. See FieldFunc.
 func FieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.Context, *T) (R, error), opts ...Option) {
-	obj.decl.fields = append(obj.decl.fields, &fieldDecl{
-		name:    name,
-		opts:    collect(opts),
-		outType: reflect.TypeFor[R](),
-		resolve: func(ctx context.Context, parent, _ unsafe.Pointer) (unsafe.Pointer, error) {
-			r, err := fn(ctx, (*T)(parent))
-			if err != nil {
-				return nil, err
-			}
-			return unsafe.Pointer(&r), nil
-		},
+	boxed, direct := compile(func(ctx context.Context, parent, _ unsafe.Pointer) (R, error) {
+		return fn(ctx, (*T)(parent))
 	})
+	obj.decl.add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct)
 }
 
 // Query adds a field with arguments to the Query type. See FieldFunc for
@@ -186,39 +204,19 @@ func MutationNoArgs[R any](b *Builder, name string, fn func(context.Context) (R,
 }
 
 func rootField[A, R any](b *Builder, root, name string, fn func(context.Context, A) (R, error), opts []Option) {
-	d := b.rootObject(root)
-	d.fields = append(d.fields, &fieldDecl{
-		name:    name,
-		opts:    collect(opts),
-		argType: reflect.TypeFor[A](),
-		newArgs: newOf[A],
-		outType: reflect.TypeFor[R](),
-		resolve: func(ctx context.Context, _, args unsafe.Pointer) (unsafe.Pointer, error) {
-			var a A
-			if args != nil {
-				a = *(*A)(args)
-			}
-			r, err := fn(ctx, a)
-			if err != nil {
-				return nil, err
-			}
-			return unsafe.Pointer(&r), nil
-		},
+	boxed, direct := compile(func(ctx context.Context, _, args unsafe.Pointer) (R, error) {
+		var a A
+		if args != nil {
+			a = *(*A)(args)
+		}
+		return fn(ctx, a)
 	})
+	b.rootObject(root).add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct)
 }
 
 func rootFieldNoArgs[R any](b *Builder, root, name string, fn func(context.Context) (R, error), opts []Option) {
-	d := b.rootObject(root)
-	d.fields = append(d.fields, &fieldDecl{
-		name:    name,
-		opts:    collect(opts),
-		outType: reflect.TypeFor[R](),
-		resolve: func(ctx context.Context, _, _ unsafe.Pointer) (unsafe.Pointer, error) {
-			r, err := fn(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return unsafe.Pointer(&r), nil
-		},
+	boxed, direct := compile(func(ctx context.Context, _, _ unsafe.Pointer) (R, error) {
+		return fn(ctx)
 	})
+	b.rootObject(root).add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct)
 }

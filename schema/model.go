@@ -131,7 +131,9 @@ type Field struct {
 	// field, whose value lies at Offset bytes from the parent pointer.
 	// parent points to the parent's Go struct; args is the pointer returned
 	// by NewArgs (nil when the field takes no arguments). The returned
-	// pointer points to the result value, described by Out.
+	// pointer points to the result value, described by Out; a nil pointer
+	// is null. (A resolver whose Go result is a pointer returns that
+	// pointer itself, and Out describes its target.)
 	Resolve Resolver
 	Offset  uintptr
 

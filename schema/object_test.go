@@ -38,7 +38,7 @@ type User struct {
 	Loose      string `type:"String"`
 	LooseList  []int  `type:"[Int]"`
 	Small      uint8
-	unexported int
+	unexported int //lint:ignore U1000 present to show unexported fields are skipped
 }
 
 func typeStrings(t *schema.Type) map[string]string {

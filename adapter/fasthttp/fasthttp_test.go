@@ -21,20 +21,30 @@ import (
 // TestHandlerWireCases runs the shared black-box cases through Handler on
 // an in-memory fasthttp server, over real HTTP/1.1 bytes.
 func TestHandlerWireCases(t *testing.T) {
-	router := wiretest.Router(t)
-	ln := fasthttputil.NewInmemoryListener()
-	srv := &fasthttp.Server{Handler: fasthttpadapter.Handler(router)}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Shutdown() })
-
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(context.Context, string, string) (net.Conn, error) { return ln.Dial() },
-	}}
+	plain := inMemoryClient(t, wiretest.Router(t))
+	protected := inMemoryClient(t, wiretest.ProtectedRouter(t))
 	for _, c := range wiretest.Cases() {
+		client := plain
+		if c.Protected {
+			client = protected
+		}
 		t.Run(c.Name, func(t *testing.T) {
 			wiretest.Check(t, c, do(t, client, "http://graft.test", c))
 		})
 	}
+}
+
+// inMemoryClient serves the router with Handler on an in-memory listener
+// and returns a net/http client dialling it.
+func inMemoryClient(t *testing.T, router *graft.Router) *http.Client {
+	t.Helper()
+	ln := fasthttputil.NewInmemoryListener()
+	srv := &fasthttp.Server{Handler: fasthttpadapter.Handler(router)}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return &http.Client{Transport: &http.Transport{
+		DialContext: func(context.Context, string, string) (net.Conn, error) { return ln.Dial() },
+	}}
 }
 
 // do sends a case over HTTP with a net/http client.
@@ -95,6 +105,9 @@ func TestServe(t *testing.T) {
 	}
 	client := &http.Client{}
 	for _, c := range wiretest.Cases() {
+		if c.Protected {
+			continue
+		}
 		t.Run(c.Name, func(t *testing.T) {
 			wiretest.Check(t, c, do(t, client, url, c))
 		})

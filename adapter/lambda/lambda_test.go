@@ -112,8 +112,13 @@ func TestRealEventPayloads(t *testing.T) {
 // TestWireCases runs the shared black-box cases as REST API events and as
 // HTTP API events with base64 bodies.
 func TestWireCases(t *testing.T) {
-	h := graftlambda.Handler(wiretest.Router(t), nil)
+	plain := graftlambda.Handler(wiretest.Router(t), nil)
+	protected := graftlambda.Handler(wiretest.ProtectedRouter(t), nil)
 	for _, c := range wiretest.Cases() {
+		h := plain
+		if c.Protected {
+			h = protected
+		}
 		path, rawQuery, _ := strings.Cut(c.Path, "?")
 		t.Run("rest/"+c.Name, func(t *testing.T) {
 			q, _ := url.ParseQuery(rawQuery)

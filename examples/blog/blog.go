@@ -92,22 +92,39 @@ func page(first *int, limit int) int {
 	return min(max(n, 0), limit)
 }
 
+// pageCost is the cost of a paginated field: 1 plus its children's cost
+// for each item of the page the arguments ask for, so that complexity
+// limits see `first: 50` as fifty items.
+func pageCost(limit int) schema.CostFunc {
+	return func(args map[string]any, childCost int) int {
+		var first *int
+		switch v := args["first"].(type) {
+		case int64:
+			n := int(max(min(v, int64(limit)), -1))
+			first = &n
+		case int:
+			first = &v
+		}
+		return 1 + page(first, limit)*childCost
+	}
+}
+
 // NewBuilder returns a builder holding the blog schema, ready to Build or
-// to extend.
+// to extend. The paginated fields declare a cost per item (see pageCost).
 func NewBuilder() *schema.Builder {
 	b := schema.New()
 	d := Dataset()
 	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
 	schema.Query(b, "authors", func(_ context.Context, args PageArgs) ([]Author, error) {
 		return d.Authors[:page(args.First, NumAuthors)], nil
-	})
+	}, schema.CostFn(pageCost(NumAuthors)))
 	schema.Query(b, "author", func(_ context.Context, args AuthorArgs) (*Author, error) {
 		return d.byID[args.ID], nil
 	})
 	author := schema.Object[Author](b, "Author")
 	schema.FieldFunc(author, "posts", func(_ context.Context, a *Author, args PageArgs) ([]Post, error) {
 		return a.posts[:page(args.First, PostsPerAuthor)], nil
-	})
+	}, schema.CostFn(pageCost(PostsPerAuthor)))
 	schema.Object[Post](b, "Post")
 	return b
 }

@@ -72,3 +72,36 @@ func TestPage(t *testing.T) {
 		})
 	}
 }
+
+func TestPageCost(t *testing.T) {
+	s, err := Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	authors := s.Query.Field("authors").Cost
+	posts := s.Type("Author").Field("posts").Cost
+	if authors == nil || posts == nil {
+		t.Fatal("the paginated fields declare no cost")
+	}
+	tests := []struct {
+		name     string
+		cost     func(map[string]any, int) int
+		args     map[string]any
+		children int
+		want     int
+	}{
+		{"50 authors of cost 4", authors, map[string]any{"first": int64(50)}, 4, 201},
+		{"null first counts the default", authors, map[string]any{"first": nil}, 2, 21},
+		{"missing first counts the default", authors, map[string]any{}, 1, 11},
+		{"clamped to 100 authors", authors, map[string]any{"first": int64(1 << 40)}, 1, 101},
+		{"negative first counts nothing", authors, map[string]any{"first": int64(-5)}, 3, 1},
+		{"posts clamped to 20", posts, map[string]any{"first": int64(50)}, 2, 41},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.cost(tt.args, tt.children); got != tt.want {
+				t.Errorf("cost = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

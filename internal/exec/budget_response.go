@@ -13,7 +13,7 @@ import (
 // yet written become null (or null their nearest nullable parent) without
 // calling their resolvers, and the response carries one
 // RESPONSE_TOO_LARGE error.
-const DefaultMaxResponseBytes = 32 << 20
+const DefaultMaxResponseBytes = 16 << 20
 
 // CodeResponseTooLarge is the extensions.code of the error an execution
 // reports when its response passed DefaultMaxResponseBytes.
@@ -36,7 +36,7 @@ func (r *request) overResponseBudget(f *fieldPlan) bool {
 		}
 	}
 	ge := &gqlerror.Error{
-		Message:    "The response is larger than the limit of 32 MiB: select fewer fields or smaller lists.",
+		Message:    "The response is larger than the limit of 16 MiB: select fewer fields or smaller lists.",
 		Path:       r.currentPath(),
 		Extensions: map[string]any{"code": CodeResponseTooLarge},
 		Err:        errResponseTooLarge,

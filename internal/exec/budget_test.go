@@ -108,7 +108,7 @@ func TestCheckValidationBudgetCustomLimit(t *testing.T) {
 	for _, tc := range []struct {
 		budget  int
 		refused bool
-	}{{budget: 1000}, {budget: 110}, {budget: 109, refused: true}, {budget: 0}} {
+	}{{budget: 1000}, {budget: 110}, {budget: 109, refused: true}, {budget: 0}, {budget: -1}} {
 		if got := CheckValidationBudget(doc, tc.budget) != nil; got != tc.refused {
 			t.Errorf("budget %d: refused = %v, want %v", tc.budget, got, tc.refused)
 		}

@@ -23,6 +23,15 @@ type Options struct {
 	// DisableIntrospection makes __schema and __type validation errors.
 	// __typename stays available.
 	DisableIntrospection bool
+	// MaskErrors replaces the message of resolver errors that carry no
+	// GraphQL meaning (neither a *gqlerror.Error, nor wrapping one, nor
+	// having an Extensions method) with "internal error" and code
+	// INTERNAL_SERVER_ERROR; the original error is logged.
+	MaskErrors bool
+	// ValidationBudget bounds the field comparisons a document may ask of
+	// validation (see CheckValidationBudget); 0 means
+	// DefaultValidationBudget.
+	ValidationBudget int
 }
 
 // defaultMaxErrors is the error bound used when Options.MaxErrors is 0.
@@ -40,6 +49,8 @@ type Engine struct {
 	maxTokens int
 	maxErrors int
 	noIntro   bool
+	mask      bool
+	vbudget   int
 	rules     *rules.Rules
 	intro     introIndex
 }
@@ -62,6 +73,8 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 		maxTokens: opts.MaxTokens,
 		maxErrors: opts.MaxErrors,
 		noIntro:   opts.DisableIntrospection,
+		mask:      opts.MaskErrors,
+		vbudget:   opts.ValidationBudget,
 	}
 	if e.logger == nil {
 		e.logger = slog.Default()

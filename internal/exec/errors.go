@@ -71,6 +71,27 @@ func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 	return out
 }
 
+// resolverError converts an error returned by application code (a
+// resolver or a type resolver). With MaskErrors, errors without GraphQL
+// meaning are logged and replaced by a generic internal error.
+func (r *request) resolverError(f *fieldPlan, err error) *gqlerror.Error {
+	if r.e.mask && !public(err) {
+		r.e.logger.Error("graphql: resolver error", "field", f.parent+"."+f.name, "error", err)
+		err = errPanic
+	}
+	return r.fieldError(f, err)
+}
+
+// public reports whether err is meant for clients: a GraphQL error, an
+// error with extensions, or one raised by the executor itself.
+func public(err error) bool {
+	var ge *gqlerror.Error
+	var ee extensionsError
+	var ae argumentError
+	return errors.As(err, &ge) || errors.As(err, &ee) || errors.As(err, &ae) ||
+		errors.Is(err, errPanic) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
 // nonNullError is the error for a null at a non-null position of f.
 func (r *request) nonNullError(f *fieldPlan) *gqlerror.Error {
 	err := &gqlerror.Error{

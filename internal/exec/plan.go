@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -107,6 +108,11 @@ type planner struct {
 	// lacks a field the validated document selects.
 	tooBig bool
 	err    error
+	// memo holds the plans made so far by selection sets and type: the
+	// children of a field selected on an interface or union are the same
+	// for every possible type, so each is planned once, not once per
+	// possible type and level.
+	memo map[string]*selectionPlan
 }
 
 // planOperation plans def of doc.
@@ -124,7 +130,7 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 	if root == nil {
 		return nil, withCode(gqlerror.Errorf("Schema is not configured for %ss.", def.Operation), CodeValidationFailed)
 	}
-	p := &planner{e: e, doc: doc, budget: planBudget}
+	p := &planner{e: e, doc: doc, budget: planBudget, memo: map[string]*selectionPlan{}}
 	op.root = p.planSelection(root, []selSource{{set: def.SelectionSet}})
 	if p.tooBig {
 		ge := gqlerror.ErrorPosf(def.Position, "The operation expands to more than %d field selections.", planBudget)
@@ -146,15 +152,37 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 
 // planSelection plans srcs, selection sets on the composite type def.
 func (p *planner) planSelection(def *ast.Definition, srcs []selSource) *selectionPlan {
+	key := planKey(def.Name, srcs)
+	if sp, ok := p.memo[key]; ok {
+		return sp
+	}
+	var sp *selectionPlan
 	if def.Kind == ast.Object {
-		return &selectionPlan{object: p.planObject(def.Name, srcs)}
+		sp = &selectionPlan{object: p.planObject(def.Name, srcs)}
+	} else {
+		possible := p.e.ast.GetPossibleTypes(def)
+		sp = &selectionPlan{byType: make(map[string]*objectPlan, len(possible))}
+		for _, pt := range possible {
+			sp.byType[pt.Name] = p.planObject(pt.Name, srcs)
+		}
 	}
-	possible := p.e.ast.GetPossibleTypes(def)
-	sp := &selectionPlan{byType: make(map[string]*objectPlan, len(possible))}
-	for _, pt := range possible {
-		sp.byType[pt.Name] = p.planObject(pt.Name, srcs)
-	}
+	p.memo[key] = sp
 	return sp
+}
+
+// planKey identifies selection sets of the document, with their
+// conditions, selected on the type typeName.
+func planKey(typeName string, srcs []selSource) string {
+	var b strings.Builder
+	b.WriteString(typeName)
+	for _, src := range srcs {
+		b.WriteByte('|')
+		b.WriteString(strconv.FormatUint(uint64(uintptr(unsafe.Pointer(unsafe.SliceData(src.set)))), 16))
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(len(src.set)))
+		b.WriteString(conditionsKey(src.conds))
+	}
+	return b.String()
 }
 
 // planObject plans srcs for the concrete object type objName.

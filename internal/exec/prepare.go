@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -57,14 +58,17 @@ func (o *Operation) Kind() ast.Operation { return o.def.Operation }
 func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.maxTokens)
 	if err != nil {
-		return nil, gqlerror.List{withCode(toGQLError(err), CodeParseFailed)}
+		return nil, gqlerror.List{boundMessage(withCode(toGQLError(err), CodeParseFailed))}
+	}
+	if ge := CheckValidationBudget(doc, e.vbudget); ge != nil {
+		return nil, gqlerror.List{ge}
 	}
 	if errs := validator.ValidateWithRules(e.ast, doc, e.rules); len(errs) > 0 {
 		if len(errs) > e.maxErrors {
 			errs = errs[:e.maxErrors]
 		}
 		for _, ge := range errs {
-			withCode(ge, CodeValidationFailed)
+			boundMessage(withCode(ge, CodeValidationFailed))
 		}
 		return nil, errs
 	}
@@ -96,7 +100,25 @@ func (d *Document) Operation(name string) (*Operation, *gqlerror.Error) {
 			return op, nil
 		}
 	}
-	return nil, withCode(gqlerror.Errorf("Unknown operation named %q.", name), CodeOperationResolution)
+	return nil, boundMessage(withCode(gqlerror.Errorf("Unknown operation named %q.", name), CodeOperationResolution))
+}
+
+// maxMessageBytes bounds the message of a request error: messages quote
+// names and values from the request, which may be arbitrarily long.
+const maxMessageBytes = 1024
+
+// boundMessage cuts the message of ge to at most maxMessageBytes, at a
+// character boundary and marked with an ellipsis, and returns ge.
+func boundMessage(ge *gqlerror.Error) *gqlerror.Error {
+	if len(ge.Message) <= maxMessageBytes {
+		return ge
+	}
+	cut := maxMessageBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(ge.Message[cut]) {
+		cut--
+	}
+	ge.Message = ge.Message[:cut] + "…"
+	return ge
 }
 
 // toGQLError converts a parser or validator error into a *gqlerror.Error.

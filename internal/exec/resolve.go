@@ -72,6 +72,9 @@ func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointe
 // writeModelField resolves f on obj (or takes its prefetched value) and
 // writes the value.
 func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetched) bool {
+	if len(r.buf) > DefaultMaxResponseBytes && r.overResponseBudget(f) {
+		return r.writeNull(f, f.def.Out.NonNull, false)
+	}
 	var p unsafe.Pointer
 	var err error
 	if pre != nil {
@@ -89,7 +92,7 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 		}
 	}
 	if err != nil {
-		r.addError(r.fieldError(f, err))
+		r.addError(r.resolverError(f, err))
 		return r.writeNull(f, out.NonNull, false)
 	}
 	return r.writeValue(f, out, p)
@@ -225,7 +228,7 @@ func (r *request) writeInner(f *fieldPlan, out *schema.Output, p unsafe.Pointer)
 	case schema.OutAbstract:
 		t, q, err := out.ResolveType(r.ctx, p)
 		if err != nil {
-			r.addError(r.fieldError(f, err))
+			r.addError(r.resolverError(f, err))
 			return false
 		}
 		if t == nil || q == nil {

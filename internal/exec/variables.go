@@ -19,7 +19,7 @@ func (e *Engine) CoerceVariables(o *Operation, raw map[string]any) (map[string]a
 	}
 	checked, err := checkVariables(e, o, raw)
 	if err != nil {
-		return nil, gqlerror.List{variableError(err)}
+		return nil, gqlerror.List{boundMessage(variableError(err))}
 	}
 	out := make(map[string]any, len(checked))
 	for _, d := range defs {
@@ -30,7 +30,7 @@ func (e *Engine) CoerceVariables(o *Operation, raw map[string]any) (map[string]a
 		c, cerr := coerceInput(e.ast, v, d.Type)
 		if cerr != nil {
 			ge := gqlerror.Errorf("Variable \"$%s\" got invalid value: %s.", d.Variable, cerr.Error())
-			return nil, gqlerror.List{withCode(ge, CodeBadUserInput)}
+			return nil, gqlerror.List{boundMessage(withCode(ge, CodeBadUserInput))}
 		}
 		out[d.Variable] = c
 	}

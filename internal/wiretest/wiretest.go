@@ -8,11 +8,13 @@ package wiretest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -35,6 +37,9 @@ type Case struct {
 	InBody  string // substring of the body; "" for no check
 	Allow   string // Allow header; "" for no check
 	Content string // Content-Type prefix; "" for no check
+	// Protected cases run against ProtectedRouter (CSRF protection and
+	// the auth hook on), the others against Router.
+	Protected bool
 }
 
 // Result is a transport's answer to a Case.
@@ -45,8 +50,8 @@ type Result struct {
 }
 
 // Schema returns the schema the cases query: hello (returns "world"),
-// whoami (returns the X-User header) and the mutation ping (returns
-// "pong").
+// whoami (returns the X-User header), me (the user the auth hook put in
+// the context) and the mutation ping (returns "pong").
 func Schema(t testing.TB) *schema.Schema {
 	t.Helper()
 	b := schema.New()
@@ -56,6 +61,10 @@ func Schema(t testing.TB) *schema.Schema {
 			return info.Header(UserHeader), nil
 		}
 		return "", nil
+	})
+	schema.QueryNoArgs(b, "me", func(ctx context.Context) (string, error) {
+		user, _ := ctx.Value(userKey{}).(string)
+		return user, nil
 	})
 	schema.MutationNoArgs(b, "ping", func(context.Context) (string, error) { return "pong", nil })
 	s, err := b.Build()
@@ -78,6 +87,35 @@ func Router(t testing.TB) *graft.Router {
 	}
 	return r
 }
+
+// ProtectedRouter is Router with CSRF protection and an auth hook: a
+// request with "Authorization: Bearer <name>" runs as user <name>, one
+// with any other Authorization value is refused with 401, one without
+// runs anonymously.
+func ProtectedRouter(t testing.TB) *graft.Router {
+	t.Helper()
+	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), graft.Config{
+		MaxBodyBytes: MaxBodyBytes,
+		CSRF:         &graft.CSRFConfig{},
+		Auth: func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error) {
+			auth := r.Header("Authorization")
+			if auth == "" {
+				return ctx, nil
+			}
+			user, ok := strings.CutPrefix(auth, "Bearer ")
+			if !ok || user == "" {
+				return nil, errors.New("invalid credentials")
+			}
+			return context.WithValue(ctx, userKey{}, user), nil
+		},
+	})
+	if err != nil {
+		t.Fatalf("wiretest: NewRouter: %v", err)
+	}
+	return r
+}
+
+type userKey struct{}
 
 const jsonCT = "application/json"
 
@@ -127,6 +165,23 @@ func Cases() []Case {
 		{Name: "GraphiQL page", Method: "GET", Path: "/graphiql",
 			Header: map[string]string{"Accept": "text/html"}, Want: 200, Content: "text/html", InBody: "/graphql"},
 		{Name: "unknown path", Method: "GET", Path: "/nowhere", Want: 404},
+
+		{Name: "CSRF: GET without a preflight header is refused", Protected: true, Method: "GET",
+			Path: "/graphql?query=%7Bhello%7D", Want: 400, Code: "CSRF_PREVENTION_BLOCKED"},
+		{Name: "CSRF: GET with client-require-preflight runs", Protected: true, Method: "GET",
+			Path: "/graphql?query=%7Bhello%7D", Header: map[string]string{"client-require-preflight": "true"},
+			Want: 200, InBody: `"hello":"world"`},
+		{Name: "CSRF: text/plain POST is refused", Protected: true, Method: "POST", Path: "/graphql",
+			Header: map[string]string{"Content-Type": "text/plain"}, Body: `{"query":"{ hello }"}`,
+			Want: 400, Code: "CSRF_PREVENTION_BLOCKED"},
+		{Name: "CSRF: JSON POST runs", Protected: true, Method: "POST", Path: "/graphql", Header: post,
+			Body: `{"query":"{ hello }"}`, Want: 200, InBody: `"hello":"world"`},
+		{Name: "auth: bad credentials get 401", Protected: true, Method: "POST", Path: "/graphql",
+			Header: map[string]string{"Content-Type": jsonCT, "Authorization": "Basic xyz"},
+			Body:   `{"query":"{ me }"}`, Want: 401, Code: "UNAUTHENTICATED"},
+		{Name: "auth: the user reaches resolvers", Protected: true, Method: "POST", Path: "/graphql",
+			Header: map[string]string{"Content-Type": jsonCT, "Authorization": "Bearer ada"},
+			Body:   `{"query":"{ me }"}`, Want: 200, InBody: `"me":"ada"`},
 	}
 }
 

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft/internal/testenv"
+)
+
+// startServer builds the server from env in-process and serves its
+// handler on an httptest server.
+func startServer(t *testing.T, env map[string]string) *httptest.Server {
+	t.Helper()
+	srv, err := newServer(func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}, io.Discard)
+	if err != nil {
+		t.Fatalf("newServer: %v", err)
+	}
+	t.Cleanup(srv.close)
+	hs := httptest.NewServer(srv.opts.Handler)
+	t.Cleanup(hs.Close)
+	return hs
+}
+
+// call sends a request and returns status, headers and body.
+func call(t *testing.T, method, target, body string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, target, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+const helloQuery = "{ hello }"
+
+func helloHash() string {
+	sum := sha256.Sum256([]byte(helloQuery))
+	return hex.EncodeToString(sum[:])
+}
+
+// apqExtension is the persisted-query extension for helloQuery.
+func apqExtension() string {
+	return `{"persistedQuery":{"version":1,"sha256Hash":"` + helloHash() + `"}}`
+}
+
+var jsonHeader = map[string]string{"Content-Type": "application/json"}
+
+// checkAPQ runs Apollo's APQ exchange against base: miss, register, hit
+// over GET. With registered, the query is already known (a shared store).
+func checkAPQ(t *testing.T, base string, registered bool) {
+	t.Helper()
+	hashOnly := `{"extensions":` + apqExtension() + `}`
+	status, _, body := call(t, "POST", base+"/graphql", hashOnly, jsonHeader)
+	if !registered {
+		if status != 200 || !strings.Contains(body, "PERSISTED_QUERY_NOT_FOUND") {
+			t.Fatalf("hash-only POST = %d %s, want 200 PERSISTED_QUERY_NOT_FOUND", status, body)
+		}
+		withQuery := `{"query":"` + helloQuery + `","extensions":` + apqExtension() + `}`
+		status, _, body = call(t, "POST", base+"/graphql", withQuery, jsonHeader)
+	}
+	if status != 200 || !strings.Contains(body, `"hello":"world"`) {
+		t.Fatalf("persisted query POST = %d %s, want data.hello", status, body)
+	}
+	get := base + "/graphql?extensions=" + url.QueryEscape(apqExtension())
+	status, h, body := call(t, "GET", get, "", map[string]string{"client-require-preflight": "1"})
+	if status != 200 || !strings.Contains(body, `"hello":"world"`) {
+		t.Fatalf("persisted query GET = %d %s, want data.hello", status, body)
+	}
+	if h.Get("Cache-Control") == "" {
+		t.Error("persisted query GET hit without Cache-Control")
+	}
+}
+
+func TestServerAutomaticPersistedQueriesInMemory(t *testing.T) {
+	hs := startServer(t, nil)
+	checkAPQ(t, hs.URL, false)
+}
+
+func TestServerPersistedQueriesOff(t *testing.T) {
+	hs := startServer(t, map[string]string{"PERSISTED_QUERIES_MODE": "off"})
+	status, _, body := call(t, "POST", hs.URL+"/graphql", `{"extensions":`+apqExtension()+`}`, jsonHeader)
+	if status != 200 || !strings.Contains(body, "PERSISTED_QUERY_NOT_SUPPORTED") {
+		t.Errorf("persisted query with them off = %d %s, want PERSISTED_QUERY_NOT_SUPPORTED", status, body)
+	}
+}
+
+func TestServerCSRFAndCORSFromEnvironment(t *testing.T) {
+	tests := []struct {
+		name       string
+		env        map[string]string
+		origin     string
+		wantGET    int
+		wantOrigin string
+	}{
+		{"defaults: CSRF on, any origin", nil, "https://any.example", 400, "*"},
+		{"CSRF off", map[string]string{"CSRF_PROTECTION": "off"}, "https://any.example", 200, "*"},
+		{"listed origin", map[string]string{"CORS_ORIGINS": "https://a.example, https://b.example"}, "https://b.example", 400, "https://b.example"},
+		{"unlisted origin", map[string]string{"CORS_ORIGINS": "https://a.example"}, "https://c.example", 400, ""},
+		{"CORS off", map[string]string{"CORS_ORIGINS": "off"}, "https://any.example", 400, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hs := startServer(t, tt.env)
+			if status, _, body := call(t, "GET", hs.URL+"/graphql?query=%7Bhello%7D", "", nil); status != tt.wantGET {
+				t.Errorf("GET without a preflight header = %d %s, want %d", status, body, tt.wantGET)
+			}
+			_, h, _ := call(t, "OPTIONS", hs.URL+"/graphql", "", map[string]string{
+				"Origin": tt.origin, "Access-Control-Request-Method": "POST",
+				"Access-Control-Request-Headers": "client-require-preflight,content-type",
+			})
+			if got := h.Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
+				t.Errorf("preflight Allow-Origin = %q, want %q", got, tt.wantOrigin)
+			}
+		})
+	}
+}
+
+// TestServerRedis shares persisted queries between two servers through a
+// real Redis and turns readiness to 503 when Redis stops.
+func TestServerRedis(t *testing.T) {
+	addr, redis := testenv.StartRedis(t)
+	env := map[string]string{"REDIS_URL": "redis://" + addr + "/0"}
+	first, second := startServer(t, env), startServer(t, env)
+
+	if status, _, body := call(t, "GET", second.URL+"/ready", "", nil); status != 200 {
+		t.Fatalf("/ready with Redis up = %d %s", status, body)
+	}
+	checkAPQ(t, first.URL, false)
+	checkAPQ(t, second.URL, true)
+
+	redis.Stop()
+	status, _, body := call(t, "GET", second.URL+"/ready", "", nil)
+	if status != 503 || !strings.Contains(body, `"redis"`) {
+		t.Errorf("/ready with Redis down = %d %s, want 503 naming redis", status, body)
+	}
+	if status, _, _ := call(t, "GET", second.URL+"/health", "", nil); status != 200 {
+		t.Errorf("/health with Redis down = %d, want 200", status)
+	}
+	status, _, body = call(t, "POST", second.URL+"/graphql", `{"query":"{ hello }"}`, jsonHeader)
+	if status != 200 || !strings.Contains(body, `"hello":"world"`) {
+		t.Errorf("plain query with Redis down = %d %s, want it to run", status, body)
+	}
+}

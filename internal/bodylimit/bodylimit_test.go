@@ -1,0 +1,46 @@
+package bodylimit
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	tests := []struct {
+		name      string
+		body      string
+		limit     int64
+		wantBody  string
+		wantLarge bool
+	}{
+		{"under the limit", "abc", 4, "abc", false},
+		{"at the limit", "abcd", 4, "abcd", false},
+		{"over the limit", "abcde", 4, "", true},
+		{"empty", "", 4, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, large, err := Read(strings.NewReader(tt.body), tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(body) != tt.wantBody || large != tt.wantLarge {
+				t.Errorf("Read = %q, %v; want %q, %v", body, large, tt.wantBody, tt.wantLarge)
+			}
+		})
+	}
+}
+
+func TestOfAndTooLarge(t *testing.T) {
+	if Of(0) != Default || Of(-1) != Default || Of(10) != 10 {
+		t.Errorf("Of: got %d %d %d", Of(0), Of(-1), Of(10))
+	}
+	resp := TooLarge(10)
+	if resp.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("status = %d", resp.Status)
+	}
+	if !strings.Contains(string(resp.Body), `"code":"PAYLOAD_TOO_LARGE"`) || !strings.Contains(string(resp.Body), "10 bytes") {
+		t.Errorf("body = %s", resp.Body)
+	}
+}
