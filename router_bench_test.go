@@ -12,6 +12,10 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/testenv"
+	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/pq/redisstore"
+	"github.com/redis/go-redis/v9"
 )
 
 // benchQuery reads a query of the shared benchmark workload, falling back
@@ -109,4 +113,54 @@ func readerOf(s string) *stringReadCloser {
 	r := &stringReadCloser{}
 	r.Reset(s)
 	return r
+}
+
+// BenchmarkPersistedQueryHit compares a hash-only APQ hit with the same
+// query sent in full, through the router, with the memory store and (when
+// redis-server is on PATH) the Redis store.
+func BenchmarkPersistedQueryHit(b *testing.B) {
+	s, err := blog.Schema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stores := map[string]func(b *testing.B) pq.Store{
+		"memory": func(b *testing.B) pq.Store { st, _ := pq.NewMemoryStore(1000); return st },
+		"redis": func(b *testing.B) pq.Store {
+			addr, _ := testenv.StartRedis(b)
+			c := redis.NewClient(&redis.Options{Addr: addr})
+			b.Cleanup(func() { _ = c.Close() })
+			return redisstore.New(c, redisstore.Options{})
+		},
+	}
+	for _, name := range []string{"memory", "redis"} {
+		b.Run(name, func(b *testing.B) {
+			r, err := graft.NewRouter(s, nil, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, Store: stores[name](b)}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			h := pq.Hash(pq.SHA256, benchQ2)
+			full := `{"query":` + quoteJSON(benchQ2) + `}`
+			hashOnly := `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`
+			register := `{"query":` + quoteJSON(benchQ2) + `,"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`
+			w := &nopWriter{h: http.Header{}}
+			serve := func(body string) {
+				req := httptest.NewRequest("POST", "/graphql", readerOf(body))
+				req.Header.Set("Content-Type", "application/json")
+				r.ServeHTTP(w, req)
+			}
+			serve(register)
+			for _, c := range []struct{ name, body string }{{"full", full}, {"hash-only", hashOnly}} {
+				b.Run(c.name, func(b *testing.B) {
+					req := httptest.NewRequest("POST", "/graphql", nil)
+					req.Header.Set("Content-Type", "application/json")
+					b.ReportAllocs()
+					for b.Loop() {
+						req.Body = readerOf(c.body)
+						req.ContentLength = int64(len(c.body))
+						r.ServeHTTP(w, req)
+					}
+				})
+			}
+		})
+	}
 }

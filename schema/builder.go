@@ -113,10 +113,9 @@ func (d *objectDecl) add(name string, opts []Option, argType reflect.Type, newAr
 
 func newOf[A any]() unsafe.Pointer { return unsafe.Pointer(new(A)) }
 
-// ObjectType is an object type declared with Object. Its methods and the
-// FieldFunc functions add resolver fields to it.
+// ObjectType is an object type declared with Object. FieldFunc and
+// FieldFuncNoArgs add resolver fields to it.
 type ObjectType[T any] struct {
-	b    *Builder
 	decl *objectDecl
 }
 
@@ -129,7 +128,8 @@ func (o *ObjectType[T]) Name() string { return o.decl.name }
 // skips it. The tags `description:".."`, `deprecated:"reason"` and
 // `type:"[Character]"` give a description, a deprecation reason and an
 // explicit GraphQL type (for example to make a non-pointer field nullable).
-// Options: Description, Deprecated, Implements.
+// Fields of embedded structs are promoted. Options: Description,
+// Implements.
 func Object[T any](b *Builder, name string, opts ...Option) *ObjectType[T] {
 	gt := reflect.TypeFor[T]()
 	d := &objectDecl{name: name, goType: gt, opts: collect(opts), extract: extractor[T]()}
@@ -137,7 +137,7 @@ func Object[T any](b *Builder, name string, opts ...Option) *ObjectType[T] {
 		b.errorf(name, "", "Object needs a struct type, got %s", gt)
 	}
 	b.objects = append(b.objects, d)
-	return &ObjectType[T]{b: b, decl: d}
+	return &ObjectType[T]{decl: d}
 }
 
 // extractor returns a function that finds the struct of type T inside an

@@ -18,7 +18,9 @@ import (
 // graft.ServeOptions (port 4000, host 0.0.0.0, 10s grace, 30s read and
 // write timeouts, 120s idle timeout).
 type ServeOptions struct {
+	// Port is the TCP port to listen on; zero means graft.DefaultPort.
 	Port int
+	// Host is the address to bind; empty means graft.DefaultHost.
 	Host string
 	// Listener, when set, is used instead of listening on Host and Port.
 	Listener net.Listener
@@ -26,11 +28,16 @@ type ServeOptions struct {
 	// to route health checks beside the router.
 	Handler fasthttp.RequestHandler
 	// OnStart is called with the server's URL once it is listening.
-	OnStart       func(url string)
+	OnStart func(url string)
+	// ShutdownGrace bounds how long in-flight requests may run after
+	// shutdown begins.
 	ShutdownGrace time.Duration
-	ReadTimeout   time.Duration
-	WriteTimeout  time.Duration
-	IdleTimeout   time.Duration
+	// ReadTimeout, WriteTimeout and IdleTimeout set the fasthttp.Server
+	// timeouts of the same names. fasthttp has no separate header
+	// timeout: ReadTimeout covers headers and body.
+	ReadTimeout  time.Duration
+	WriteTimeout time.Duration
+	IdleTimeout  time.Duration
 	// Logger receives the start line and shutdown events; nil means
 	// slog.Default().
 	Logger *slog.Logger

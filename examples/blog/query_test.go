@@ -123,3 +123,41 @@ func benchQuery(b *testing.B, file string, vars map[string]any) {
 func BenchmarkQ1Warm(b *testing.B) { benchQuery(b, "q1.graphql", nil) }
 func BenchmarkQ2Warm(b *testing.B) { benchQuery(b, "q2.graphql", nil) }
 func BenchmarkQ3Warm(b *testing.B) { benchQuery(b, "q3.graphql", map[string]any{"id": "a42"}) }
+
+func benchCold(b *testing.B, file string, vars map[string]any) {
+	q, err := os.ReadFile("../../../shared/bench/" + file)
+	if err != nil {
+		b.Skipf("bench query: %v", err)
+	}
+	s, err := Schema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := exec.New(s, exec.Options{})
+	buf := make([]byte, 0, 1<<20)
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, errs := e.Prepare(string(q))
+		if errs != nil {
+			b.Fatal(errs)
+		}
+		op, _ := doc.Operation("")
+		coerced, _ := e.CoerceVariables(op, vars)
+		buf = e.Execute(context.Background(), op, coerced, buf[:0], nil)
+	}
+}
+
+// The cold path: parse, validate and plan each iteration.
+func BenchmarkQ2Cold(b *testing.B) { benchCold(b, "q2.graphql", nil) }
+func BenchmarkQ3Cold(b *testing.B) { benchCold(b, "q3.graphql", map[string]any{"id": "a42"}) }
+
+// BenchmarkBuild measures building the blog schema, SDL and gqlparser
+// form included.
+func BenchmarkBuild(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Schema(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

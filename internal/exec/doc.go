@@ -36,6 +36,18 @@
 // stack are logged. Once the request context is done, every field that
 // still needs a resolver becomes a field error instead of running it.
 //
+// # Bounds
+//
+// Every request is bounded before it can cost much: the parser stops at
+// Options.MaxTokens and a fixed nesting depth; CheckValidationBudget
+// refuses documents whose field merging would cost validation too much;
+// planning stops at a fixed number of field selections and fragment
+// expansions (plans of selection sets shared by the possible types of an
+// interface or union are made once); execution stops writing fields once
+// the response passes DefaultMaxResponseBytes; at most Options.MaxErrors
+// errors are reported; and request error messages, which quote names and
+// values from the request, are cut to a bounded length.
+//
 // Operations whose selections are only introspection (__schema, __type,
 // __typename) depend on the schema and the document alone; when they take
 // no variables their response is computed once and reused.

@@ -85,11 +85,13 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 	out := f.def.Out
 	if err == nil && p != nil && out.Kind == schema.OutLeaf {
 		// Fast path for scalar fields.
-		var b []byte
-		if b, err = out.WriteLeaf(r.buf, p); err == nil {
+		b, lerr := out.WriteLeaf(r.buf, p)
+		if lerr == nil {
 			r.buf = b
 			return true
 		}
+		r.addError(r.fieldError(f, lerr))
+		return r.writeNull(f, out.NonNull, false)
 	}
 	if err != nil {
 		r.addError(r.resolverError(f, err))
