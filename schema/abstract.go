@@ -41,7 +41,8 @@ func (it *InterfaceType[I]) Field(name, gqlType string, opts ...Option) *Interfa
 // structs (or pointers to them) satisfy. The concrete object type of a
 // value is the object type registered with Object for its Go dynamic type
 // (*T or T), unless the ResolveTypeFunc option decides. Options:
-// Description, ResolveTypeFunc.
+// Description, ResolveTypeFunc, Implements (an interface implementing
+// other interfaces; its implementations must declare those as well).
 func Interface[I any](b *Builder, name string, opts ...Option) *InterfaceType[I] {
 	d := &abstractDecl{name: name, goType: reflect.TypeFor[I](), opts: collect(opts), toAny: toAny[I]}
 	if d.goType.Kind() != reflect.Interface {

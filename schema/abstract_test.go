@@ -176,3 +176,40 @@ func TestResolveTypeFunc(t *testing.T) {
 		t.Errorf("a Square named Circle by the hook does not fit, want an error; got %v %v", typ, p)
 	}
 }
+
+type Node interface{ node() }
+
+type Resource interface{ Node }
+
+type Page struct{ ID schema.ID }
+
+func (*Page) node() {}
+
+func nodeBuilder(pageImplements ...string) *schema.Builder {
+	b := schema.New()
+	schema.Interface[Node](b, "Node").Field("id", "ID!")
+	schema.Interface[Resource](b, "Resource", schema.Implements("Node")).Field("id", "ID!")
+	schema.Object[Page](b, "Page", schema.Implements(pageImplements...))
+	schema.QueryNoArgs(b, "page", func(context.Context) (*Page, error) { return &Page{}, nil })
+	return b
+}
+
+func TestInterfaceImplementsInterface(t *testing.T) {
+	s, err := nodeBuilder("Resource", "Node").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(s.Type("Resource").Interfaces); got != "Node" {
+		t.Errorf("Resource interfaces = %s", got)
+	}
+	if got := names(s.Type("Node").PossibleTypes); got != "Page" {
+		t.Errorf("Node possible types = %s", got)
+	}
+	if !strings.Contains(s.SDL(), "interface Resource implements Node {") || !strings.Contains(s.SDL(), "type Page implements Resource & Node {") {
+		t.Errorf("SDL:\n%s", s.SDL())
+	}
+	_, err = nodeBuilder("Resource").Build()
+	if err == nil || !strings.Contains(err.Error(), "schema: Page: implements Resource, so it must also implement Node") {
+		t.Errorf("a missing transitive interface: err = %v", err)
+	}
+}

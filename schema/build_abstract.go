@@ -7,24 +7,39 @@ import (
 	"unsafe"
 )
 
-// linkInterfaces connects the object types to the interfaces they declare.
+// linkInterfaces connects object types and interfaces to the interfaces
+// they declare.
 func (bc *build) linkInterfaces() {
 	for _, ti := range bc.objects {
-		for _, name := range ti.obj.opts.implements {
-			it := bc.names[name]
-			switch {
-			case it == nil:
-				bc.errorf(ti.t.Name, "", "implements unknown interface %q", name)
-				continue
-			case it.t.Kind != InterfaceKind:
-				bc.errorf(ti.t.Name, "", "implements %q, which is not an interface", name)
-				continue
-			case slices.Contains(ti.t.Interfaces, it.t):
-				bc.errorf(ti.t.Name, "", "implements %q twice", name)
-				continue
-			}
-			ti.t.Interfaces = append(ti.t.Interfaces, it.t)
-			it.t.PossibleTypes = append(it.t.PossibleTypes, ti.t)
+		bc.link(ti.t, ti.obj.opts.implements)
+	}
+	for _, d := range bc.b.interfaces {
+		if ti := bc.names[d.name]; ti != nil && ti.abstract == d {
+			bc.link(ti.t, d.opts.implements)
+		}
+	}
+}
+
+func (bc *build) link(t *Type, names []string) {
+	for _, name := range names {
+		it := bc.names[name]
+		switch {
+		case it == nil:
+			bc.errorf(t.Name, "", "implements unknown interface %q", name)
+			continue
+		case it.t.Kind != InterfaceKind:
+			bc.errorf(t.Name, "", "implements %q, which is not an interface", name)
+			continue
+		case it.t == t:
+			bc.errorf(t.Name, "", "an interface cannot implement itself")
+			continue
+		case slices.Contains(t.Interfaces, it.t):
+			bc.errorf(t.Name, "", "implements %q twice", name)
+			continue
+		}
+		t.Interfaces = append(t.Interfaces, it.t)
+		if t.Kind == ObjectKind {
+			it.t.PossibleTypes = append(it.t.PossibleTypes, t)
 		}
 	}
 }
@@ -135,10 +150,24 @@ func (bc *build) checkImplementations() {
 		for _, obj := range ti.t.PossibleTypes {
 			bc.checkImplements(obj, ti.t)
 		}
+		for _, super := range ti.t.Interfaces {
+			bc.checkImplements(ti.t, super)
+		}
+	}
+}
+
+// checkTransitive checks that a type implementing an interface also
+// declares the interfaces that one implements, as GraphQL requires.
+func (bc *build) checkTransitive(t, iface *Type) {
+	for _, super := range iface.Interfaces {
+		if !slices.Contains(t.Interfaces, super) {
+			bc.errorf(t.Name, "", "implements %s, so it must also implement %s", iface.Name, super.Name)
+		}
 	}
 }
 
 func (bc *build) checkImplements(obj, iface *Type) {
+	bc.checkTransitive(obj, iface)
 	for _, want := range iface.Fields {
 		got := obj.Field(want.Name)
 		if got == nil {

@@ -49,6 +49,11 @@ func TestBuildConflicts(t *testing.T) {
 			schema.Object[errDog](b, "Dog", schema.Implements("Pet"))
 			return b
 		}, "Dog", "name", "needs argument lang"},
+		{"a nil resolver", func() *schema.Builder {
+			b := schema.New()
+			schema.QueryNoArgs[string](b, "n", nil)
+			return b
+		}, "Query", "n", "resolver function is nil"},
 		{"an embedded pointer", func() *schema.Builder {
 			b := withQuery(schema.New())
 			schema.Object[withEmbeddedPtr](b, "E")

@@ -139,6 +139,10 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		bc.errorf(t.Name, f.Name, "%q is not a valid field name", f.Name)
 		return nil
 	}
+	if fd.nilFunc {
+		bc.errorf(t.Name, f.Name, "the resolver function is nil")
+		return nil
+	}
 	ref, out, err := bc.outputFor(fd.outType, fd.opts.typ)
 	if err != nil {
 		bc.errorf(t.Name, f.Name, "%v", err)

@@ -77,6 +77,7 @@ type fieldDecl struct {
 	// saving an allocation per call.
 	direct  Resolver
 	newArgs func() unsafe.Pointer // allocates a zero argument struct
+	nilFunc bool                  // the declared Go function was nil
 }
 
 // call is a resolver with its Go result type.
@@ -106,9 +107,9 @@ func compile[R any](fn call[R]) (boxed, direct Resolver) {
 }
 
 // add appends a resolver field to an object declaration.
-func (d *objectDecl) add(name string, opts []Option, argType reflect.Type, newArgs func() unsafe.Pointer, outType reflect.Type, boxed, direct Resolver) {
+func (d *objectDecl) add(name string, opts []Option, argType reflect.Type, newArgs func() unsafe.Pointer, outType reflect.Type, boxed, direct Resolver, nilFunc bool) {
 	d.fields = append(d.fields, &fieldDecl{name: name, opts: collect(opts), argType: argType, newArgs: newArgs,
-		outType: outType, resolve: boxed, direct: direct})
+		outType: outType, resolve: boxed, direct: direct, nilFunc: nilFunc})
 }
 
 func newOf[A any]() unsafe.Pointer { return unsafe.Pointer(new(A)) }
@@ -169,7 +170,7 @@ func FieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(context.Con
 		}
 		return fn(ctx, (*T)(parent), a)
 	})
-	obj.decl.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct)
+	obj.decl.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct, fn == nil)
 }
 
 // FieldFuncNoArgs adds a resolver field without arguments to an object
@@ -178,7 +179,7 @@ func FieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.
 	boxed, direct := compile(func(ctx context.Context, parent, _ unsafe.Pointer) (R, error) {
 		return fn(ctx, (*T)(parent))
 	})
-	obj.decl.add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct)
+	obj.decl.add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct, fn == nil)
 }
 
 // Query adds a field with arguments to the Query type. See FieldFunc for
@@ -211,12 +212,12 @@ func rootField[A, R any](b *Builder, root, name string, fn func(context.Context,
 		}
 		return fn(ctx, a)
 	})
-	b.rootObject(root).add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct)
+	b.rootObject(root).add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct, fn == nil)
 }
 
 func rootFieldNoArgs[R any](b *Builder, root, name string, fn func(context.Context) (R, error), opts []Option) {
 	boxed, direct := compile(func(ctx context.Context, _, _ unsafe.Pointer) (R, error) {
 		return fn(ctx)
 	})
-	b.rootObject(root).add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct)
+	b.rootObject(root).add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct, fn == nil)
 }

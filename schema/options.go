@@ -111,7 +111,8 @@ func ResolveTypeFunc(fn func(ctx context.Context, v any) (string, error)) Option
 	return func(o *options) { o.resolveType = fn }
 }
 
-// Implements declares that an object type implements the named interfaces.
+// Implements declares that an object type or interface implements the
+// named interfaces.
 func Implements(interfaces ...string) Option {
 	return func(o *options) { o.implements = append(o.implements, interfaces...) }
 }

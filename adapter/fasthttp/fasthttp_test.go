@@ -16,6 +16,7 @@ import (
 	"github.com/graftgql/graft"
 	fasthttpadapter "github.com/graftgql/graft/adapter/fasthttp"
 	"github.com/graftgql/graft/internal/wiretest"
+	"github.com/graftgql/graft/schema"
 )
 
 // TestHandlerWireCases runs the shared black-box cases through Handler on
@@ -174,5 +175,69 @@ func TestServeBusyPort(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), busy.Addr().String()) {
 		t.Errorf("Serve on a busy port = %v, want an error naming %s", err, busy.Addr())
+	}
+}
+
+// TestServeFinishesInFlightRequests cancels Serve while a resolver is
+// blocked and checks the request still gets its answer before Serve
+// returns.
+func TestServeFinishesInFlightRequests(t *testing.T) {
+	entered := make(chan struct{})
+	release := make(chan struct{})
+	b := schema.New()
+	schema.QueryNoArgs(b, "wait", func(context.Context) (string, error) {
+		close(entered)
+		<-release
+		return "released", nil
+	})
+	router, err := graft.ToRouter(b, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	started := make(chan string, 1)
+	go func() {
+		done <- fasthttpadapter.Serve(ctx, router, nil, fasthttpadapter.ServeOptions{
+			Host: "127.0.0.1", Listener: ln, Logger: slog.New(slog.DiscardHandler),
+			OnStart: func(url string) { started <- url },
+		})
+	}()
+	url := <-started
+	type answer struct {
+		status int
+		body   string
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		resp, err := http.Post(url+"/graphql", "application/json", strings.NewReader(`{"query":"{ wait }"}`))
+		if err != nil {
+			answered <- answer{0, err.Error()}
+			return
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		answered <- answer{resp.StatusCode, string(body)}
+	}()
+	<-entered
+	cancel()
+	select {
+	case err := <-done:
+		t.Fatalf("Serve returned (%v) while a request was in flight", err)
+	case a := <-answered:
+		t.Fatalf("request answered (%d %s) before it was released", a.status, a.body)
+	default:
+	}
+	close(release)
+	if a := <-answered; a.status != 200 || !strings.Contains(a.body, `"wait":"released"`) {
+		t.Errorf("in-flight request = %d %s, want 200 with data.wait", a.status, a.body)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }

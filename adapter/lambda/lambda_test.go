@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
+	awslambda "github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/graftgql/graft"
 	graftlambda "github.com/graftgql/graft/adapter/lambda"
@@ -201,5 +202,44 @@ func TestLayerStartsOnFirstInvocation(t *testing.T) {
 	}
 	if builds != 1 {
 		t.Errorf("layer built %d times over three invocations, want 1", builds)
+	}
+}
+
+// TestThroughLambdaRuntime passes each event through aws-lambda-go's own
+// handler wrapper, which decodes the payload and encodes the answer as the
+// Lambda runtime does.
+func TestThroughLambdaRuntime(t *testing.T) {
+	tests := []struct {
+		file     string
+		wantBody string
+	}{
+		{"rest-post.json", `"whoami":"ada"`},
+		{"rest-get-multivalue.json", `"hello":"world"`},
+		{"httpapi-post-base64.json", `"ping":"pong"`},
+		{"function-url-get.json", `"whoami":"linus"`},
+	}
+	h := awslambda.NewHandler(graftlambda.Handler(wiretest.Router(t), nil))
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			event, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := h.Invoke(context.Background(), event)
+			if err != nil {
+				t.Fatalf("Invoke: %v", err)
+			}
+			var resp struct {
+				StatusCode int               `json:"statusCode"`
+				Headers    map[string]string `json:"headers"`
+				Body       string            `json:"body"`
+			}
+			if err := json.Unmarshal(out, &resp); err != nil {
+				t.Fatalf("response %s: %v", out, err)
+			}
+			if resp.StatusCode != 200 || !strings.Contains(resp.Body, tt.wantBody) {
+				t.Errorf("response = %s, want 200 with %s", out, tt.wantBody)
+			}
+		})
 	}
 }

@@ -35,7 +35,7 @@ var serverVars = []graft.EnvVar{
 	{Name: "PORT", Default: "4000", Description: "TCP port to listen on"},
 	{Name: "HOST", Default: "0.0.0.0", Description: "address to bind"},
 	{Name: "GRAFT_EXAMPLE", Default: defaultExample, Description: "example schema to serve: " + exampleNames()},
-	{Name: "REDIS_URL", Default: "(unset: in-memory store)", Description: "redis:// URL; keeps persisted queries in Redis and adds a readiness check"},
+	{Name: "REDIS_URL", Default: "(unset: in-memory store)", Description: "redis:// URL; keeps APQ queries in Redis (shared by instances) and adds a readiness check"},
 	{Name: "REDIS_PREFIX", Default: "graft:pq:", Description: "key prefix of persisted queries in Redis"},
 	{Name: "REDIS_TTL", Default: "0 (no expiry)", Description: "lifetime of a persisted query in Redis (Go duration)"},
 	{Name: "CORS_ORIGINS", Default: "*", Description: "comma-separated allowed origins; \"off\" disables CORS"},

@@ -3,14 +3,18 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graftgql/graft/internal/testenv"
+	"github.com/graftgql/graft/pq"
 )
 
 // startServer builds the server from env in-process and serves its
@@ -157,5 +161,32 @@ func TestServerRedis(t *testing.T) {
 	status, _, body = call(t, "POST", second.URL+"/graphql", `{"query":"{ hello }"}`, jsonHeader)
 	if status != 200 || !strings.Contains(body, `"hello":"world"`) {
 		t.Errorf("plain query with Redis down = %d %s, want it to run", status, body)
+	}
+}
+
+func TestServerSafelistFromManifest(t *testing.T) {
+	const listed = "query Hello { hello }"
+	manifest, err := pq.BuildManifest(map[string]string{"hello.graphql": listed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(path, manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Operations []struct{ ID, Body string } `json:"operations"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil || len(m.Operations) != 1 {
+		t.Fatalf("manifest %s: %v", manifest, err)
+	}
+	hs := startServer(t, map[string]string{"PERSISTED_QUERIES_MANIFEST": path})
+
+	byHash := `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + m.Operations[0].ID + `"}}}`
+	if status, _, body := call(t, "POST", hs.URL+"/graphql", byHash, jsonHeader); status != 200 || !strings.Contains(body, `"hello":"world"`) {
+		t.Errorf("listed hash = %d %s, want data.hello", status, body)
+	}
+	if status, _, body := call(t, "POST", hs.URL+"/graphql", `{"query":"{ authors { name } }"}`, jsonHeader); status != 403 || !strings.Contains(body, "PERSISTED_QUERY_NOT_ALLOWED") {
+		t.Errorf("unlisted query = %d %s, want 403 PERSISTED_QUERY_NOT_ALLOWED", status, body)
 	}
 }

@@ -48,25 +48,25 @@ func blogEngine(b *testing.B) *exec.Engine {
 }
 
 // runOnce prepares (when doc is nil), coerces and executes one request.
+// It reports failures with Error, so it may run in RunParallel goroutines.
 func runOnce(b *testing.B, e *exec.Engine, doc *exec.Document, query string, vars map[string]any, buf []byte) []byte {
 	if doc == nil {
-		var errs []error
-		d, gerrs := e.Prepare(query)
-		for _, ge := range gerrs {
-			errs = append(errs, ge)
-		}
-		if len(errs) > 0 {
-			b.Fatal(errs)
+		d, errs := e.Prepare(query)
+		if errs != nil {
+			b.Error(errs)
+			return buf
 		}
 		doc = d
 	}
 	op, gerr := doc.Operation("")
 	if gerr != nil {
-		b.Fatal(gerr)
+		b.Error(gerr)
+		return buf
 	}
 	coerced, verrs := e.CoerceVariables(op, vars)
 	if verrs != nil {
-		b.Fatal(verrs)
+		b.Error(verrs)
+		return buf
 	}
 	return e.Execute(context.Background(), op, coerced, buf[:0], nil)
 }
@@ -116,5 +116,28 @@ func BenchmarkCold(b *testing.B) {
 func reportCPU(b *testing.B, start time.Duration) {
 	if used := processCPU() - start; used > 0 && b.N > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkWarmParallel runs the warm workload from every core at once, as
+// a busy server does, sharing one prepared document.
+func BenchmarkWarmParallel(b *testing.B) {
+	e := blogEngine(b)
+	for _, q := range benchQueries {
+		b.Run(q.name, func(b *testing.B) {
+			query, vars := loadBench(b, q.file, q.vars)
+			doc, errs := e.Prepare(query)
+			if errs != nil {
+				b.Fatal(errs)
+			}
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				buf := exec.GetBuffer()
+				defer exec.PutBuffer(buf)
+				for pb.Next() {
+					*buf = runOnce(b, e, doc, query, vars, *buf)
+				}
+			})
+		})
 	}
 }

@@ -2,9 +2,11 @@ package exec
 
 import (
 	"log/slog"
+	"sort"
 
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 )
@@ -51,7 +53,7 @@ type Engine struct {
 	noIntro   bool
 	mask      bool
 	vbudget   int
-	rules     *rules.Rules
+	rules     []core.Rule
 	intro     introIndex
 }
 
@@ -102,11 +104,33 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	add(query)
 	add(mutation)
 	e.intro = newIntroIndex(as)
-	e.rules = rules.NewDefaultRules()
+	set := rules.NewDefaultRules()
 	if e.noIntro {
-		e.rules.AddRule("NoIntrospection", noIntrospectionRule)
+		set.AddRule("NoIntrospection", noIntrospectionRule)
 	}
+	for name, fn := range set.GetInner() {
+		e.rules = append(e.rules, core.Rule{Name: name, RuleFunc: fn})
+	}
+	sort.Sort(core.NameSorter(e.rules))
 	return e
+}
+
+// validate runs the engine's rules over doc, as validator.ValidateWithRules
+// does, without rebuilding the rule list for every document.
+func (e *Engine) validate(doc *ast.QueryDocument) gqlerror.List {
+	var errs gqlerror.List
+	observers := &core.Events{}
+	for _, rule := range e.rules {
+		rule.RuleFunc(observers, func(options ...core.ErrorOption) {
+			err := &gqlerror.Error{Rule: rule.Name}
+			for _, o := range options {
+				o(err)
+			}
+			errs = append(errs, err)
+		})
+	}
+	core.Walk(e.ast, doc, observers)
+	return errs
 }
 
 // field returns the model field name of the object type typeName, or nil.

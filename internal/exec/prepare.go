@@ -8,7 +8,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
-	"github.com/vektah/gqlparser/v2/validator"
 )
 
 // Error codes set in extensions.code by this package.
@@ -63,7 +62,7 @@ func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	if ge := CheckValidationBudget(doc, e.vbudget); ge != nil {
 		return nil, gqlerror.List{ge}
 	}
-	if errs := validator.ValidateWithRules(e.ast, doc, e.rules); len(errs) > 0 {
+	if errs := e.validate(doc); len(errs) > 0 {
 		if len(errs) > e.maxErrors {
 			errs = errs[:e.maxErrors]
 		}
