@@ -59,6 +59,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaxTokens:            cfg.MaxTokens,
 		MaxErrors:            cfg.MaxErrors,
 		DisableIntrospection: cfg.DisableIntrospection,
+		MaskErrors:           cfg.MaskErrors,
 	})
 	r.docs, err = lru.New[string, *document](cfg.DocumentCacheSize)
 	if err != nil {
