@@ -131,3 +131,11 @@ func ExampleReady() {
 	// /health 200 {"status":"ok"}
 	// /ready 503 {"status":"not ready","checks":{"redis":"connection refused"}}
 }
+
+// Health answers liveness probes whatever the state of dependencies.
+func ExampleHealth() {
+	rec := httptest.NewRecorder()
+	graft.Health().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/health", nil))
+	fmt.Println(rec.Code, strings.TrimSpace(rec.Body.String()))
+	// Output: 200 {"status":"ok"}
+}

@@ -18,7 +18,7 @@ const (
 	DefaultShutdownGrace     = 10 * time.Second
 	DefaultReadHeaderTimeout = 5 * time.Second
 	DefaultReadTimeout       = 30 * time.Second
-	DefaultWriteTimeout      = 30 * time.Second
+	DefaultWriteTimeout      = 60 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
 )
 
@@ -45,7 +45,7 @@ type ServeOptions struct {
 	// DefaultShutdownGrace.
 	ShutdownGrace time.Duration
 	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout set the
-	// http.Server timeouts of the same names (defaults 5s, 30s, 30s, 120s).
+	// http.Server timeouts of the same names (defaults 5s, 30s, 60s, 120s: the write timeout outlasts the default execution timeout, so a slow request still gets its answer).
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration

@@ -193,4 +193,3 @@ func introspectionToSDL(s iSchema) string {
 	}
 	return b.String()
 }
-

@@ -77,9 +77,12 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 	}
 	var p unsafe.Pointer
 	var err error
-	if pre != nil {
+	switch {
+	case pre != nil:
 		p, err = pre.ptr, pre.err
-	} else {
+	case f.def.Resolve == nil && obj != nil:
+		p = unsafe.Add(obj, f.def.Offset) // a plain struct field
+	default:
 		p, err = r.resolveField(f, obj)
 	}
 	out := f.def.Out
