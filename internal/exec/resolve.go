@@ -3,7 +3,6 @@ package exec
 import (
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"unsafe"
 
 	"github.com/graftgql/graft/schema"
@@ -31,6 +30,12 @@ func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointe
 	if op.concurrent && allowConcurrent {
 		pre = r.prefetch(op, obj)
 	}
+	return r.writeFields(op, typeName, obj, pre)
+}
+
+// writeFields writes the object as writeObject does, taking the values of
+// concurrent fields from pre (indexed like op.fields) when given.
+func (r *request) writeFields(op *objectPlan, typeName string, obj unsafe.Pointer, pre []prefetched) bool {
 	r.buf = append(r.buf, '{')
 	first := true
 	for i, f := range op.fields {
@@ -150,28 +155,6 @@ func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer
 	return f.def.Resolve(r.ctx, obj, args)
 }
 
-// prefetch runs the concurrent resolvers among op's included fields, each
-// in its own goroutine, and waits for them.
-func (r *request) prefetch(op *objectPlan, obj unsafe.Pointer) []prefetched {
-	pre := make([]prefetched, len(op.fields))
-	var wg sync.WaitGroup
-	for i, f := range op.fields {
-		if f.def == nil || !f.def.Concurrent || f.def.Resolve == nil {
-			continue
-		}
-		if f.conds != nil && !included(f.conds, r.vars) {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p, err := r.resolveField(f, obj)
-			pre[i] = prefetched{ptr: p, err: err, set: true}
-		}()
-	}
-	wg.Wait()
-	return pre
-}
 
 // writeValue writes the value at p described by out. When the value cannot
 // be completed (an error, or null at a non-null position below) and this
@@ -252,8 +235,9 @@ func (r *request) writeInner(f *fieldPlan, out *schema.Output, p unsafe.Pointer)
 	return false
 }
 
-// writeList writes the slice or array at p. List items run one after the
-// other.
+// writeList writes the slice or array at p. List items are written one
+// after the other; the concurrent resolvers of object items are started
+// together for the whole list first.
 func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) bool {
 	base, n := p, out.Len
 	if !out.Array {
@@ -287,6 +271,9 @@ func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) 
 			return true
 		}
 		return r.writeItems(f, out, base, i, n)
+	}
+	if op, obj := r.concurrentItems(f, out.Elem); op != nil {
+		return r.writeConcurrentItems(f, out, base, n, op, obj)
 	}
 	return r.writeItems(f, out, base, 0, n)
 }

@@ -1,0 +1,170 @@
+package graft_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/cmd/graft-load/load"
+	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/internal/testenv"
+	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/pq/redisstore"
+)
+
+// redisFaultTimeout is the store timeout of the fault test. Each request
+// is made with a deadline well above it: a request that reaches its
+// deadline blocked longer than the store allows.
+const redisFaultTimeout = 150 * time.Millisecond
+
+// TestRedisFaultsUnderLoad serves automatic persisted queries and a
+// safelist from one Redis while it runs, stops, restarts, freezes
+// (SIGSTOP) and thaws, with concurrent clients throughout. APQ keeps
+// answering (a lookup that fails is a miss, the query still runs); the
+// safelist answers 503 while Redis is away and recovers after; no request
+// outlives the store timeout by much, and no goroutine piles up.
+func TestRedisFaultsUnderLoad(t *testing.T) {
+	addr, redisServer := testenv.StartRedis(t)
+	redis.SetLogger(quietRedisLogger{})
+	client := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true, MaxRetries: -1, DialTimeout: redisFaultTimeout})
+	defer client.Close()
+	store := redisstore.New(client, redisstore.Options{Timeout: redisFaultTimeout, Prefix: "faults:"})
+	s, err := blog.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	apqRouter, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, PersistedQueries: &pq.Options{Mode: pq.APQ, Store: store}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	safeRouter, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, PersistedQueries: &pq.Options{Mode: pq.Safelist, Store: store}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apqSrv, safeSrv := httptest.NewServer(apqRouter), httptest.NewServer(safeRouter)
+	defer apqSrv.Close()
+	defer safeSrv.Close()
+	hash := pq.Hash(pq.SHA256, hostileQ1)
+	// listQ1 waits until Redis answers (after a restart the client's pool
+	// retries its dials in the background for a while), then lists q1.
+	listQ1 := func(t *testing.T) {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for client.Ping(context.Background()).Err() != nil {
+			if time.Now().After(deadline) {
+				t.Fatal("Redis did not come back")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err := store.Set(context.Background(), hash, hostileQ1); err != nil {
+			t.Fatalf("listing q1: %v", err)
+		}
+	}
+	listQ1(t)
+	goroutines := runtime.NumGoroutine()
+
+	// Each phase's requests and the answers they may get.
+	registerBody := gqlBody(hostileQ1, "", pqExt(`{"version":1,"sha256Hash":"`+hash+`"}`))
+	hashOnlyBody := gqlBody("", "", pqExt(`{"version":1,"sha256Hash":"`+hash+`"}`))
+	up := map[string][]faultExpect{"apq-register": {{200, ""}}, "apq-hash-only": {{200, ""}}, "safelist": {{200, ""}}}
+	down := map[string][]faultExpect{"apq-register": {{200, ""}}, "apq-hash-only": {{200, "PERSISTED_QUERY_NOT_FOUND"}}, "safelist": {{503, "PERSISTED_QUERY_STORE_UNAVAILABLE"}}}
+	phases := []struct {
+		name   string
+		before func(t *testing.T)
+		want   map[string][]faultExpect
+	}{
+		{name: "running", want: up},
+		{name: "stopped", before: func(*testing.T) { redisServer.Stop() }, want: down},
+		{name: "restarted", before: func(t *testing.T) { redisServer.Start(); listQ1(t) }, want: up},
+		{name: "paused", before: func(*testing.T) { redisServer.Pause() }, want: down},
+		{name: "resumed", before: func(t *testing.T) { redisServer.Resume(); listQ1(t) }, want: up},
+	}
+	for _, ph := range phases {
+		t.Run(ph.name, func(t *testing.T) {
+			if ph.before != nil {
+				ph.before(t)
+			}
+			var mu sync.Mutex
+			counts := map[string]int{}
+			var wg sync.WaitGroup
+			for c := 0; c < 8; c++ {
+				wg.Go(func() {
+					for i := 0; i < 12; i++ {
+						kind, url, body := "apq-register", apqSrv.URL, registerBody
+						switch (c + i) % 3 {
+						case 1:
+							kind, body = "apq-hash-only", hashOnlyBody
+						case 2:
+							kind, url, body = "safelist", safeSrv.URL, gqlBody(hostileQ1, "", "")
+						}
+						ctx, cancel := context.WithTimeout(context.Background(), 20*redisFaultTimeout)
+						a, err := faultPostBody(ctx, apqSrv, url, body)
+						cancel()
+						mu.Lock()
+						switch {
+						case errors.Is(err, context.DeadlineExceeded):
+							counts[kind+": blocked past the deadline"]++
+						case err != nil:
+							counts[kind+": "+err.Error()]++
+						case !answerIn(a, ph.want[kind]):
+							counts[kind+": unexpected "+a.raw]++
+						default:
+							counts["ok"]++
+						}
+						mu.Unlock()
+					}
+				})
+			}
+			wg.Wait()
+			for k, n := range counts {
+				if k != "ok" {
+					t.Errorf("%d × %s", n, k)
+				}
+			}
+		})
+	}
+	apqSrv.Client().CloseIdleConnections()
+	if n := load.SettleGoroutines(goroutines+8, 5*time.Second); n > goroutines+8 {
+		t.Fatalf("goroutines: %d before the faults, %d after", goroutines, n)
+	}
+}
+
+// faultExpect is one accepted answer: a status and the code of the first
+// error ("" for an answer with data).
+type faultExpect struct {
+	status int
+	code   string
+}
+
+// answerIn reports whether a is one of the accepted answers.
+func answerIn(a faultAnswer, want []faultExpect) bool {
+	for _, w := range want {
+		code := ""
+		if len(a.codes) > 0 {
+			code = a.codes[0]
+		}
+		if a.status == w.status && code == w.code && (w.code != "" || strings.Contains(a.raw, `"hello":"world"`)) {
+			return true
+		}
+	}
+	return false
+}
+
+// faultPostBody posts a raw JSON body with srv's client.
+func faultPostBody(ctx context.Context, srv *httptest.Server, url, body string) (faultAnswer, error) {
+	return faultPostRaw(ctx, srv.Client(), url, body)
+}
+
+// quietRedisLogger keeps go-redis' dial failures, expected here, out of
+// the test output.
+type quietRedisLogger struct{}
+
+func (quietRedisLogger) Printf(context.Context, string, ...any) {}
