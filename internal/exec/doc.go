@@ -23,13 +23,17 @@
 // back to the start of the nearest nullable parent and writing null there.
 //
 // Sibling fields and list items run sequentially, in selection order, in
-// the request's goroutine. Before an object's fields are written, the
-// resolvers of its selected fields marked schema.Field.Concurrent are
-// started together, each in its own goroutine, and awaited; their values
-// are then written in order like the others. Root fields of a mutation
-// always run one after the other. Resolution of a field goes through one
-// function (resolveField), the place where batch resolvers, which resolve a
-// field for all parents of a list level in one call, will hook in.
+// the request's goroutine. Resolvers marked schema.Field.Concurrent are
+// the exception: before an object is written, the concurrent resolvers of
+// its selected fields are started together, each in its own goroutine, and
+// awaited; for a list of objects, those of all items are started together
+// (at most 64 goroutines at a time). Their values are then written in
+// order like the others. Root fields of a mutation always run one after
+// the other. Resolution of a field goes through one function
+// (resolveField), and list-level prefetching (prefetchAll) already sees
+// all parents of a level at once: the place where batch resolvers, which
+// resolve a field for all parents of a list level in one call, will hook
+// in.
 //
 // A resolver that panics yields a field error with the generic message
 // "internal error" and code INTERNAL_SERVER_ERROR; the panic value and

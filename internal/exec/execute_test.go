@@ -129,6 +129,11 @@ func TestExecute(t *testing.T) {
 			want:  `{"data":{"left":"met","right":"met"}}`,
 		},
 		{
+			name:  "concurrent resolvers of list items run side by side",
+			query: `{ pairs { n meet } }`,
+			want:  `{"data":{"pairs":[{"n":1,"meet":"pair 1 met"},null,{"n":2,"meet":"pair 2 met"},{"n":3,"meet":"pair 3 met"}]}}`,
+		},
+		{
 			name:  "operation chosen by name",
 			query: `query A { hello } query B { maybe }`,
 			op:    "B",

@@ -155,7 +155,6 @@ func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer
 	return f.def.Resolve(r.ctx, obj, args)
 }
 
-
 // writeValue writes the value at p described by out. When the value cannot
 // be completed (an error, or null at a non-null position below) and this
 // position is nullable, what was written is replaced by null. It reports

@@ -44,6 +44,11 @@ type Item struct {
 	Big int64
 }
 
+// Pair is a list item whose concurrent field meets its neighbours.
+type Pair struct {
+	N int
+}
+
 type Wrapper struct {
 	items []Item
 }
@@ -182,6 +187,25 @@ func newZooWith(t testing.TB, opts exec.Options) (*zoo, *exec.Engine) {
 			return nil, errors.New("siblings did not run concurrently")
 		}
 	}
+	// Three list items whose "meet" fields wait for each other: they can
+	// only finish when the items' resolvers run together.
+	var items3 sync.WaitGroup
+	items3.Add(3)
+	pair := schema.Object[Pair](b, "Pair")
+	schema.FieldFuncNoArgs(pair, "meet", func(_ context.Context, p *Pair) (string, error) {
+		items3.Done()
+		done := make(chan struct{})
+		go func() { items3.Wait(); close(done) }()
+		select {
+		case <-done:
+			return fmt.Sprintf("pair %d met", p.N), nil
+		case <-time.After(10 * time.Second):
+			return "", errors.New("list items did not run concurrently")
+		}
+	}, schema.Concurrent())
+	schema.QueryNoArgs(b, "pairs", func(context.Context) ([]*Pair, error) {
+		return []*Pair{{N: 1}, nil, {N: 2}, {N: 3}}, nil
+	})
 	schema.QueryNoArgs(b, "left", rendezvous, schema.Concurrent())
 	schema.QueryNoArgs(b, "right", rendezvous, schema.Concurrent())
 	schema.Mutation(b, "add", func(_ context.Context, a AddArgs) (int, error) {
