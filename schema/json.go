@@ -22,6 +22,14 @@ func AppendJSONString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip eight plain ASCII bytes at a time: most strings need no
+		// escaping at all.
+		for i+8 <= len(s) && plain8(s[i:i+8]) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if safeASCII[c] {
@@ -68,4 +76,22 @@ func AppendJSONString(buf []byte, s string) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// plain8 reports whether the eight bytes of s are ASCII that a JSON string
+// carries as it is (no control character, quote or backslash), testing
+// them together as one word.
+func plain8(s string) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	less := (x - 0x20*ones) &^ x // a high bit where a byte is below 0x20
+	q := x ^ ('"' * ones)
+	quote := (q - ones) &^ q // a high bit where a byte is '"'
+	b := x ^ ('\\' * ones)
+	backslash := (b - ones) &^ b // a high bit where a byte is '\\'
+	return (less|quote|backslash|x)&highs == 0
 }
