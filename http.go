@@ -47,10 +47,12 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // as more than limit bytes arrive (or when Content-Length says so, before
 // reading anything).
 func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Error) {
-	tooLarge := &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Err: httpapi.NewError(httpapi.CodePayloadTooLarge,
-		"The request body is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")}
+	tooLarge := func() *httpapi.Error {
+		return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Err: httpapi.NewError(httpapi.CodePayloadTooLarge,
+			"The request body is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")}
+	}
 	if req.ContentLength > limit {
-		return buf, tooLarge
+		return buf, tooLarge()
 	}
 	if req.ContentLength > 0 && int64(cap(buf)) < req.ContentLength {
 		buf = make([]byte, 0, req.ContentLength)
@@ -63,7 +65,7 @@ func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Erro
 		n, err := lr.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
-			return buf, tooLarge
+			return buf, tooLarge()
 		}
 		if errors.Is(err, io.EOF) {
 			return buf, nil
@@ -76,10 +78,11 @@ func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Erro
 }
 
 var (
-	hdrContentType  = http.CanonicalHeaderKey("Content-Type")
-	ctGraphQL       = []string{httpapi.ContentTypeGraphQLResponse}
-	ctJSON          = []string{httpapi.ContentTypeJSON}
-	hdrCacheControl = http.CanonicalHeaderKey("Cache-Control")
+	hdrContentType   = http.CanonicalHeaderKey("Content-Type")
+	ctGraphQL        = []string{httpapi.ContentTypeGraphQLResponse}
+	ctJSON           = []string{httpapi.ContentTypeJSON}
+	hdrCacheControl  = http.CanonicalHeaderKey("Cache-Control")
+	hdrContentLength = http.CanonicalHeaderKey("Content-Length")
 )
 
 func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
@@ -101,7 +104,11 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	for k, v := range resp.Header {
 		h[k] = v
 	}
-	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	// net/http measures small bodies itself; say the length of larger
+	// ones so they are not sent chunked.
+	if len(resp.Body) > 2048 {
+		h[hdrContentLength] = []string{strconv.Itoa(len(resp.Body))}
+	}
 	w.WriteHeader(resp.Status)
 	_, _ = w.Write(resp.Body)
 }

@@ -78,6 +78,15 @@ func decodePost(body []byte) (Request, *Error) {
 	if body[0] != '{' {
 		return Request{}, badRequest("The request body must be a JSON object")
 	}
+	if req, ok := decodePostFast(body); ok {
+		return req, nil
+	}
+	return decodePostGeneral(body)
+}
+
+// decodePostGeneral decodes any POST body with encoding/json and words
+// the error of a malformed one.
+func decodePostGeneral(body []byte) (Request, *Error) {
 	var pb postBody
 	if err := json.Unmarshal(body, &pb); err != nil {
 		return Request{}, badRequest("The request body is not valid JSON: " + truncate(err.Error()))
