@@ -21,6 +21,7 @@ const (
 	DefaultDocumentCacheSize = 1000
 	DefaultTimeout           = 30 * time.Second
 	DefaultMaxErrors         = 100
+	DefaultMaxResponseBytes  = 16 << 20
 )
 
 // Config configures a Router. The zero value is a working configuration:
@@ -64,6 +65,12 @@ type Config struct {
 
 	// MaxErrors bounds the errors in one response. Default 100.
 	MaxErrors int
+
+	// MaxResponseBytes bounds the response to one request. Default 16 MiB;
+	// past it the fields not yet written become null and the response
+	// carries one RESPONSE_TOO_LARGE error. Nested lists multiply, so a
+	// short query can otherwise ask for gigabytes.
+	MaxResponseBytes int
 
 	// MaskErrors replaces the message of resolver errors that are not
 	// *gqlerror.Error values with a generic one; the original is logged.
@@ -142,8 +149,8 @@ func (c Config) withDefaults() (Config, error) {
 		}
 		c.GraphiQL = &g
 	}
-	if c.MaxBodyBytes < 0 || c.MaxTokens < 0 || c.DocumentCacheSize < 0 || c.Timeout < 0 || c.MaxErrors < 0 {
-		return c, fmt.Errorf("graft: MaxBodyBytes, MaxTokens, DocumentCacheSize, Timeout and MaxErrors must not be negative")
+	if c.MaxBodyBytes < 0 || c.MaxTokens < 0 || c.DocumentCacheSize < 0 || c.Timeout < 0 || c.MaxErrors < 0 || c.MaxResponseBytes < 0 {
+		return c, fmt.Errorf("graft: MaxBodyBytes, MaxTokens, DocumentCacheSize, Timeout, MaxErrors and MaxResponseBytes must not be negative")
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
@@ -159,6 +166,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxErrors == 0 {
 		c.MaxErrors = DefaultMaxErrors
+	}
+	if c.MaxResponseBytes == 0 {
+		c.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if c.CSRF != nil && len(c.CSRF.RequiredHeaders) == 0 {
 		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name"}}

@@ -24,6 +24,7 @@ type envSpec struct {
 	ReportComplexity     envconf.Bool  `env:"GRAPHQL_REPORT_COMPLEXITY"`
 	MaxBodyBytes         envconf.Limit `env:"GRAPHQL_MAX_BODY_BYTES"`
 	MaxTokens            envconf.Limit `env:"GRAPHQL_MAX_TOKENS"`
+	MaxResponseBytes     envconf.Limit `env:"GRAPHQL_MAX_RESPONSE_BYTES"`
 	Introspection        *envconf.Bool `env:"GRAPHQL_INTROSPECTION"`
 	DocumentCacheSize    envconf.Limit `env:"GRAPHQL_DOCUMENT_CACHE_SIZE"`
 	Timeout              time.Duration `env:"GRAPHQL_TIMEOUT"`
@@ -53,6 +54,7 @@ var EnvVars = []EnvVar{
 	{"GRAPHQL_REPORT_COMPLEXITY", "false", "report the limits analysis in response extensions"},
 	{"GRAPHQL_MAX_BODY_BYTES", "1048576", "maximum request body size"},
 	{"GRAPHQL_MAX_TOKENS", "15000", "maximum lexical tokens in a query"},
+	{"GRAPHQL_MAX_RESPONSE_BYTES", "16777216", "maximum response size"},
 	{"GRAPHQL_INTROSPECTION", "true", "allow introspection queries"},
 	{"GRAPHQL_DOCUMENT_CACHE_SIZE", "1000", "parsed documents kept in the LRU cache"},
 	{"GRAPHQL_TIMEOUT", "30s", "execution timeout per request (Go duration)"},
@@ -88,6 +90,7 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Config, error) {
 		ReportComplexity:     bool(s.ReportComplexity),
 		MaxBodyBytes:         int64(s.MaxBodyBytes),
 		MaxTokens:            int(s.MaxTokens),
+		MaxResponseBytes:     int(s.MaxResponseBytes),
 		DisableIntrospection: s.Introspection != nil && !bool(*s.Introspection),
 		DocumentCacheSize:    int(s.DocumentCacheSize),
 		Timeout:              s.Timeout,

@@ -60,6 +60,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaxErrors:            cfg.MaxErrors,
 		DisableIntrospection: cfg.DisableIntrospection,
 		MaskErrors:           cfg.MaskErrors,
+		MaxResponseBytes:     cfg.MaxResponseBytes,
 	})
 	r.docs, err = lru.New[string, *document](cfg.DocumentCacheSize)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/httpapi"
 )
 
@@ -372,5 +373,26 @@ func TestNewRouterRejectsBadConfig(t *testing.T) {
 	}
 	if _, err := graft.NewRouter(nil, nil, graft.Config{}); err == nil {
 		t.Error("nil schema accepted")
+	}
+}
+
+func TestMaxResponseBytes(t *testing.T) {
+	bs, err := blog.Schema()
+	r := routerFor(t, bs, err, graft.Config{MaxResponseBytes: 2000})
+	got := post(t, r, `{ authors(first: 100) { id name email } }`)
+	if got.status != 200 || len(got.raw) > 4000 {
+		t.Fatalf("got %d, %d bytes", got.status, len(got.raw))
+	}
+	var found bool
+	for i := range got.body.Errors {
+		if got.code(i) == "RESPONSE_TOO_LARGE" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no RESPONSE_TOO_LARGE error: %s", got.raw)
+	}
+	if got := post(t, r, `{ hello }`); got.status != 200 || got.body.Data["hello"] != "world" {
+		t.Fatalf("a small response: %s", got.raw)
 	}
 }

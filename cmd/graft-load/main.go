@@ -22,7 +22,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
-		"time"
+	"time"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/cmd/graft-load/load"

@@ -9,7 +9,7 @@ import (
 
 // DefaultValidationBudget bounds the work CheckValidationBudget lets a
 // document ask of validation, in units of about one field comparison:
-// 220 copies of one field in one selection set, or a chain of 50
+// 220 copies of one field in one selection set, or a chain of about 40
 // fragments each adding a field and spreading the next. gqlparser
 // validates either in a few milliseconds; at ten times the size it takes
 // seconds (copies grow with the square, chains faster). Real documents,
@@ -27,8 +27,8 @@ const reasonValidationBudget = "VALIDATION_BUDGET_EXCEEDED"
 // turn) and every pair of fragments spread into one set. Ten thousand
 // copies of one field, or a chain of ten thousand fragments each adding
 // a field, fit in a small body yet cost gqlparser minutes and gigabytes.
-// The estimate stops as soon as it passes budget, so it costs at most
-// O(budget) itself. A document over budget gets one error with code
+// The estimate stops as soon as it passes budget, so its own cost is
+// linear in the document plus O(budget). A document over budget gets one error with code
 // GRAPHQL_VALIDATION_FAILED; nil means the document may be validated.
 // budget <= 0 means DefaultValidationBudget.
 func CheckValidationBudget(doc *ast.QueryDocument, budget int) *gqlerror.Error {

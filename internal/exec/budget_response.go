@@ -2,11 +2,13 @@ package exec
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// DefaultMaxResponseBytes bounds the response an execution writes. Nested
+// DefaultMaxResponseBytes is the default of Options.MaxResponseBytes, the
+// bound on the response an execution writes. Nested
 // lists multiply: seven levels of friends of friends in the Star Wars
 // schema write 95 MB from a query of 100 bytes, and each further level
 // multiplies that by about four. Once the bound is passed, the fields not
@@ -16,7 +18,7 @@ import (
 const DefaultMaxResponseBytes = 16 << 20
 
 // CodeResponseTooLarge is the extensions.code of the error an execution
-// reports when its response passed DefaultMaxResponseBytes.
+// reports when its response passed Options.MaxResponseBytes.
 const CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
 
 // errResponseTooLarge marks the error recorded when the response budget
@@ -24,10 +26,10 @@ const CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
 var errResponseTooLarge = errors.New("response too large")
 
 // overResponseBudget reports whether the response written so far passed
-// DefaultMaxResponseBytes; the first time it does, it records the error at
+// the engine's MaxResponseBytes; the first time it does, it records the error at
 // the current path of field f.
 func (r *request) overResponseBudget(f *fieldPlan) bool {
-	if len(r.buf) <= DefaultMaxResponseBytes {
+	if len(r.buf) <= r.e.maxResponse {
 		return false
 	}
 	for _, e := range r.errs {
@@ -36,7 +38,7 @@ func (r *request) overResponseBudget(f *fieldPlan) bool {
 		}
 	}
 	ge := &gqlerror.Error{
-		Message:    "The response is larger than the limit of 16 MiB: select fewer fields or smaller lists.",
+		Message:    "The response is larger than the limit of " + strconv.Itoa(r.e.maxResponse) + " bytes: select fewer fields or smaller lists.",
 		Path:       r.currentPath(),
 		Extensions: map[string]any{"code": CodeResponseTooLarge},
 		Err:        errResponseTooLarge,

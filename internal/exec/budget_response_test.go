@@ -3,7 +3,7 @@ package exec
 import "testing"
 
 func TestOverResponseBudget(t *testing.T) {
-	e := &Engine{maxErrors: defaultMaxErrors}
+	e := &Engine{maxErrors: defaultMaxErrors, maxResponse: DefaultMaxResponseBytes}
 	tests := []struct {
 		name     string
 		size     int

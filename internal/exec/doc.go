@@ -48,7 +48,7 @@
 // planning stops at a fixed number of field selections and fragment
 // expansions (plans of selection sets shared by the possible types of an
 // interface or union are made once); execution stops writing fields once
-// the response passes DefaultMaxResponseBytes; at most Options.MaxErrors
+// the response passes Options.MaxResponseBytes (DefaultMaxResponseBytes); at most Options.MaxErrors
 // errors are reported; and request error messages, which quote names and
 // values from the request, are cut to a bounded length.
 //

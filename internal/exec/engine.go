@@ -3,6 +3,7 @@ package exec
 import (
 	"log/slog"
 	"sort"
+	"strconv"
 
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -34,6 +35,9 @@ type Options struct {
 	// validation (see CheckValidationBudget); 0 means
 	// DefaultValidationBudget.
 	ValidationBudget int
+	// MaxResponseBytes bounds the response one execution writes; 0 means
+	// DefaultMaxResponseBytes. See overResponseBudget.
+	MaxResponseBytes int
 }
 
 // defaultMaxErrors is the error bound used when Options.MaxErrors is 0.
@@ -42,19 +46,20 @@ const defaultMaxErrors = 100
 // Engine prepares and executes documents for one schema. It is safe for
 // concurrent use.
 type Engine struct {
-	ast       *ast.Schema
-	query     *schema.Type
-	mutation  *schema.Type
-	types     map[string]*schema.Type
-	fields    map[*schema.Type]map[string]*schema.Field
-	logger    *slog.Logger
-	maxTokens int
-	maxErrors int
-	noIntro   bool
-	mask      bool
-	vbudget   int
-	rules     []core.Rule
-	intro     introIndex
+	ast         *ast.Schema
+	query       *schema.Type
+	mutation    *schema.Type
+	types       map[string]*schema.Type
+	fields      map[*schema.Type]map[string]*schema.Field
+	maxResponse int
+	logger      *slog.Logger
+	maxTokens   int
+	maxErrors   int
+	noIntro     bool
+	mask        bool
+	vbudget     int
+	rules       []core.Rule
+	intro       introIndex
 }
 
 // New returns an Engine for the built schema s.
@@ -66,17 +71,21 @@ func New(s *schema.Schema, opts Options) *Engine {
 // a hand-made model with a schema loaded from SDL.
 func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Type, opts Options) *Engine {
 	e := &Engine{
-		ast:       as,
-		query:     query,
-		mutation:  mutation,
-		types:     make(map[string]*schema.Type, len(types)),
-		fields:    make(map[*schema.Type]map[string]*schema.Field, len(types)),
-		logger:    opts.Logger,
-		maxTokens: opts.MaxTokens,
-		maxErrors: opts.MaxErrors,
-		noIntro:   opts.DisableIntrospection,
-		mask:      opts.MaskErrors,
-		vbudget:   opts.ValidationBudget,
+		ast:         as,
+		query:       query,
+		mutation:    mutation,
+		types:       make(map[string]*schema.Type, len(types)),
+		fields:      make(map[*schema.Type]map[string]*schema.Field, len(types)),
+		logger:      opts.Logger,
+		maxTokens:   opts.MaxTokens,
+		maxErrors:   opts.MaxErrors,
+		noIntro:     opts.DisableIntrospection,
+		mask:        opts.MaskErrors,
+		vbudget:     opts.ValidationBudget,
+		maxResponse: opts.MaxResponseBytes,
+	}
+	if e.maxResponse <= 0 {
+		e.maxResponse = DefaultMaxResponseBytes
 	}
 	if e.logger == nil {
 		e.logger = slog.Default()
@@ -105,6 +114,7 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	add(mutation)
 	e.intro = newIntroIndex(as)
 	set := rules.NewDefaultRules()
+	set.AddRule("IntLiteralsInRange", intRangeRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
 	}
@@ -150,6 +160,23 @@ func noIntrospectionRule(observers *core.Events, addError core.AddErrFunc) {
 			addError(
 				core.Message(`GraphQL introspection is not allowed, but the query contained %s.`, field.Name),
 				core.At(field.Position),
+			)
+		}
+	})
+}
+
+// intRangeRule refuses Int literals outside 32 bits, which the
+// specification's "Values of Correct Type" rule requires and gqlparser's
+// rule does not check.
+func intRangeRule(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
+		if v.Kind != ast.IntValue || v.ExpectedType == nil || v.ExpectedType.Name() != "Int" {
+			return
+		}
+		if _, err := strconv.ParseInt(v.Raw, 10, 32); err != nil {
+			addError(
+				core.Message(`Int cannot represent non 32-bit signed integer value: %s`, v.Raw),
+				core.At(v.Position),
 			)
 		}
 	})

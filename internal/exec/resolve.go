@@ -77,7 +77,7 @@ func (r *request) writeFields(op *objectPlan, typeName string, obj unsafe.Pointe
 // writeModelField resolves f on obj (or takes its prefetched value) and
 // writes the value.
 func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetched) bool {
-	if len(r.buf) > DefaultMaxResponseBytes && r.overResponseBudget(f) {
+	if len(r.buf) > r.e.maxResponse && r.overResponseBudget(f) {
 		return r.writeNull(f, f.def.Out.NonNull, false)
 	}
 	var p unsafe.Pointer

@@ -67,8 +67,12 @@ var kinds = []struct {
 		return post("apq-miss", `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"`+h+`"}}}`, 200, "PERSISTED_QUERY_NOT_FOUND")
 	}},
 	{3, func(*rand.Rand) request { return post("bad-json", `{"query":`, 400, "BAD_REQUEST") }},
-	{3, func(*rand.Rand) request { return post("parse-error", body("{ hello ", "", ""), 400, "GRAPHQL_PARSE_FAILED") }},
-	{3, func(*rand.Rand) request { return post("validation-error", body("{ nope }", "", ""), 400, "GRAPHQL_VALIDATION_FAILED") }},
+	{3, func(*rand.Rand) request {
+		return post("parse-error", body("{ hello ", "", ""), 400, "GRAPHQL_PARSE_FAILED")
+	}},
+	{3, func(*rand.Rand) request {
+		return post("validation-error", body("{ nope }", "", ""), 400, "GRAPHQL_VALIDATION_FAILED")
+	}},
 	{2, func(*rand.Rand) request {
 		return post("bad-variable", body("query($n: Int) { authors(first: $n) { id } }", `{"n":2147483648}`, ""), 400, "BAD_USER_INPUT")
 	}},
