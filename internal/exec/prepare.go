@@ -59,6 +59,12 @@ func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	if err != nil {
 		return nil, gqlerror.List{boundMessage(withCode(toGQLError(err), CodeParseFailed))}
 	}
+	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
+		// The grammar asks for at least one definition; gqlparser accepts
+		// an empty document.
+		ge := gqlerror.Errorf("Syntax Error: Unexpected <EOF>: the document holds no operation.")
+		return nil, gqlerror.List{withCode(ge, CodeParseFailed)}
+	}
 	if ge := CheckValidationBudget(doc, e.vbudget); ge != nil {
 		return nil, gqlerror.List{ge}
 	}
