@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -13,7 +14,23 @@ import (
 	"github.com/graftgql/graft/pq"
 )
 
-var soakDuration = flag.Duration("soak", 0, "run TestSoak for this long (for example -soak=30s)")
+var soakDuration = flag.Duration("soak", 0, "run TestSoak for this long (for example -soak=30s); GRAFT_SOAK sets it too")
+
+// soakFor returns how long TestSoak runs: -soak, else GRAFT_SOAK (CI runs
+// a short soak that way), else zero.
+func soakFor(t *testing.T) time.Duration {
+	if *soakDuration > 0 {
+		return *soakDuration
+	}
+	if v := os.Getenv("GRAFT_SOAK"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("GRAFT_SOAK=%q: %v", v, err)
+		}
+		return d
+	}
+	return 0
+}
 
 // TestSoak drives the blog example, served by graft.Serve on loopback with
 // automatic persisted queries in a bounded store, with the load mix of
@@ -21,8 +38,9 @@ var soakDuration = flag.Duration("soak", 0, "run TestSoak for this long (for exa
 // after the run the goroutines come back, the live heap is bounded and the
 // store holds no more than its size. It runs only with -soak.
 func TestSoak(t *testing.T) {
-	if *soakDuration <= 0 {
-		t.Skip("the soak test runs only with -soak=<duration>, for example go test -run Soak -soak=30s")
+	duration := soakFor(t)
+	if duration <= 0 {
+		t.Skip("the soak test runs only with -soak=<duration> or GRAFT_SOAK=<duration>, for example go test -run Soak -soak=30s")
 	}
 	const storeSize = 128
 	s, err := blog.Schema()
@@ -57,7 +75,7 @@ func TestSoak(t *testing.T) {
 	}
 	goroutines := load.SettleGoroutines(0, 200*time.Millisecond)
 	heap := load.HeapAfterGC()
-	rep, err := load.Run(context.Background(), load.Options{URL: url, Clients: 64, Duration: *soakDuration})
+	rep, err := load.Run(context.Background(), load.Options{URL: url, Clients: 64, Duration: duration})
 	if err != nil {
 		t.Fatal(err)
 	}

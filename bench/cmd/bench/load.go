@@ -114,13 +114,8 @@ func roundTrip(c net.Conn, br *bufio.Reader, req []byte) (ok, reuse bool) {
 	if _, err := c.Write(req); err != nil {
 		return false, false
 	}
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		return false, false
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return err == nil && resp.StatusCode == http.StatusOK, err == nil && !resp.Close
+	status, closing, err := discardResponse(br)
+	return err == nil && status == http.StatusOK, err == nil && !closing
 }
 
 // fetch sends one request on a fresh connection and returns the status and
