@@ -138,10 +138,10 @@ func BenchmarkPersistedQueryHit(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			h := pq.Hash(pq.SHA256, benchQ2)
-			full := `{"query":` + quoteJSON(benchQ2) + `}`
+			h := pq.Hash(pq.SHA256, benchQ1)
+			full := `{"query":` + quoteJSON(benchQ1) + `}`
 			hashOnly := `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`
-			register := `{"query":` + quoteJSON(benchQ2) + `,"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`
+			register := `{"query":` + quoteJSON(benchQ1) + `,"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`
 			w := &nopWriter{h: http.Header{}}
 			serve := func(body string) {
 				req := httptest.NewRequest("POST", "/graphql", readerOf(body))

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -42,18 +43,14 @@ func decodePostFast(body []byte) (req Request, ok bool) {
 				return req, false
 			}
 		case "variables", "extensions":
-			raw, ok := p.objectOrNull()
+			m, ok := p.objectOrNull()
 			if !ok {
 				return req, false
 			}
-			if raw != nil {
-				dst := &req.Variables
-				if key == "extensions" {
-					dst = &req.Extensions
-				}
-				if e := objectParam(key, raw, dst); e != nil {
-					return req, false
-				}
+			if key == "variables" {
+				req.Variables = m
+			} else {
+				req.Extensions = m
 			}
 		default:
 			return req, false
@@ -67,6 +64,16 @@ func decodePostFast(body []byte) (req Request, ok bool) {
 		}
 		return req, false
 	}
+}
+
+// interned are strings requests repeat, returned without allocating.
+var interned = map[string]string{
+	"persistedQuery": "persistedQuery",
+	"version":        "version",
+	"sha256Hash":     "sha256Hash",
+	"sha512Hash":     "sha512Hash",
+	"id":             "id",
+	"first":          "first",
 }
 
 type fastParser struct {
@@ -148,6 +155,9 @@ func (p *fastParser) stringOrNull() (string, bool) {
 			seg := p.b[start:p.i]
 			p.i++
 			if out == nil {
+				if s, ok := interned[string(seg)]; ok { // no allocation
+					return s, true
+				}
 				if !utf8.Valid(seg) {
 					return "", false
 				}
@@ -195,10 +205,14 @@ func (p *fastParser) stringOrNull() (string, bool) {
 	return "", false
 }
 
-// objectOrNull returns the raw bytes of a JSON object (nil for null),
-// finding its end by counting brackets outside strings. The object itself
-// is decoded (and checked) by the caller.
-func (p *fastParser) objectOrNull() ([]byte, bool) {
+// maxFastDepth bounds the nesting the fast path decodes; deeper values
+// take the general path.
+const maxFastDepth = 64
+
+// objectOrNull decodes null (giving nil) or a JSON object into the values
+// the general path gives: map[string]any, []any, string, bool, nil, int64
+// for integers that fit and float64 for other numbers.
+func (p *fastParser) objectOrNull() (map[string]any, bool) {
 	if bytes.HasPrefix(p.b[p.i:], []byte("null")) {
 		p.i += 4
 		return nil, true
@@ -206,27 +220,133 @@ func (p *fastParser) objectOrNull() ([]byte, bool) {
 	if p.i >= len(p.b) || p.b[p.i] != '{' {
 		return nil, false
 	}
-	start, depth := p.i, 0
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				p.i++
-				return p.b[start:p.i], true
-			}
-		case '"':
-			p.i++
-			for p.i < len(p.b) && p.b[p.i] != '"' {
-				if p.b[p.i] == '\\' {
-					p.i++
-				}
-				p.i++
-			}
-		}
+	v, ok := p.value(0)
+	if !ok {
+		return nil, false
+	}
+	return v.(map[string]any), true
+}
+
+func (p *fastParser) value(depth int) (any, bool) {
+	if depth > maxFastDepth || p.i >= len(p.b) {
+		return nil, false
+	}
+	switch c := p.b[p.i]; {
+	case c == '{':
 		p.i++
+		m := map[string]any{}
+		p.ws()
+		if p.eat('}') {
+			return m, true
+		}
+		for {
+			p.ws()
+			if p.i >= len(p.b) || p.b[p.i] != '"' {
+				return nil, false
+			}
+			k, ok := p.stringOrNull()
+			if !ok {
+				return nil, false
+			}
+			p.ws()
+			if !p.eat(':') {
+				return nil, false
+			}
+			p.ws()
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			m[k] = v
+			p.ws()
+			if p.eat(',') {
+				continue
+			}
+			if p.eat('}') {
+				return m, true
+			}
+			return nil, false
+		}
+	case c == '[':
+		p.i++
+		l := []any{}
+		p.ws()
+		if p.eat(']') {
+			return l, true
+		}
+		for {
+			p.ws()
+			v, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			l = append(l, v)
+			p.ws()
+			if p.eat(',') {
+				continue
+			}
+			if p.eat(']') {
+				return l, true
+			}
+			return nil, false
+		}
+	case c == '"':
+		return p.stringOrNull()
+	case c == 't' && bytes.HasPrefix(p.b[p.i:], []byte("true")):
+		p.i += 4
+		return true, true
+	case c == 'f' && bytes.HasPrefix(p.b[p.i:], []byte("false")):
+		p.i += 5
+		return false, true
+	case c == 'n' && bytes.HasPrefix(p.b[p.i:], []byte("null")):
+		p.i += 4
+		return nil, true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
 	}
 	return nil, false
+}
+
+// number reads a JSON number: an int64 when it is an integer that fits,
+// else a float64, else (out of float64's range) its text, as the general
+// path's json.Number handling gives.
+func (p *fastParser) number() (any, bool) {
+	start := p.i
+	p.eat('-')
+	switch {
+	case p.eat('0'):
+	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
+		p.digits()
+	default:
+		return nil, false
+	}
+	if p.eat('.') {
+		if !p.digits() {
+			return nil, false
+		}
+	}
+	if p.eat('e') || p.eat('E') {
+		if !p.eat('+') {
+			p.eat('-')
+		}
+		if !p.digits() {
+			return nil, false
+		}
+	}
+	text := string(p.b[start:p.i])
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return n, true
+	}
+	if f, err := strconv.ParseFloat(text, 64); err == nil {
+		return f, true
+	}
+	return text, true
+}
+
+func (p *fastParser) digits() bool {
+	start := p.i
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		p.i++
+	}
+	return p.i > start
 }
