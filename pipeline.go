@@ -26,6 +26,14 @@ func (r *Router) Do(ctx context.Context, req *httpapi.RawRequest) *httpapi.Respo
 	return resp
 }
 
+// DoInto is Do writing into resp, whose fields it overwrites and whose
+// Body capacity it reuses, so an adapter can pool responses.
+func (r *Router) DoInto(ctx context.Context, req *httpapi.RawRequest, resp *httpapi.Response) {
+	body := resp.Body[:0]
+	*resp = httpapi.Response{Body: body}
+	r.serve(ctx, req, resp)
+}
+
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
 	defer func() {
 		if p := recover(); p != nil {

@@ -7,6 +7,7 @@ package fasthttpadapter
 
 import (
 	"context"
+	"sync"
 
 	"github.com/valyala/fasthttp"
 
@@ -40,9 +41,20 @@ func Handler(router *graft.Router) fasthttp.RequestHandler {
 		}
 		// The request context is not used as the pipeline's context:
 		// fasthttp recycles it when the handler returns.
-		writeResponse(ctx, router.Do(context.Background(), &raw))
+		resp := responses.Get().(*httpapi.Response)
+		router.DoInto(context.Background(), &raw, resp)
+		writeResponse(ctx, resp) // copies the body
+		if cap(resp.Body) <= maxPooledBody {
+			responses.Put(resp)
+		}
 	}
 }
+
+// responses recycles pipeline responses and their body buffers; bodies
+// that grew past maxPooledBody are left to the garbage collector.
+var responses = sync.Pool{New: func() any { return &httpapi.Response{Body: make([]byte, 0, 4096)} }}
+
+const maxPooledBody = 1 << 20
 
 // writeResponse copies a pipeline response to the fasthttp response.
 func writeResponse(ctx *fasthttp.RequestCtx, resp *httpapi.Response) {
