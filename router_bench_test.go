@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,24 +11,15 @@ import (
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/testenv"
+	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/pq"
 	"github.com/graftgql/graft/pq/redisstore"
 	"github.com/redis/go-redis/v9"
 )
 
-// benchQuery reads a query of the shared benchmark workload, falling back
-// to the inline text when ../shared is not beside the checkout.
-func benchQuery(name, fallback string) string {
-	b, err := os.ReadFile(filepath.Join("..", "shared", "bench", name))
-	if err != nil {
-		return fallback
-	}
-	return strings.TrimSpace(string(b))
-}
-
 var (
-	benchQ1 = benchQuery("q1.graphql", `{ hello }`)
-	benchQ2 = benchQuery("q2.graphql", `{ authors(first: 50) { id name email posts(first: 10) { id title likes tags } } }`)
+	benchQ1 = strings.TrimSpace(workload.Q1)
+	benchQ2 = strings.TrimSpace(workload.Q2)
 )
 
 // nopWriter is an http.ResponseWriter that keeps nothing, so the

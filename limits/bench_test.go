@@ -1,8 +1,7 @@
 package limits_test
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/graftgql/graft/internal/workload"
 	"testing"
 
 	"github.com/graftgql/graft/examples/blog"
@@ -20,7 +19,7 @@ func BenchmarkAnalyzeBlog(b *testing.B) {
 	}
 	for _, file := range []string{"q2.graphql", "q4.graphql"} {
 		b.Run(file, func(b *testing.B) {
-			query, err := os.ReadFile(filepath.Join("testdata", file))
+			query, err := workload.ReadFile(file)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,8 +1,7 @@
 package limits
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/graftgql/graft/internal/workload"
 	"testing"
 
 	"github.com/graftgql/graft/schema"
@@ -10,7 +9,7 @@ import (
 )
 
 // blogCosts declares the list costs of the benchmark schema
-// (testdata/blog.graphql, the shared benchmark workload's schema).
+// (the shared benchmark workload's schema, from internal/workload).
 var blogCosts = map[string]schema.CostFunc{
 	"Query.authors": multiply("first"),
 	"Author.posts":  multiply("first"),
@@ -22,7 +21,7 @@ func blogCostLookup(typeName, fieldName string) schema.CostFunc {
 
 func readTestdata(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
+	b, err := workload.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +30,7 @@ func readTestdata(t testing.TB, name string) string {
 
 func loadWorkload(t testing.TB, name string) (*ast.Schema, *ast.QueryDocument, *ast.OperationDefinition) {
 	t.Helper()
-	s := loadSchema(t, readTestdata(t, "blog.graphql"))
+	s := loadSchema(t, readTestdata(t, "schema.graphql"))
 	doc, op := loadQuery(t, s, readTestdata(t, name))
 	return s, doc, op
 }

@@ -1,35 +1,28 @@
 // Package workload holds the benchmark workload shared by every server in
-// the comparison: the schema and the four queries of ../shared/bench,
-// embedded so the benchmark runs from any working directory.
+// the comparison: the schema and the four queries of ../shared/bench (one
+// embedded copy, in graft's internal/workload), with the persisted-query
+// variants the load generator sends.
 package workload
 
 import (
 	"crypto/sha256"
-	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+
+	"github.com/graftgql/graft/internal/workload"
 )
 
 // SDL is the schema every benchmarked server serves.
-//
-//go:embed schema.graphql
-var SDL string
+var SDL = workload.SDL
 
-//go:embed q1.graphql
-var q1 string
-
-//go:embed q2.graphql
-var q2 string
-
-//go:embed q3.graphql
-var q3 string
-
-//go:embed q3.variables.json
-var q3Variables []byte
-
-//go:embed q4.graphql
-var q4 string
+var (
+	q1          = workload.Q1
+	q2          = workload.Q2
+	q3          = workload.Q3
+	q3Variables = workload.Q3Variables
+	q4          = workload.Q4
+)
 
 // Query is one benchmark query with the variables and operation name a
 // client sends with it.

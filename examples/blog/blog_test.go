@@ -1,7 +1,7 @@
 package blog
 
 import (
-	"os"
+	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
 
@@ -16,7 +16,7 @@ func TestSchemaMatchesBenchSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../../../shared/bench/schema.graphql")
+	want, err := workload.ReadFile("schema.graphql")
 	if err != nil {
 		t.Skipf("shared bench schema not found: %v", err)
 	}

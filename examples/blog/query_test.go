@@ -3,7 +3,7 @@ package blog
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/graftgql/graft/internal/workload"
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
@@ -105,7 +105,7 @@ func TestPageSizes(t *testing.T) {
 }
 
 func benchQuery(b *testing.B, file string, vars map[string]any) {
-	q, err := os.ReadFile("../../../shared/bench/" + file)
+	q, err := workload.ReadFile(file)
 	if err != nil {
 		b.Skipf("bench query: %v", err)
 	}
@@ -125,7 +125,7 @@ func BenchmarkQ2Warm(b *testing.B) { benchQuery(b, "q2.graphql", nil) }
 func BenchmarkQ3Warm(b *testing.B) { benchQuery(b, "q3.graphql", map[string]any{"id": "a42"}) }
 
 func benchCold(b *testing.B, file string, vars map[string]any) {
-	q, err := os.ReadFile("../../../shared/bench/" + file)
+	q, err := workload.ReadFile(file)
 	if err != nil {
 		b.Skipf("bench query: %v", err)
 	}

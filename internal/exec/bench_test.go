@@ -3,7 +3,8 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/graftgql/graft/internal/workload"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 )
 
-// benchQueries are the workload of ../shared/bench, copied into testdata.
+// benchQueries are the workload of ../shared/bench (internal/workload).
 var benchQueries = []struct{ name, file, vars string }{
 	{"q1", "testdata/q1.graphql", ""},
 	{"q2", "testdata/q2.graphql", ""},
@@ -21,13 +22,13 @@ var benchQueries = []struct{ name, file, vars string }{
 
 func loadBench(b *testing.B, file, varsFile string) (string, map[string]any) {
 	b.Helper()
-	q, err := os.ReadFile(file)
+	q, err := workload.ReadFile(strings.TrimPrefix(file, "testdata/"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var vars map[string]any
 	if varsFile != "" {
-		raw, err := os.ReadFile(varsFile)
+		raw, err := workload.ReadFile(strings.TrimPrefix(varsFile, "testdata/"))
 		if err != nil {
 			b.Fatal(err)
 		}

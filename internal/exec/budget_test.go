@@ -2,7 +2,7 @@ package exec
 
 import (
 	"fmt"
-	"os"
+	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
 
@@ -30,7 +30,7 @@ func aliases(n int) string {
 }
 
 func TestCheckValidationBudget(t *testing.T) {
-	intro, err := os.ReadFile("../../../shared/bench/q4.graphql")
+	intro, err := workload.ReadFile("q4.graphql")
 	if err != nil {
 		intro = nil
 	}

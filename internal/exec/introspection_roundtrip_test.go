@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/graftgql/graft/internal/workload"
 	"sort"
 	"strings"
 	"testing"
@@ -212,7 +212,7 @@ func runQuery(t testing.TB, e *Engine, query string, vars map[string]any) string
 }
 
 func TestIntrospectionRoundTrip(t *testing.T) {
-	q4, err := os.ReadFile("testdata/q4.graphql")
+	q4, err := workload.ReadFile("q4.graphql")
 	if err != nil {
 		t.Fatalf("read q4: %v", err)
 	}

@@ -12,14 +12,16 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+
+	"github.com/graftgql/graft/internal/workload"
 )
 
 // The benchmark workload's queries (../shared/bench q1 to q3).
-const (
-	Q1          = "{ hello }"
-	Q2          = "{ authors(first: 50) { id name email posts(first: 10) { id title likes tags } } }"
-	Q3          = "query A($id: ID!) { author(id: $id) { ...F posts(first: 20) { ...P } } } fragment F on Author { id name } fragment P on Post { id title body likes }"
-	Q3Variables = `{"id":"a42"}`
+var (
+	Q1          = strings.TrimSpace(workload.Q1)
+	Q2          = strings.TrimSpace(workload.Q2)
+	Q3          = strings.TrimSpace(workload.Q3)
+	Q3Variables = strings.TrimSpace(string(workload.Q3Variables))
 )
 
 // request is one request of the mix and the answer it must get.
