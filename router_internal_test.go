@@ -1,0 +1,89 @@
+package graft
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/schema"
+)
+
+func helloSchema(t *testing.T) *schema.Schema {
+	t.Helper()
+	b := schema.New()
+	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) { return "world", nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func postQuery(r *Router, query string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("POST", "/graphql", strings.NewReader(`{"query":"`+query+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestDocumentCacheIsBounded checks that prepared documents are reused and
+// that the cache keeps at most DocumentCacheSize of them, least recently
+// used out first.
+func TestDocumentCacheIsBounded(t *testing.T) {
+	r, err := NewRouter(helloSchema(t), nil, Config{DocumentCacheSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"{ hello }", "{ a: hello }", "{ b: hello }"}
+	postQuery(r, queries[0])
+	d1, _ := r.docs.Peek(queries[0])
+	postQuery(r, queries[0])
+	if d2, _ := r.docs.Peek(queries[0]); d1 == nil || d1 != d2 {
+		t.Fatal("a repeated query was prepared again")
+	}
+	for _, q := range queries[1:] {
+		if rec := postQuery(r, q); rec.Code != 200 {
+			t.Fatalf("%s: %d", q, rec.Code)
+		}
+	}
+	if r.docs.Len() != 2 || r.docs.Contains(queries[0]) {
+		t.Fatalf("cache holds %d documents (first query kept: %v)", r.docs.Len(), r.docs.Contains(queries[0]))
+	}
+	if postQuery(r, "{ nope }"); r.docs.Contains("{ nope }") {
+		t.Fatal("an invalid document was cached")
+	}
+}
+
+// TestPanicInThePipelineIsContained checks that a panic outside resolvers
+// (here in the authentication hook) answers the generic internal error
+// and is logged, with no detail for the client.
+func TestPanicInThePipelineIsContained(t *testing.T) {
+	var logged strings.Builder
+	r, err := NewRouter(helloSchema(t), nil, Config{
+		Logger: slog.New(slog.NewTextHandler(&logged, nil)),
+		Auth: func(ctx context.Context, req *httpapi.RawRequest) (context.Context, error) {
+			panic("secret detail")
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := postQuery(r, "{ hello }")
+	body := rec.Body.String()
+	if rec.Code != http.StatusBadRequest || !strings.Contains(body, "INTERNAL_SERVER_ERROR") || strings.Contains(body, "secret") {
+		t.Fatalf("got %d %s", rec.Code, body)
+	}
+	if !strings.Contains(logged.String(), "secret detail") {
+		t.Fatalf("the panic was not logged: %q", logged.String())
+	}
+	// The router keeps serving.
+	r.cfg.Auth = nil
+	if rec := postQuery(r, "{ hello }"); rec.Code != 200 {
+		t.Fatalf("after the panic: %d", rec.Code)
+	}
+}
