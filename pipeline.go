@@ -96,13 +96,17 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 	var res pq.Resolution
 	if r.pq != nil {
 		var err error
-		res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
+		if req.HasPersistedQuery {
+			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, pq.Extension(req.PersistedQuery))
+		} else {
+			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
+		}
 		if err != nil {
 			r.failPQ(resp, ct, err)
 			return
 		}
 		query = res.Query
-	} else if pq.Requested(req.Extensions) {
+	} else if req.HasPersistedQuery || pq.Requested(req.Extensions) {
 		r.fail(resp, ct, pqError(pq.ErrNotSupported()))
 		return
 	}

@@ -43,6 +43,12 @@ func decodePostFast(body []byte) (req Request, ok bool) {
 				return req, false
 			}
 		case "variables", "extensions":
+			if key == "extensions" {
+				if ext, ok := p.persistedQueryOnly(); ok {
+					req.PersistedQuery, req.HasPersistedQuery = ext, true
+					break
+				}
+			}
 			m, ok := p.objectOrNull()
 			if !ok {
 				return req, false
@@ -203,6 +209,94 @@ func (p *fastParser) stringOrNull() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// persistedQueryOnly decodes extensions of exactly the shape
+// {"persistedQuery":{"version":<int>,"sha256Hash":"<hash>"}} (with
+// sha512Hash beside or instead of sha256Hash, members in any order, hashes
+// not empty) into a PersistedQueryExtension. For anything else it leaves
+// the position where it was and reports false.
+func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
+	var ext PersistedQueryExtension
+	start := p.i
+	fail := func() (PersistedQueryExtension, bool) {
+		p.i = start
+		return PersistedQueryExtension{}, false
+	}
+	if !p.eat('{') {
+		return fail()
+	}
+	p.ws()
+	if k, ok := p.stringOrNull(); !ok || k != "persistedQuery" {
+		return fail()
+	}
+	p.ws()
+	if !p.eat(':') {
+		return fail()
+	}
+	p.ws()
+	if !p.eat('{') {
+		return fail()
+	}
+	var seen [3]bool
+	for {
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != '"' {
+			return fail()
+		}
+		k, ok := p.stringOrNull()
+		if !ok {
+			return fail()
+		}
+		p.ws()
+		if !p.eat(':') {
+			return fail()
+		}
+		p.ws()
+		switch k {
+		case "version":
+			v, ok := p.number()
+			n, isInt := v.(int64)
+			if !ok || !isInt || seen[0] {
+				return fail()
+			}
+			ext.Version, seen[0] = n, true
+		case "sha256Hash", "sha512Hash":
+			if p.i >= len(p.b) || p.b[p.i] != '"' {
+				return fail()
+			}
+			h, ok := p.stringOrNull()
+			if !ok || h == "" {
+				return fail()
+			}
+			if k == "sha256Hash" {
+				if seen[1] {
+					return fail()
+				}
+				ext.SHA256Hash, seen[1] = h, true
+			} else {
+				if seen[2] {
+					return fail()
+				}
+				ext.SHA512Hash, seen[2] = h, true
+			}
+		default:
+			return fail()
+		}
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		if p.eat('}') {
+			break
+		}
+		return fail()
+	}
+	p.ws()
+	if !p.eat('}') || !seen[0] || (!seen[1] && !seen[2]) {
+		return fail()
+	}
+	return ext, true
 }
 
 // maxFastDepth bounds the nesting the fast path decodes; deeper values

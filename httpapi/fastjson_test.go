@@ -5,7 +5,31 @@ import (
 	"testing"
 )
 
+// asGeneral puts a typed persisted-query extension back into the map form
+// the general path gives, so the two results compare.
+func asGeneral(req Request) Request {
+	if !req.HasPersistedQuery {
+		return req
+	}
+	pq := map[string]any{"version": req.PersistedQuery.Version}
+	if req.PersistedQuery.SHA256Hash != "" {
+		pq["sha256Hash"] = req.PersistedQuery.SHA256Hash
+	}
+	if req.PersistedQuery.SHA512Hash != "" {
+		pq["sha512Hash"] = req.PersistedQuery.SHA512Hash
+	}
+	req.Extensions = map[string]any{"persistedQuery": pq}
+	req.PersistedQuery, req.HasPersistedQuery = PersistedQueryExtension{}, false
+	return req
+}
+
 var fastSeeds = []string{
+	`{"extensions":{"persistedQuery":{"sha512Hash":"ab","version":1,"sha256Hash":"cd"}},"query":"q"}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":""}}}`,
+	`{"extensions":{"persistedQuery":{"version":1.5,"sha256Hash":"ab"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab","miss":true}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"},"other":1}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"version":2,"sha256Hash":"ab"}}}`,
 	`{"query":"{ hello }"}`,
 	`{ "query" : "query A($id: ID!) { author(id: $id) { name } }" , "variables" : {"id":"a1"}, "operationName":"A" }`,
 	`{"query":"{ a }\n","extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}}}`,
@@ -44,7 +68,7 @@ func TestDecodePostFastAgreesWithTheGeneralPath(t *testing.T) {
 			t.Errorf("%s: fast path accepted what the general path refuses: %s", body, err.Err.Message)
 			continue
 		}
-		if !reflect.DeepEqual(got, want) {
+		if got := asGeneral(got); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\nfast %#v\nslow %#v", body, got, want)
 		}
 	}
@@ -66,7 +90,7 @@ func FuzzDecodePostFast(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q: fast path accepted what the general path refuses: %s", body, err.Err.Message)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if got := asGeneral(got); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q:\nfast %#v\nslow %#v", body, got, want)
 		}
 	})

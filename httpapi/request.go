@@ -17,6 +17,20 @@ type Request struct {
 	Extensions    map[string]any
 	// IsGet is set for GET requests, which may only run queries.
 	IsGet bool
+	// PersistedQuery holds extensions.persistedQuery, and
+	// HasPersistedQuery is set, when the extensions held nothing else and
+	// had the usual shape; Extensions is then nil. Other extensions are
+	// left in Extensions as decoded.
+	PersistedQuery    PersistedQueryExtension
+	HasPersistedQuery bool
+}
+
+// PersistedQueryExtension is extensions.persistedQuery in the usual shape
+// of Apollo's protocol: a version and the query's hash as sent.
+type PersistedQueryExtension struct {
+	Version    int64
+	SHA256Hash string
+	SHA512Hash string
 }
 
 // Decode reads a GraphQL request from a GET query string or a POST body.

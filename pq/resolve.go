@@ -57,6 +57,47 @@ func (p *PersistedQueries) Resolve(ctx context.Context, isGet bool, query string
 	if perr != nil {
 		return Resolution{}, perr
 	}
+	return p.resolveHash(ctx, isGet, query, hash, provided)
+}
+
+// Extension is extensions.persistedQuery already decoded, in the usual
+// shape: a version number and the hashes as sent.
+type Extension struct {
+	Version    int64
+	SHA256Hash string
+	SHA512Hash string
+}
+
+// ResolveExtension is Resolve for a request whose extensions hold only
+// persistedQuery, already decoded into ext, so the hot path of hash-only
+// requests needs no maps. It answers exactly as Resolve does.
+func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, query string, ext Extension) (Resolution, error) {
+	if isGet && !p.enableGet {
+		return Resolution{}, errGetNotEnabled()
+	}
+	if ext.Version != 1 {
+		return Resolution{}, errVersion(float64(ext.Version))
+	}
+	key, h := p.hashKey, ext.SHA256Hash
+	if key == sha512Key {
+		if ext.SHA512Hash != "" {
+			h = ext.SHA512Hash
+		} else {
+			key = sha256Key
+		}
+	}
+	if h == "" {
+		return Resolution{}, errInvalid("extensions.persistedQuery." + p.hashKey + " is required")
+	}
+	hash, ok := normalizeHash(p.algorithm, h)
+	if !ok {
+		return Resolution{}, errInvalid(p.malformedHash[key])
+	}
+	return p.resolveHash(ctx, isGet, query, hash, h)
+}
+
+// resolveHash runs the state machine for a request naming hash.
+func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, hash, provided string) (Resolution, error) {
 	stored, found, perr := p.lookup(ctx, hash)
 	if perr != nil {
 		return Resolution{}, perr
