@@ -29,7 +29,11 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	if header == nil {
 		header = noHeader
 	}
-	var resp httpapi.Response
+	// Execute into a pooled buffer and hand back an exact-size copy, so a
+	// large response is not regrown on every call.
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	resp := httpapi.Response{Body: (*bp)[:0]}
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -39,7 +43,11 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 		}()
 		r.run(ctx, &hreq, header, httpapi.MediaGraphQLResponse, &resp)
 	}()
-	return resp.Status, resp.Body
+	body = append([]byte(nil), resp.Body...)
+	if cap(resp.Body) <= 1<<20 {
+		*bp = resp.Body[:0]
+	}
+	return resp.Status, body
 }
 
 // Execute runs one request against s with the default configuration and
