@@ -20,7 +20,7 @@ const profile = process.env.GRAFT_AUDIT_EXCEPTIONS ?? 'default';
 
 // The SHOULD audits the default status table gives up. graft answers a
 // GraphQL error before execution with 400 whatever the Accept header says
-// (as Apollo Server does, and as DESIGN.md's table requires), so a client
+// (as Apollo Server does, and as the README's status table says), so a client
 // that accepts only application/json sees 400 with a GraphQL error body,
 // where the GraphQL-over-HTTP specification recommends 200 for that media
 // type. Config.SpecStatusCodes switches to the recommendation.

@@ -95,7 +95,7 @@ func (m *measurement) markdown() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n## graft's targets (issue 6), judged on this run\n\n")
+	b.WriteString("\n## graft's targets, judged on this run\n\n")
 	b.WriteString(m.targetsMarkdown())
 	b.WriteString("\n## Server CPU per request as a ratio: the ceiling's CPU per request over the server's\n\n")
 	b.WriteString("What the throughput ratio would be if the server had its core to itself; it is the steadier figure on a busy machine.\n\n| server |")
