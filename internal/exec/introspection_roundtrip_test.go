@@ -220,7 +220,7 @@ func TestIntrospectionRoundTrip(t *testing.T) {
 		name, sdl, query string
 	}{
 		{"full query, every feature", richSDL, fullIntrospection},
-		{"standard query, blog schema", blogSDL, string(q4)},
+		{"standard query, blog schema", workload.SDL, string(q4)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,25 +247,3 @@ func TestIntrospectionRoundTrip(t *testing.T) {
 		})
 	}
 }
-
-const blogSDL = `type Query {
-  hello: String!
-  authors(first: Int = 10): [Author!]!
-  author(id: ID!): Author
-}
-
-type Author {
-  id: ID!
-  name: String!
-  email: String!
-  posts(first: Int = 10): [Post!]!
-}
-
-type Post {
-  id: ID!
-  title: String!
-  body: String!
-  likes: Int!
-  tags: [String!]!
-}
-`
