@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"sync"
+	"sync/atomic"
 )
 
 // Layer holds the application's services: values such as database pools,
@@ -24,10 +26,11 @@ type Layer struct {
 	requests map[reflect.Type]func(ctx context.Context) (any, error)
 	values   map[reflect.Type]any
 	cleanups []func(context.Context) error
-	started  bool
-	stopped  bool
 	startErr error
 	once     sync.Once
+	// ready holds the application services once Start has built them all;
+	// resolvers read it without a lock.
+	ready atomic.Pointer[map[reflect.Type]any]
 }
 
 type serviceDef struct {
@@ -98,8 +101,9 @@ func (l *Layer) start(ctx context.Context) error {
 		l.mu.Unlock()
 	}
 	l.mu.Lock()
-	l.started = true
+	ready := maps.Clone(l.values)
 	l.mu.Unlock()
+	l.ready.Store(&ready)
 	return nil
 }
 
@@ -112,7 +116,6 @@ func (l *Layer) Stop(ctx context.Context) error {
 	l.mu.Lock()
 	cleanups := l.cleanups
 	l.cleanups = nil
-	l.stopped = true
 	l.mu.Unlock()
 	var errs []error
 	for i := len(cleanups) - 1; i >= 0; i-- {
@@ -168,9 +171,15 @@ func (st *requestState) service(ctx context.Context, t reflect.Type) (any, error
 		st.services[t] = v
 		return v, nil
 	}
-	l.mu.Lock()
-	v, ok := l.values[t]
-	l.mu.Unlock()
+	var v any
+	var ok bool
+	if ready := l.ready.Load(); ready != nil {
+		v, ok = (*ready)[t]
+	} else {
+		l.mu.Lock()
+		v, ok = l.values[t]
+		l.mu.Unlock()
+	}
 	if !ok {
 		return nil, &MissingServiceError{Type: t}
 	}
