@@ -43,6 +43,8 @@ func TestConfigFromEnvValues(t *testing.T) {
 		"GRAPHQL_SPEC_STATUS_CODES":   "true",
 		"GRAPHQL_CSRF_PREVENTION":     "on",
 		"GRAPHQL_REPORT_COMPLEXITY":   "true",
+		"GRAPHQL_MAX_RESPONSE_BYTES":  "4096",
+		"GRAPHIQL_ASSET_BASE_URL":     "/assets",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -50,10 +52,10 @@ func TestConfigFromEnvValues(t *testing.T) {
 	want := limits.Config{MaxDepth: 10, MaxComplexity: 200, MaxFields: 300, MaxAliases: 5, MaxDirectives: 7}
 	if cfg.Path != "/api/graphql" || cfg.Complexity != want || cfg.MaxBodyBytes != 2048 || cfg.MaxTokens != 500 ||
 		!cfg.DisableIntrospection || cfg.DocumentCacheSize != 10 || cfg.Timeout != 5*time.Second ||
-		!cfg.MaskErrors || !cfg.SpecStatusCodes || cfg.CSRF == nil || !cfg.ReportComplexity {
+		!cfg.MaskErrors || !cfg.SpecStatusCodes || cfg.CSRF == nil || !cfg.ReportComplexity || cfg.MaxResponseBytes != 4096 {
 		t.Fatalf("got %+v", cfg)
 	}
-	if cfg.GraphiQL == nil || cfg.GraphiQL.Path != "/ide" || cfg.GraphiQL.Endpoint != "/api/graphql" {
+	if cfg.GraphiQL == nil || cfg.GraphiQL.Path != "/ide" || cfg.GraphiQL.Endpoint != "/api/graphql" || cfg.GraphiQL.AssetBaseURL != "/assets" {
 		t.Fatalf("GraphiQL = %+v", cfg.GraphiQL)
 	}
 }
@@ -77,6 +79,9 @@ func TestConfigFromEnvBadValues(t *testing.T) {
 		{map[string]string{"GRAPHQL_MAX_DEPTH": "-1"}, []string{`GRAPHQL_MAX_DEPTH="-1"`}},
 		{map[string]string{"GRAPHIQL_ENABLED": "maybe"}, []string{`GRAPHIQL_ENABLED="maybe"`}},
 		{map[string]string{"GRAPHQL_TIMEOUT": "-3s"}, []string{`GRAPHQL_TIMEOUT`}},
+		{map[string]string{"GRAPHQL_TIMEOUT": "soon"}, []string{`GRAPHQL_TIMEOUT="soon"`}},
+		{map[string]string{"GRAPHQL_MAX_BODY_BYTES": "1MB"}, []string{`GRAPHQL_MAX_BODY_BYTES="1MB"`}},
+		{map[string]string{"GRAPHQL_INTROSPECTION": "nope"}, []string{`GRAPHQL_INTROSPECTION="nope"`}},
 		{map[string]string{"GRAPHQL_PATH": "graphql"}, []string{`Path "graphql" must start with /`}},
 		{
 			map[string]string{"GRAPHQL_MAX_DEPTH": "abc", "GRAPHQL_MAX_COMPLEXITY": "1.5", "GRAPHQL_MAX_FIELDS": "-2", "GRAPHQL_MAX_ALIASES": "x", "GRAPHIQL_ENABLED": "maybe"},
