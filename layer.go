@@ -132,6 +132,7 @@ type MissingServiceError struct {
 	Type reflect.Type
 }
 
+// Error names the missing type and how to provide it.
 func (e *MissingServiceError) Error() string {
 	return fmt.Sprintf("graft: no service of type %v in the layer (provide it with graft.Provide or graft.ProvideRequest)", e.Type)
 }

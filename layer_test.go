@@ -11,7 +11,7 @@ import (
 )
 
 type db struct{ name string }
-type cache struct{ db *db }
+type cache struct{}
 type loader struct{ n int }
 
 func TestLayerBuildsInOrderAndStopsInReverse(t *testing.T) {
