@@ -19,6 +19,11 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // escaped for JavaScript, and bytes that are not valid UTF-8 become U+FFFD.
 // HTML characters (<, >, &) are left as they are.
 func AppendJSONString(buf []byte, s string) []byte {
+	if plainString(s) {
+		buf = append(buf, '"')
+		buf = append(buf, s...)
+		return append(buf, '"')
+	}
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -76,6 +81,28 @@ func AppendJSONString(buf []byte, s string) []byte {
 	}
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
+}
+
+// plainString reports whether every byte of s is ASCII that a JSON string
+// carries as it is, so s can be copied whole: most strings in a response
+// are.
+func plainString(s string) bool {
+	if len(s) < 8 {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c >= utf8.RuneSelf || !safeASCII[c] {
+				return false
+			}
+		}
+		return true
+	}
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !plain8(s[i : i+8]) {
+			return false
+		}
+	}
+	// The last, overlapping word covers the tail.
+	return i == len(s) || plain8(s[len(s)-8:])
 }
 
 // plain8 reports whether the eight bytes of s are ASCII that a JSON string
