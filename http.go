@@ -1,12 +1,11 @@
 package graft
 
 import (
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 
 	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/bodylimit"
 )
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
@@ -47,34 +46,15 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // as more than limit bytes arrive (or when Content-Length says so, before
 // reading anything).
 func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Error) {
-	tooLarge := func() *httpapi.Error {
-		return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Err: httpapi.NewError(httpapi.CodePayloadTooLarge,
-			"The request body is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")}
+	body, tooLarge, err := bodylimit.ReadInto(buf, req.Body, req.ContentLength, limit)
+	switch {
+	case tooLarge:
+		return body, httpapi.BodyTooLarge(limit)
+	case err != nil:
+		return body, &httpapi.Error{Status: http.StatusBadRequest, Err: httpapi.NewError(httpapi.CodeBadRequest,
+			"The request body could not be read")}
 	}
-	if req.ContentLength > limit {
-		return buf, tooLarge()
-	}
-	if req.ContentLength > 0 && int64(cap(buf)) < req.ContentLength {
-		buf = make([]byte, 0, req.ContentLength)
-	}
-	lr := io.LimitedReader{R: req.Body, N: limit + 1}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return buf, tooLarge()
-		}
-		if errors.Is(err, io.EOF) {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, &httpapi.Error{Status: http.StatusBadRequest, Err: httpapi.NewError(httpapi.CodeBadRequest,
-				"The request body could not be read")}
-		}
-	}
+	return body, nil
 }
 
 var (

@@ -69,3 +69,9 @@ func AppendErrors(buf []byte, errs ...*gqlerror.Error) []byte {
 	buf = append(buf, b...)
 	return append(buf, '}')
 }
+
+// BodyTooLarge is the 413 answer to a body over limit bytes.
+func BodyTooLarge(limit int64) *Error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Err: NewError(CodePayloadTooLarge,
+		"The request body is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")}
+}

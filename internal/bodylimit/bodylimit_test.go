@@ -44,3 +44,22 @@ func TestOfAndTooLarge(t *testing.T) {
 		t.Errorf("body = %s", resp.Body)
 	}
 }
+
+// unreadable fails the test if anything reads it.
+type unreadable struct{ t *testing.T }
+
+func (u unreadable) Read([]byte) (int, error) {
+	u.t.Fatal("the body was read although Content-Length was over the limit")
+	return 0, nil
+}
+
+func TestReadIntoRefusesAnnouncedLengthWithoutReading(t *testing.T) {
+	if _, tooLarge, err := ReadInto(nil, unreadable{t}, 5, 4); !tooLarge || err != nil {
+		t.Fatalf("tooLarge = %v, err = %v", tooLarge, err)
+	}
+	buf := make([]byte, 0, 2)
+	body, tooLarge, err := ReadInto(buf, strings.NewReader("abcd"), 4, 4)
+	if string(body) != "abcd" || tooLarge || err != nil {
+		t.Fatalf("got %q, %v, %v", body, tooLarge, err)
+	}
+}
