@@ -84,6 +84,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	srv := &server{log: log, close: func() {}}
 	var checks []graft.Check
 	if !pqOff {
+		if se.RedisURL != "" && pqOpts.Mode == pq.Safelist {
+			log.Warn("graft: REDIS_URL is not used in safelist mode: the safelist comes from PERSISTED_QUERIES_MANIFEST")
+		}
 		if se.RedisURL != "" && pqOpts.Mode != pq.Safelist {
 			client, err := newRedisClient(se.RedisURL)
 			if err != nil {
