@@ -189,4 +189,16 @@ func TestServerSafelistFromManifest(t *testing.T) {
 	if status, _, body := call(t, "POST", hs.URL+"/graphql", `{"query":"{ authors { name } }"}`, jsonHeader); status != 403 || !strings.Contains(body, "PERSISTED_QUERY_NOT_ALLOWED") {
 		t.Errorf("unlisted query = %d %s, want 403 PERSISTED_QUERY_NOT_ALLOWED", status, body)
 	}
+
+	// REDIS_URL has no use beside a manifest: the server says so.
+	var logs strings.Builder
+	env := map[string]string{"PERSISTED_QUERIES_MANIFEST": path, "REDIS_URL": "redis://127.0.0.1:1"}
+	srv, err := newServer(func(name string) (string, bool) { v, ok := env[name]; return v, ok }, &logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.close()
+	if !strings.Contains(logs.String(), "REDIS_URL is not used in safelist mode") {
+		t.Errorf("no warning about REDIS_URL in %q", logs.String())
+	}
 }
