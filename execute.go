@@ -35,12 +35,7 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	defer bufPool.Put(bp)
 	resp := httpapi.Response{Body: (*bp)[:0]}
 	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r.cfg.Logger.ErrorContext(ctx, "graft: panic executing request", "panic", p)
-				r.fail(&resp, httpapi.ContentTypeGraphQLResponse, internalError())
-			}
-		}()
+		defer r.containPanic(ctx, &resp, httpapi.ContentTypeGraphQLResponse)
 		r.run(ctx, &hreq, header, httpapi.MediaGraphQLResponse, &resp)
 	}()
 	body = append([]byte(nil), resp.Body...)

@@ -82,7 +82,7 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 	if err := h.Start(ctx); err != nil {
 		return nil, err
 	}
-	limit := bodylimit.Of(h.router.Config().MaxBodyBytes)
+	limit := h.router.Config().MaxBodyBytes
 	body, tooLarge, err := bodylimit.Read(req.Body, limit)
 	if err != nil {
 		return nil, fmt.Errorf("graft: read request body: %w", err)

@@ -88,7 +88,7 @@ func (l *Layer) start(ctx context.Context) error {
 	defs := append([]serviceDef(nil), l.defs...)
 	l.mu.Unlock()
 	for _, d := range defs {
-		v, cleanup, err := d.build(ctx)
+		v, cleanup, err := buildService(ctx, d)
 		if err != nil {
 			err = fmt.Errorf("graft: build service %v: %w", d.typ, err)
 			return errors.Join(err, l.Stop(ctx))
@@ -105,6 +105,16 @@ func (l *Layer) start(ctx context.Context) error {
 	l.mu.Unlock()
 	l.ready.Store(&ready)
 	return nil
+}
+
+// buildService runs d's builder, turning a panic into its error.
+func buildService(ctx context.Context, d serviceDef) (v any, cleanup func(context.Context) error, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return d.build(ctx)
 }
 
 // Stop runs the cleanups of the built services in reverse order and joins

@@ -273,6 +273,15 @@ func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) 
 // bufPool recycles response and request body buffers.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
+// containPanic, deferred, turns a panic anywhere in the pipeline into the
+// generic internal error, and logs the panic with its stack.
+func (r *Router) containPanic(ctx context.Context, resp *httpapi.Response, ct string) {
+	if p := recover(); p != nil {
+		r.cfg.Logger.ErrorContext(ctx, "graft: panic serving request", "panic", p, "stack", string(debug.Stack()))
+		r.fail(resp, ct, internalError())
+	}
+}
+
 // internalError is the answer to an unexpected failure: the service's 400
 // with a generic message; the detail goes to the log.
 func internalError() *httpapi.Error {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/pq"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -85,5 +86,45 @@ func TestPanicInThePipelineIsContained(t *testing.T) {
 	r.cfg.Auth = nil
 	if rec := postQuery(r, "{ hello }"); rec.Code != 200 {
 		t.Fatalf("after the panic: %d", rec.Code)
+	}
+}
+
+// panickyStore is a persisted-query store that panics, a fault outside
+// the resolvers that only Router.Execute's own containment can catch.
+type panickyStore struct{}
+
+func (panickyStore) Get(context.Context, string) (string, bool, error) { panic("store detail") }
+func (panickyStore) Set(context.Context, string, string) error         { panic("store detail") }
+
+// TestPanicInExecuteIsContained checks the same for Router.Execute.
+func TestPanicInExecuteIsContained(t *testing.T) {
+	var logged strings.Builder
+	r, err := NewRouter(helloSchema(t), nil, Config{
+		Logger:           slog.New(slog.NewTextHandler(&logged, nil)),
+		PersistedQueries: &pq.Options{Mode: pq.APQ, Store: panickyStore{}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := map[string]any{"persistedQuery": map[string]any{"version": int64(1), "sha256Hash": pq.Hash(pq.SHA256, "{ hello }")}}
+	status, body := r.Execute(context.Background(), Request{Extensions: ext})
+	if status != http.StatusBadRequest || !strings.Contains(string(body), "INTERNAL_SERVER_ERROR") || strings.Contains(string(body), "detail") {
+		t.Fatalf("got %d %s", status, body)
+	}
+	if !strings.Contains(logged.String(), "store detail") {
+		t.Fatalf("the panic was not logged: %q", logged.String())
+	}
+}
+
+// TestPanickingServiceBuilderFailsTheStart checks that a builder's panic
+// is the layer's start error, naming the service, not a crash.
+func TestPanickingServiceBuilderFailsTheStart(t *testing.T) {
+	l := NewLayer()
+	Provide(l, func(ctx context.Context) (*strings.Builder, func(context.Context) error, error) {
+		panic("builder detail")
+	})
+	err := l.Start(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "*strings.Builder") || !strings.Contains(err.Error(), "builder detail") {
+		t.Fatalf("err = %v", err)
 	}
 }

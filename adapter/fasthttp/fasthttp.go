@@ -21,7 +21,7 @@ import (
 // should also set MaxRequestBodySize (Serve does), so such bodies are not
 // read at all.
 func Handler(router *graft.Router) fasthttp.RequestHandler {
-	limit := bodylimit.Of(router.Config().MaxBodyBytes)
+	limit := router.Config().MaxBodyBytes
 	return func(ctx *fasthttp.RequestCtx) {
 		body := ctx.PostBody()
 		if int64(len(body)) > limit {

@@ -76,7 +76,7 @@ func Serve(ctx context.Context, router *graft.Router, layer *graft.Layer, opts S
 	if handler == nil {
 		handler = Handler(router)
 	}
-	limit := bodylimit.Of(router.Config().MaxBodyBytes)
+	limit := router.Config().MaxBodyBytes
 	srv := &fasthttp.Server{
 		Handler:               handler,
 		Name:                  "graft",

@@ -43,7 +43,7 @@ var ErrUnknownEvent = errors.New("graft lambda: event is not an API Gateway or f
 // HTTP response.
 func Handler(router *graft.Router, layer *graft.Layer) HandlerFunc {
 	starter := graft.ToHandler(router, layer)
-	limit := bodylimit.Of(router.Config().MaxBodyBytes)
+	limit := router.Config().MaxBodyBytes
 	return func(ctx context.Context, event json.RawMessage) (any, error) {
 		var shape struct {
 			Version        string `json:"version"`

@@ -1,6 +1,7 @@
 // Package bodylimit holds the request-body limit rule that every graft
-// adapter applies before the pipeline sees a request: the effective limit
-// of a router's configuration and the 413 response for a body over it.
+// adapter applies before the pipeline sees a request: reading a body up to
+// the router's MaxBodyBytes (Config fills in its default) and the 413
+// response for a body over it.
 package bodylimit
 
 import (
@@ -8,18 +9,6 @@ import (
 
 	"github.com/graftgql/graft/httpapi"
 )
-
-// Default is the limit used when the configuration leaves it at zero.
-const Default int64 = 1 << 20
-
-// Of returns the effective limit for a configured value: zero or negative
-// means Default.
-func Of(configured int64) int64 {
-	if configured <= 0 {
-		return Default
-	}
-	return configured
-}
 
 // Read reads r up to limit bytes. tooLarge reports a body longer than
 // limit; the bytes read are then incomplete and must not be used.
