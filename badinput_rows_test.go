@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // repeatf returns n copies of format, each formatted with its index and
@@ -132,7 +132,7 @@ func hostileVariableRows() []hostileRow {
 }
 
 func hostilePersistedQueryRows() []hostileRow {
-	h := pq.Hash(pq.SHA256, hostileQ1)
+	h := persisted.Hash(persisted.SHA256, hostileQ1)
 	unknown := strings.Repeat("ab", 32)
 	return []hostileRow{
 		{name: "persisted query sent to a router without them", body: gqlBody(hostileQ1, "", pqExt(`{"version":1,"sha256Hash":"`+h+`"}`)), status: 200, code: "PERSISTED_QUERY_NOT_SUPPORTED"},

@@ -15,7 +15,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/examples/starwars"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // Bounds every answer to hostile input is held to.
@@ -56,7 +56,7 @@ func hostileRouterConfigs() map[string]func() (*graft.Router, error) {
 		},
 		"lax":  blogRouter(graft.Config{MaxTokens: hostileLaxMaxTokens, MaxBodyBytes: hostileLaxBodyBytes}),
 		"big":  blogRouter(graft.Config{MaxBodyBytes: hostileLaxBodyBytes}),
-		"apq":  blogRouter(graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ}}),
+		"apq":  blogRouter(graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}}),
 		"safe": safelistRouter,
 	}
 }
@@ -66,12 +66,12 @@ func safelistRouter() (*graft.Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := pq.NewSafelistStore(map[string]string{pq.Hash(pq.SHA256, hostileQ1): hostileQ1})
+	store, err := persisted.NewSafelistStore(map[string]string{persisted.Hash(persisted.SHA256, hostileQ1): hostileQ1})
 	if err != nil {
 		return nil, err
 	}
 	return graft.NewRouter(s, nil, graft.Config{Logger: discardLogger,
-		PersistedQueries: &pq.Options{Mode: pq.Safelist, Store: store}})
+		PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store}})
 }
 
 var (

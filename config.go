@@ -9,7 +9,7 @@ import (
 
 	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/limits"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // Defaults for Config fields left at their zero value.
@@ -84,7 +84,7 @@ type Config struct {
 	SpecStatusCodes bool
 
 	// PersistedQueries turns on automatic persisted queries or a safelist.
-	PersistedQueries *pq.Options
+	PersistedQueries *persisted.Options
 
 	// CSRF refuses requests a browser could send cross-site without a
 	// preflight when non-nil. See CSRFConfig.

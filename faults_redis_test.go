@@ -16,8 +16,8 @@ import (
 	"github.com/graftgql/graft/cmd/graft-load/load"
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/testenv"
-	"github.com/graftgql/graft/pq"
-	"github.com/graftgql/graft/pq/redisstore"
+	"github.com/graftgql/graft/persisted"
+	"github.com/graftgql/graft/persisted/redisstore"
 )
 
 // redisFaultTimeout is the store timeout of the fault test. Each request
@@ -41,18 +41,18 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	apqRouter, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, PersistedQueries: &pq.Options{Mode: pq.APQ, Store: store}})
+	apqRouter, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: store}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	safeRouter, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, PersistedQueries: &pq.Options{Mode: pq.Safelist, Store: store}})
+	safeRouter, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	apqSrv, safeSrv := httptest.NewServer(apqRouter), httptest.NewServer(safeRouter)
 	defer apqSrv.Close()
 	defer safeSrv.Close()
-	hash := pq.Hash(pq.SHA256, hostileQ1)
+	hash := persisted.Hash(persisted.SHA256, hostileQ1)
 	// listQ1 waits until Redis answers (after a restart the client's pool
 	// retries its dials in the background for a while), then lists q1.
 	listQ1 := func(t *testing.T) {

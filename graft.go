@@ -8,7 +8,7 @@
 // fasthttp and AWS Lambda.
 //
 // Every request goes through one pipeline: decode (httpapi), persisted
-// queries (pq), the document cache (parse, validate, plan once), operation
+// queries (persisted), the document cache (parse, validate, plan once), operation
 // selection, variable coercion, the limits analysis (limits), and
 // execution, which writes the JSON response straight into a pooled buffer.
 // Every bad input gets a GraphQL error with a stable extensions.code; no

@@ -14,7 +14,7 @@ import (
 
 	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/limits"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // Do runs the request through the router's pipeline and returns the
@@ -93,11 +93,11 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(string) string, media string, resp *httpapi.Response) {
 	ct := httpapi.ContentType(media)
 	query := req.Query
-	var res pq.Resolution
+	var res persisted.Resolution
 	if r.pq != nil {
 		var err error
 		if req.HasPersistedQuery {
-			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, pq.Extension(req.PersistedQuery))
+			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, persisted.Extension(req.PersistedQuery))
 		} else {
 			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
 		}
@@ -106,8 +106,8 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 			return
 		}
 		query = res.Query
-	} else if req.HasPersistedQuery || pq.Requested(req.Extensions) {
-		r.fail(resp, ct, pqError(pq.ErrNotSupported()))
+	} else if req.HasPersistedQuery || persisted.Requested(req.Extensions) {
+		r.fail(resp, ct, pqError(persisted.ErrNotSupported()))
 		return
 	}
 	if query == "" {
@@ -200,7 +200,7 @@ func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gq
 }
 
 func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
-	var pe *pq.Error
+	var pe *persisted.Error
 	if !errors.As(err, &pe) {
 		r.cfg.Logger.Error("graft: persisted queries", "error", err)
 		r.fail(resp, ct, internalError())
@@ -210,7 +210,7 @@ func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
 	resp.CacheControl = pe.CacheControl
 }
 
-func pqError(pe *pq.Error) *httpapi.Error {
+func pqError(pe *persisted.Error) *httpapi.Error {
 	return &httpapi.Error{Status: pe.Status, Allow: pe.Allow, Err: pe.Err}
 }
 

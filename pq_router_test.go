@@ -9,8 +9,8 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/testenv"
-	"github.com/graftgql/graft/pq"
-	"github.com/graftgql/graft/pq/redisstore"
+	"github.com/graftgql/graft/persisted"
+	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -41,11 +41,11 @@ func pqGet(query, hashField, hash string) string {
 // TestAPQOverHTTP walks the APQ state machine through the router, over
 // POST and GET, with both hash algorithms.
 func TestAPQOverHTTP(t *testing.T) {
-	for _, alg := range []struct{ name, field string }{{pq.SHA256, "sha256Hash"}, {pq.SHA512, "sha512Hash"}} {
+	for _, alg := range []struct{ name, field string }{{persisted.SHA256, "sha256Hash"}, {persisted.SHA512, "sha512Hash"}} {
 		t.Run(alg.name, func(t *testing.T) {
-			r := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, HashAlgorithm: alg.name}})
+			r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ, HashAlgorithm: alg.name}})
 			q := `{ hello }`
-			h := pq.Hash(alg.name, q)
+			h := persisted.Hash(alg.name, q)
 
 			miss := send(t, r, "POST", "/graphql", pqBody(t, "", alg.field, h, 1))
 			if miss.status != 200 || miss.code(0) != "PERSISTED_QUERY_NOT_FOUND" || miss.body.Errors[0]["message"] != "PersistedQueryNotFound" {
@@ -76,10 +76,10 @@ func TestAPQOverHTTP(t *testing.T) {
 }
 
 func TestAPQErrorsOverHTTP(t *testing.T) {
-	r := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ}})
+	r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 	q := `{ hello }`
-	h := pq.Hash(pq.SHA256, q)
-	wrong := pq.Hash(pq.SHA256, `{ greeting }`)
+	h := persisted.Hash(persisted.SHA256, q)
+	wrong := persisted.Hash(persisted.SHA256, `{ greeting }`)
 	tests := []struct {
 		name       string
 		body       string
@@ -114,13 +114,13 @@ func TestAPQErrorsOverHTTP(t *testing.T) {
 }
 
 func TestAPQNeverStoresAnInvalidQuery(t *testing.T) {
-	store, err := pq.NewMemoryStore(10)
+	store, err := persisted.NewMemoryStore(10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, Store: store}})
+	r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: store}})
 	bad := `{ nope }`
-	h := pq.Hash(pq.SHA256, bad)
+	h := persisted.Hash(persisted.SHA256, bad)
 	got := send(t, r, "POST", "/graphql", pqBody(t, bad, "sha256Hash", h, 1))
 	if got.status != 400 || got.code(0) != "GRAPHQL_VALIDATION_FAILED" {
 		t.Fatalf("got %d %s", got.status, got.raw)
@@ -134,8 +134,8 @@ func TestAPQNeverStoresAnInvalidQuery(t *testing.T) {
 }
 
 func TestAPQValidateHashOff(t *testing.T) {
-	r := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, ValidateHash: boolp(false)}})
-	h := pq.Hash(pq.SHA256, "any other text")
+	r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ, ValidateHash: boolp(false)}})
+	h := persisted.Hash(persisted.SHA256, "any other text")
 	if got := send(t, r, "POST", "/graphql", pqBody(t, `{ hello }`, "sha256Hash", h, 1)); got.status != 200 || got.body.Data["hello"] != "world" {
 		t.Fatalf("register: %d %s", got.status, got.raw)
 	}
@@ -145,9 +145,9 @@ func TestAPQValidateHashOff(t *testing.T) {
 }
 
 func TestAPQGetRules(t *testing.T) {
-	r := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ}})
+	r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 	q := `{ hello }`
-	h := pq.Hash(pq.SHA256, q)
+	h := persisted.Hash(persisted.SHA256, q)
 	// A GET carrying hash and query registers (urql does this), and is cacheable.
 	reg := send(t, r, "GET", pqGet(q, "sha256Hash", h), "")
 	if reg.status != 200 || reg.body.Data["hello"] != "world" {
@@ -159,20 +159,20 @@ func TestAPQGetRules(t *testing.T) {
 	}
 	// Errors are never cacheable.
 	fq := `{ fail }`
-	send(t, r, "GET", pqGet(fq, "sha256Hash", pq.Hash(pq.SHA256, fq)), "")
-	failed := send(t, r, "GET", pqGet("", "sha256Hash", pq.Hash(pq.SHA256, fq)), "")
+	send(t, r, "GET", pqGet(fq, "sha256Hash", persisted.Hash(persisted.SHA256, fq)), "")
+	failed := send(t, r, "GET", pqGet("", "sha256Hash", persisted.Hash(persisted.SHA256, fq)), "")
 	if failed.status != 200 || len(failed.body.Errors) == 0 || failed.header.Get("Cache-Control") != "" {
 		t.Fatalf("GET with errors: %d %q %s", failed.status, failed.header.Get("Cache-Control"), failed.raw)
 	}
 	// Mutations never run over GET, persisted or not.
 	mq := `mutation { rename(name: "x") }`
-	mh := pq.Hash(pq.SHA256, mq)
+	mh := persisted.Hash(persisted.SHA256, mq)
 	send(t, r, "POST", "/graphql", pqBody(t, mq, "sha256Hash", mh, 1))
 	if got := send(t, r, "GET", pqGet("", "sha256Hash", mh), ""); got.status != 405 || got.header.Get("Allow") != "POST" {
 		t.Fatalf("persisted mutation over GET: %d %s", got.status, got.raw)
 	}
 
-	off := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, EnableGet: boolp(false)}})
+	off := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ, EnableGet: boolp(false)}})
 	if got := send(t, off, "GET", pqGet("", "sha256Hash", h), ""); got.status != 405 {
 		t.Fatalf("EnableGet off: %d %s", got.status, got.raw)
 	}
@@ -180,13 +180,13 @@ func TestAPQGetRules(t *testing.T) {
 
 func TestSafelistOverHTTP(t *testing.T) {
 	listed := `{ hello }`
-	h := pq.Hash(pq.SHA256, listed)
-	store, err := pq.NewSafelistStore(map[string]string{h: listed})
+	h := persisted.Hash(persisted.SHA256, listed)
+	store, err := persisted.NewSafelistStore(map[string]string{h: listed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.Safelist, Store: store}})
-	unlisted := pq.Hash(pq.SHA256, `{ greeting }`)
+	r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store}})
+	unlisted := persisted.Hash(persisted.SHA256, `{ greeting }`)
 	tests := []struct {
 		name       string
 		method     string
@@ -222,7 +222,7 @@ func TestSafelistOverHTTP(t *testing.T) {
 			}
 		})
 	}
-	strict := newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.Safelist, Store: store, RequireHash: true}})
+	strict := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store, RequireHash: true}})
 	if got := send(t, strict, "POST", "/graphql", `{"query":"{ hello }"}`); got.status != 403 {
 		t.Fatalf("RequireHash: plain listed query answered %d", got.status)
 	}
@@ -230,12 +230,12 @@ func TestSafelistOverHTTP(t *testing.T) {
 
 func TestSafelistRefusesInvalidEntriesAtStart(t *testing.T) {
 	bad := `{ nope }`
-	store, err := pq.NewSafelistStore(map[string]string{pq.Hash(pq.SHA256, bad): bad})
+	store, err := persisted.NewSafelistStore(map[string]string{persisted.Hash(persisted.SHA256, bad): bad})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = graft.NewRouter(testSchema(t), nil, graft.Config{PersistedQueries: &pq.Options{Mode: pq.Safelist, Store: store}})
-	if err == nil || !strings.Contains(err.Error(), pq.Hash(pq.SHA256, bad)) {
+	_, err = graft.NewRouter(testSchema(t), nil, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store}})
+	if err == nil || !strings.Contains(err.Error(), persisted.Hash(persisted.SHA256, bad)) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -245,7 +245,7 @@ func TestNewPersistedQueriesRouterDefaultsToAPQ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := pq.Hash(pq.SHA256, `{ hello }`)
+	h := persisted.Hash(persisted.SHA256, `{ hello }`)
 	if got := send(t, r, "POST", "/graphql", pqBody(t, "", "sha256Hash", h, 1)); got.code(0) != "PERSISTED_QUERY_NOT_FOUND" {
 		t.Fatalf("got %s", got.raw)
 	}
@@ -258,11 +258,11 @@ func TestAPQSharedThroughRedis(t *testing.T) {
 	mk := func() *graft.Router {
 		c := redis.NewClient(&redis.Options{Addr: addr})
 		t.Cleanup(func() { _ = c.Close() })
-		return newTestRouter(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, Store: redisstore.New(c, redisstore.Options{Prefix: "test:"})}})
+		return newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: redisstore.New(c, redisstore.Options{Prefix: "test:"})}})
 	}
 	a, b := mk(), mk()
 	q := `{ hello }`
-	h := pq.Hash(pq.SHA256, q)
+	h := persisted.Hash(persisted.SHA256, q)
 	if got := send(t, a, "POST", "/graphql", pqBody(t, q, "sha256Hash", h, 1)); got.status != 200 {
 		t.Fatalf("register on a: %d %s", got.status, got.raw)
 	}

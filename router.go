@@ -12,7 +12,7 @@ import (
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/limits"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -28,7 +28,7 @@ type Router struct {
 	engine   *exec.Engine
 	docs     *lru.Cache[string, *document]
 	pinned   map[string]*document // safelisted documents, prepared at start
-	pq       *pq.PersistedQueries
+	pq       *persisted.PersistedQueries
 	graphiql []byte
 }
 
@@ -71,7 +71,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		if opts.Logger == nil {
 			opts.Logger = cfg.Logger
 		}
-		if r.pq, err = pq.New(opts); err != nil {
+		if r.pq, err = persisted.New(opts); err != nil {
 			return nil, err
 		}
 		if err := r.prepareSafelist(); err != nil {
@@ -102,7 +102,7 @@ func ToRouter(b *schema.Builder, layer *Layer, cfg Config) (*Router, error) {
 // store when it is nil.
 func NewPersistedQueriesRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if cfg.PersistedQueries == nil {
-		cfg.PersistedQueries = &pq.Options{Mode: pq.APQ}
+		cfg.PersistedQueries = &persisted.Options{Mode: persisted.APQ}
 	}
 	return NewRouter(s, layer, cfg)
 }

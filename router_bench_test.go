@@ -12,8 +12,8 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/internal/workload"
-	"github.com/graftgql/graft/pq"
-	"github.com/graftgql/graft/pq/redisstore"
+	"github.com/graftgql/graft/persisted"
+	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -112,9 +112,9 @@ func BenchmarkPersistedQueryHit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stores := map[string]func(b *testing.B) pq.Store{
-		"memory": func(b *testing.B) pq.Store { st, _ := pq.NewMemoryStore(1000); return st },
-		"redis": func(b *testing.B) pq.Store {
+	stores := map[string]func(b *testing.B) persisted.Store{
+		"memory": func(b *testing.B) persisted.Store { st, _ := persisted.NewMemoryStore(1000); return st },
+		"redis": func(b *testing.B) persisted.Store {
 			addr, _ := testenv.StartRedis(b)
 			c := redis.NewClient(&redis.Options{Addr: addr})
 			b.Cleanup(func() { _ = c.Close() })
@@ -123,11 +123,11 @@ func BenchmarkPersistedQueryHit(b *testing.B) {
 	}
 	for _, name := range []string{"memory", "redis"} {
 		b.Run(name, func(b *testing.B) {
-			r, err := graft.NewRouter(s, nil, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ, Store: stores[name](b)}})
+			r, err := graft.NewRouter(s, nil, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: stores[name](b)}})
 			if err != nil {
 				b.Fatal(err)
 			}
-			h := pq.Hash(pq.SHA256, benchQ1)
+			h := persisted.Hash(persisted.SHA256, benchQ1)
 			full := `{"query":` + quoteJSON(benchQ1) + `}`
 			hashOnly := `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`
 			register := `{"query":` + quoteJSON(benchQ1) + `,"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`

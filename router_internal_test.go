@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/httpapi"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -101,12 +101,12 @@ func TestPanicInExecuteIsContained(t *testing.T) {
 	var logged strings.Builder
 	r, err := NewRouter(helloSchema(t), nil, Config{
 		Logger:           slog.New(slog.NewTextHandler(&logged, nil)),
-		PersistedQueries: &pq.Options{Mode: pq.APQ, Store: panickyStore{}},
+		PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: panickyStore{}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext := map[string]any{"persistedQuery": map[string]any{"version": int64(1), "sha256Hash": pq.Hash(pq.SHA256, "{ hello }")}}
+	ext := map[string]any{"persistedQuery": map[string]any{"version": int64(1), "sha256Hash": persisted.Hash(persisted.SHA256, "{ hello }")}}
 	status, body := r.Execute(context.Background(), Request{Extensions: ext})
 	if status != http.StatusBadRequest || !strings.Contains(string(body), "INTERNAL_SERVER_ERROR") || strings.Contains(string(body), "detail") {
 		t.Fatalf("got %d %s", status, body)

@@ -11,7 +11,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/cmd/graft-load/load"
 	"github.com/graftgql/graft/examples/blog"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 var soakDuration = flag.Duration("soak", 0, "run TestSoak for this long (for example -soak=30s); GRAFT_SOAK sets it too")
@@ -47,12 +47,12 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := pq.NewMemoryStore(storeSize)
+	store, err := persisted.NewMemoryStore(storeSize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r, err := graft.NewRouter(s, nil, graft.Config{Logger: discardLogger, DocumentCacheSize: 64,
-		PersistedQueries: &pq.Options{Mode: pq.APQ, Store: store}})
+		PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: store}})
 	if err != nil {
 		t.Fatal(err)
 	}

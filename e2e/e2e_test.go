@@ -8,7 +8,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/testenv"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // TestGraphQLOverHTTPAudit runs the graphql-http server audits against
@@ -43,7 +43,7 @@ func TestGraphQLOverHTTPAudit(t *testing.T) {
 func TestApolloClientPersistedQueries(t *testing.T) {
 	t.Parallel()
 	requireNode(t)
-	srv, rec := startServer(t, graft.Config{PersistedQueries: &pq.Options{Mode: pq.APQ}}, "")
+	srv, rec := startServer(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}}, "")
 	runNode(t, "apollo.test.mjs", "GRAFT_GRAPHQL_URL="+endpoint(t, srv, graft.DefaultPath))
 
 	notFound := "PERSISTED_QUERY_NOT_FOUND"
@@ -92,8 +92,8 @@ func TestApolloClientPersistedQueries(t *testing.T) {
 	if hashes["get-miss"] != hashes["get-hit"] || hashes["get-miss"] == hashes["post-miss"] {
 		t.Errorf("GET steps should share one hash, distinct from the POST query's: %v", hashes)
 	}
-	if hit := rec.step("get-hit"); len(hit) == 1 && hit[0].CacheControl != pq.DefaultCacheControl {
-		t.Errorf("GET hit Cache-Control = %q, want %q", hit[0].CacheControl, pq.DefaultCacheControl)
+	if hit := rec.step("get-hit"); len(hit) == 1 && hit[0].CacheControl != persisted.DefaultCacheControl {
+		t.Errorf("GET hit Cache-Control = %q, want %q", hit[0].CacheControl, persisted.DefaultCacheControl)
 	}
 }
 

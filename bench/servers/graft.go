@@ -5,11 +5,11 @@ import (
 	"net/http"
 
 	"github.com/graftgql/graft"
-	fasthttpadapter "github.com/graftgql/graft/adapter/fasthttp"
+	fasthttpadapter "github.com/graftgql/graft/adapter/fasthttpadapter"
 	"github.com/graftgql/graft/bench/check"
 	"github.com/graftgql/graft/bench/data"
 	"github.com/graftgql/graft/examples/blog"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // graftServers returns graft serving examples/blog (its own copy of the
@@ -31,7 +31,7 @@ func GraftRouter() (*graft.Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return graft.NewRouter(s, nil, graft.Config{Path: Path, PersistedQueries: &pq.Options{Mode: pq.APQ}})
+	return graft.NewRouter(s, nil, graft.Config{Path: Path, PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 }
 
 func graftHandler(*data.Set) (http.Handler, error) {

@@ -27,7 +27,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/cmd/graft-load/load"
 	"github.com/graftgql/graft/examples/blog"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 func main() {
@@ -99,7 +99,7 @@ func run(url string, duration time.Duration, requests, clients, storeSize, cache
 // server is the in-process blog server.
 type server struct {
 	url   string
-	store *pq.MemoryStore
+	store *persisted.MemoryStore
 	stop  func()
 }
 
@@ -108,7 +108,7 @@ func startBlog(storeSize, cacheSize int) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := pq.NewMemoryStore(storeSize)
+	store, err := persisted.NewMemoryStore(storeSize)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func startBlog(storeSize, cacheSize int) (*server, error) {
 	r, err := graft.NewRouter(s, nil, graft.Config{
 		Logger:            logger,
 		DocumentCacheSize: cacheSize,
-		PersistedQueries:  &pq.Options{Mode: pq.APQ, Store: store},
+		PersistedQueries:  &persisted.Options{Mode: persisted.APQ, Store: store},
 	})
 	if err != nil {
 		return nil, err

@@ -11,11 +11,11 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/envconf"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // serverEnv holds the server's own variables, beside those read by
-// graft.ConfigFromEnv and pq.ConfigFromEnv.
+// graft.ConfigFromEnv and persisted.ConfigFromEnv.
 type serverEnv struct {
 	Port          envconf.Limit `env:"PORT"`
 	Host          string        `env:"HOST"`
@@ -45,15 +45,15 @@ var serverVars = []graft.EnvVar{
 	{Name: "SHUTDOWN_GRACE", Default: "10s", Description: "time in-flight requests get to finish on shutdown"},
 }
 
-// pqVars documents the persisted-query variables read by pq.ConfigFromEnv.
+// pqVars documents the persisted-query variables read by persisted.ConfigFromEnv.
 var pqVars = []graft.EnvVar{
-	{Name: pq.EnvMode, Default: "apq", Description: "apq, safelist, or off"},
-	{Name: pq.EnvManifest, Default: "(unset)", Description: "Apollo or Relay manifest file; implies safelist"},
-	{Name: pq.EnvEnableGet, Default: "true", Description: "allow persisted queries over GET"},
-	{Name: pq.EnvValidateHash, Default: "true", Description: "check that a registered query matches its hash"},
-	{Name: pq.EnvHashAlgorithm, Default: "sha256", Description: "sha256 or sha512"},
-	{Name: pq.EnvCacheControl, Default: pq.DefaultCacheControl, Description: "Cache-Control of GET hits"},
-	{Name: pq.EnvStoreSize, Default: "1000", Description: "entries of the in-memory APQ store"},
+	{Name: persisted.EnvMode, Default: "apq", Description: "apq, safelist, or off"},
+	{Name: persisted.EnvManifest, Default: "(unset)", Description: "Apollo or Relay manifest file; implies safelist"},
+	{Name: persisted.EnvEnableGet, Default: "true", Description: "allow persisted queries over GET"},
+	{Name: persisted.EnvValidateHash, Default: "true", Description: "check that a registered query matches its hash"},
+	{Name: persisted.EnvHashAlgorithm, Default: "sha256", Description: "sha256 or sha512"},
+	{Name: persisted.EnvCacheControl, Default: persisted.DefaultCacheControl, Description: "Cache-Control of GET hits"},
+	{Name: persisted.EnvStoreSize, Default: "1000", Description: "entries of the in-memory APQ store"},
 }
 
 // serverDefaults are the values the server uses where the library's

@@ -13,8 +13,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/pq"
-	"github.com/graftgql/graft/pq/redisstore"
+	"github.com/graftgql/graft/persisted"
+	"github.com/graftgql/graft/persisted/redisstore"
 )
 
 // runServe serves an example schema until ctx ends or SIGINT/SIGTERM.
@@ -84,10 +84,10 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	srv := &server{log: log, close: func() {}}
 	var checks []graft.Check
 	if !pqOff {
-		if se.RedisURL != "" && pqOpts.Mode == pq.Safelist {
+		if se.RedisURL != "" && pqOpts.Mode == persisted.Safelist {
 			log.Warn("graft: REDIS_URL is not used in safelist mode: the safelist comes from PERSISTED_QUERIES_MANIFEST")
 		}
-		if se.RedisURL != "" && pqOpts.Mode != pq.Safelist {
+		if se.RedisURL != "" && pqOpts.Mode != persisted.Safelist {
 			client, err := newRedisClient(se.RedisURL)
 			if err != nil {
 				return nil, err
@@ -128,16 +128,16 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 
 // persistedQueriesFromEnv reads the persisted-query options. Unset means
 // APQ with the in-memory store; PERSISTED_QUERIES_MODE=off turns them off.
-func persistedQueriesFromEnv(lookup env) (opts pq.Options, off bool, err error) {
-	if v, ok := lookup(pq.EnvMode); ok {
+func persistedQueriesFromEnv(lookup env) (opts persisted.Options, off bool, err error) {
+	if v, ok := lookup(persisted.EnvMode); ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "off", "none", "false", "disabled":
-			return pq.Options{}, true, nil
+			return persisted.Options{}, true, nil
 		}
 	}
-	opts, err = pq.ConfigFromLookup(lookup)
+	opts, err = persisted.ConfigFromLookup(lookup)
 	if opts.Mode == "" {
-		opts.Mode = pq.APQ
+		opts.Mode = persisted.APQ
 	}
 	return opts, false, err
 }

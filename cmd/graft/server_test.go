@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/testenv"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // startServer builds the server from env in-process and serves its
@@ -166,7 +166,7 @@ func TestServerRedis(t *testing.T) {
 
 func TestServerSafelistFromManifest(t *testing.T) {
 	const listed = "query Hello { hello }"
-	manifest, err := pq.BuildManifest(map[string]string{"hello.graphql": listed})
+	manifest, err := persisted.BuildManifest(map[string]string{"hello.graphql": listed})
 	if err != nil {
 		t.Fatal(err)
 	}

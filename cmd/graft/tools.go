@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // runManifest builds an Apollo persisted-query manifest from .graphql
@@ -36,7 +36,7 @@ func runManifest(args []string, stdout, stderr io.Writer) int {
 		}
 		sources[path] = string(b)
 	}
-	manifest, err := pq.BuildManifest(sources)
+	manifest, err := persisted.BuildManifest(sources)
 	if err != nil {
 		fmt.Fprintf(stderr, "graft manifest: %v\n", err)
 		return 1
@@ -57,7 +57,7 @@ func runManifest(args []string, stdout, stderr io.Writer) int {
 func runHash(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("graft hash", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	alg := fs.String("algorithm", pq.SHA256, "hash algorithm: sha256 or sha512")
+	alg := fs.String("algorithm", persisted.SHA256, "hash algorithm: sha256 or sha512")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: graft hash [-algorithm sha256|sha512] [file|-]")
 		fmt.Fprintln(stderr, "Prints the lowercase hex hash of the exact bytes of the query (stdin when no file or -).")
@@ -66,7 +66,7 @@ func runHash(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return usageCode(err)
 	}
-	if *alg != pq.SHA256 && *alg != pq.SHA512 {
+	if *alg != persisted.SHA256 && *alg != persisted.SHA512 {
 		fmt.Fprintf(stderr, "graft hash: unknown algorithm %q; want sha256 or sha512\n", *alg)
 		return 2
 	}
@@ -87,7 +87,7 @@ func runHash(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "graft hash: %v\n", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, pq.Hash(*alg, string(query)))
+	fmt.Fprintln(stdout, persisted.Hash(*alg, string(query)))
 	return 0
 }
 

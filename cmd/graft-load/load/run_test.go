@@ -10,7 +10,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/cmd/graft-load/load"
 	"github.com/graftgql/graft/examples/blog"
-	"github.com/graftgql/graft/pq"
+	"github.com/graftgql/graft/persisted"
 )
 
 // TestRunMatchesTheContract sends a few hundred requests of the mix to the
@@ -21,7 +21,7 @@ func TestRunMatchesTheContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := graft.NewRouter(s, nil, graft.Config{Logger: slog.New(slog.DiscardHandler), PersistedQueries: &pq.Options{Mode: pq.APQ}})
+	r, err := graft.NewRouter(s, nil, graft.Config{Logger: slog.New(slog.DiscardHandler), PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,136 @@
+package persisted
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/graftgql/graft/internal/envconf"
+)
+
+// The environment variables ConfigFromEnv reads.
+const (
+	EnvMode          = "PERSISTED_QUERIES_MODE"
+	EnvEnableGet     = "PERSISTED_QUERIES_ENABLE_GET"
+	EnvValidateHash  = "PERSISTED_QUERIES_VALIDATE_HASH"
+	EnvHashAlgorithm = "PERSISTED_QUERIES_HASH_ALGORITHM"
+	EnvManifest      = "PERSISTED_QUERIES_MANIFEST"
+	EnvCacheControl  = "PERSISTED_QUERIES_CACHE_CONTROL"
+	EnvStoreSize     = "PERSISTED_QUERIES_STORE_SIZE"
+)
+
+// ConfigFromEnv reads Options from the process environment; see
+// ConfigFromLookup.
+func ConfigFromEnv() (Options, error) { return ConfigFromLookup(os.LookupEnv) }
+
+// ConfigFromLookup reads Options from variables found with lookup:
+//
+//	PERSISTED_QUERIES_MODE            apq or safelist, any case
+//	PERSISTED_QUERIES_ENABLE_GET      boolean
+//	PERSISTED_QUERIES_VALIDATE_HASH   boolean
+//	PERSISTED_QUERIES_HASH_ALGORITHM  sha256 or sha512
+//	PERSISTED_QUERIES_MANIFEST        a manifest file (see LoadManifest) loaded
+//	                                  into a SafelistStore; implies safelist
+//	PERSISTED_QUERIES_CACHE_CONTROL   Cache-Control for GET hits
+//	PERSISTED_QUERIES_STORE_SIZE      size of the APQ memory store (> 0)
+//
+// Booleans are true/false, 1/0, yes/no or on/off in any case. A variable
+// set to the empty string counts as unset. Mode stays empty when neither
+// PERSISTED_QUERIES_MODE nor PERSISTED_QUERIES_MANIFEST is set, so a caller
+// can tell that the environment did not ask for persisted queries. Every
+// bad variable is reported at once (errors.Join), each error naming the
+// variable and its value.
+func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
+	get := func(name string) (string, bool) {
+		v, ok := lookup(name)
+		if !ok || v == "" {
+			return "", false
+		}
+		return v, true
+	}
+	var opts Options
+	var errs []error
+	bad := func(name, value, want string) {
+		errs = append(errs, fmt.Errorf("persisted: %s=%q: %s", name, value, want))
+	}
+
+	if v, ok := get(EnvMode); ok {
+		switch Mode(strings.ToLower(strings.TrimSpace(v))) {
+		case APQ:
+			opts.Mode = APQ
+		case Safelist:
+			opts.Mode = Safelist
+		default:
+			bad(EnvMode, v, `want "apq" or "safelist"`)
+		}
+	}
+	for _, b := range []struct {
+		name string
+		dst  **bool
+	}{{EnvEnableGet, &opts.EnableGet}, {EnvValidateHash, &opts.ValidateHash}} {
+		if v, ok := get(b.name); ok {
+			val, err := envconf.ParseBool(v)
+			if err != nil {
+				bad(b.name, v, err.Error())
+				continue
+			}
+			*b.dst = &val
+		}
+	}
+	if v, ok := get(EnvHashAlgorithm); ok {
+		switch a := strings.ToLower(strings.TrimSpace(v)); a {
+		case SHA256, SHA512:
+			opts.HashAlgorithm = a
+		default:
+			bad(EnvHashAlgorithm, v, `want "sha256" or "sha512"`)
+		}
+	}
+	if v, ok := get(EnvCacheControl); ok {
+		opts.CacheControl = v
+	}
+	manifest, hasManifest := get(EnvManifest)
+	size, hasSize := get(EnvStoreSize)
+	if hasManifest {
+		switch {
+		case opts.Mode == APQ:
+			bad(EnvManifest, manifest, fmt.Sprintf("a manifest is a safelist, but %s is apq", EnvMode))
+		case hasSize:
+			bad(EnvStoreSize, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", EnvManifest))
+		default:
+			if opts.Mode == "" {
+				opts.Mode = Safelist
+			}
+			if entries, err := LoadManifest(manifest); err != nil {
+				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvManifest, manifest, err))
+			} else if s, err := NewSafelistStore(entries); err != nil {
+				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvManifest, manifest, err))
+			} else if alg, want := s.Algorithm(), cmp.Or(opts.HashAlgorithm, SHA256); alg != "" && alg != want {
+				bad(EnvManifest, manifest, fmt.Sprintf("the manifest holds %s hashes but %s is %s", alg, EnvHashAlgorithm, want))
+			} else {
+				opts.Store = s
+			}
+		}
+	} else if hasSize {
+		n, err := strconv.Atoi(strings.TrimSpace(size))
+		switch {
+		case err != nil || n <= 0:
+			bad(EnvStoreSize, size, "want a positive integer")
+		case opts.Mode == Safelist:
+			bad(EnvStoreSize, size, "the store size is for the APQ memory store, not safelist mode")
+		default:
+			s, err := NewMemoryStore(n)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvStoreSize, size, err))
+			} else {
+				opts.Store = s
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Options{}, err
+	}
+	return opts, nil
+}

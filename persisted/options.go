@@ -1,0 +1,55 @@
+package persisted
+
+import (
+	"log/slog"
+)
+
+// Mode selects how persisted queries behave.
+type Mode string
+
+const (
+	// APQ is Apollo's automatic persisted queries: a client sends a hash,
+	// and when the server does not know it, the client retries with the
+	// query, which the server then stores under the hash. Plain queries run
+	// as usual.
+	APQ Mode = "apq"
+	// Safelist allows only the queries in a read-only list: by hash, or as
+	// plain text whose hash is in the list.
+	Safelist Mode = "safelist"
+)
+
+// DefaultCacheControl is the Cache-Control header of a successful GET whose
+// query came from the store, when Options.CacheControl is empty.
+const DefaultCacheControl = "public, max-age=60"
+
+// Options configures persisted queries. The zero value is APQ with an
+// in-memory store of DefaultStoreSize queries, GET enabled, hashes checked,
+// and sha256.
+type Options struct {
+	// Mode is APQ (the default when empty) or Safelist.
+	Mode Mode
+	// Store keeps the queries. Nil means a new MemoryStore of
+	// DefaultStoreSize entries in APQ mode; Safelist mode needs one (usually
+	// a SafelistStore from a manifest).
+	Store Store
+	// EnableGet allows persisted queries over GET, so CDNs can cache them.
+	// Nil means true. When false, Resolve answers every GET with 405 and
+	// Allow: POST.
+	EnableGet *bool
+	// ValidateHash checks that a query sent for registration hashes to the
+	// hash sent with it. Nil means true. Turning it off lets any client
+	// store any query under any hash; only do so behind a trusted client.
+	ValidateHash *bool
+	// HashAlgorithm is "sha256" (the default when empty) or "sha512". With
+	// sha512 the hash is read from extensions.persistedQuery.sha512Hash,
+	// falling back to sha256Hash.
+	HashAlgorithm string
+	// RequireHash, in Safelist mode, refuses plain queries even when their
+	// text is in the list, so every request must name its operation by hash.
+	RequireHash bool
+	// CacheControl is the Cache-Control header for successful GET requests
+	// whose query came from the store. Empty means DefaultCacheControl.
+	CacheControl string
+	// Logger receives store failures. Nil means slog.Default().
+	Logger *slog.Logger
+}

@@ -1,0 +1,132 @@
+package persisted
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+)
+
+// PersistedQueries resolves the persisted-query part of requests. It is
+// safe for concurrent use.
+type PersistedQueries struct {
+	opts          Options
+	store         Store
+	safelist      bool
+	enableGet     bool
+	validateHash  bool
+	algorithm     string
+	hashKey       string
+	malformedHash map[string]string
+	cacheControl  string
+	logger        *slog.Logger
+}
+
+// New checks opts, fills in the defaults and returns the PersistedQueries
+// they describe. Invalid options are an error that names the field.
+func New(opts Options) (*PersistedQueries, error) {
+	var errs []error
+	switch opts.Mode {
+	case "":
+		opts.Mode = APQ
+	case APQ, Safelist:
+	default:
+		errs = append(errs, fmt.Errorf("persisted: Mode %q is not %q or %q", opts.Mode, APQ, Safelist))
+	}
+	switch strings.ToLower(opts.HashAlgorithm) {
+	case "", SHA256:
+		opts.HashAlgorithm = SHA256
+	case SHA512:
+		opts.HashAlgorithm = SHA512
+	default:
+		errs = append(errs, fmt.Errorf("persisted: HashAlgorithm %q is not %q or %q", opts.HashAlgorithm, SHA256, SHA512))
+	}
+	if opts.Store == nil {
+		if opts.Mode == Safelist {
+			errs = append(errs, errors.New("persisted: safelist mode needs a Store (see NewSafelistStore and LoadManifest)"))
+		} else {
+			s, err := NewMemoryStore(DefaultStoreSize)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			opts.Store = s
+		}
+	}
+	if s, ok := opts.Store.(*SafelistStore); ok {
+		if opts.Mode == APQ {
+			errs = append(errs, errors.New("persisted: a SafelistStore is read-only and cannot back APQ mode; use Mode safelist"))
+		}
+		if alg := s.Algorithm(); alg != "" && alg != opts.HashAlgorithm {
+			errs = append(errs, fmt.Errorf("persisted: the safelist holds %s hashes but HashAlgorithm is %s", alg, opts.HashAlgorithm))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if opts.EnableGet == nil {
+		opts.EnableGet = new(true)
+	}
+	if opts.ValidateHash == nil {
+		opts.ValidateHash = new(true)
+	}
+	if opts.CacheControl == "" {
+		opts.CacheControl = DefaultCacheControl
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	p := &PersistedQueries{
+		opts:         opts,
+		store:        opts.Store,
+		safelist:     opts.Mode == Safelist,
+		enableGet:    *opts.EnableGet,
+		validateHash: *opts.ValidateHash,
+		algorithm:    opts.HashAlgorithm,
+		hashKey:      sha256Key,
+		cacheControl: opts.CacheControl,
+		logger:       opts.Logger,
+	}
+	if p.algorithm == SHA512 {
+		p.hashKey = sha512Key
+	}
+	n := hashLength(p.algorithm)
+	p.malformedHash = map[string]string{
+		sha256Key: fmt.Sprintf("extensions.persistedQuery.%s must be a %s hash: %d hex digits", sha256Key, p.algorithm, n),
+		sha512Key: fmt.Sprintf("extensions.persistedQuery.%s must be a %s hash: %d hex digits", sha512Key, p.algorithm, n),
+	}
+	return p, nil
+}
+
+// Options returns the options in force, defaults filled in.
+func (p *PersistedQueries) Options() Options { return p.opts }
+
+// Hash returns the hash of query with the configured algorithm.
+func (p *PersistedQueries) Hash(query string) string { return Hash(p.algorithm, query) }
+
+// Register stores query under hash, once the router has parsed and
+// validated it. A store failure is logged and skipped: the request goes on.
+// In Safelist mode it does nothing.
+func (p *PersistedQueries) Register(ctx context.Context, hash, query string) {
+	if p.safelist {
+		return
+	}
+	if err := p.store.Set(ctx, hash, query); err != nil {
+		p.logger.WarnContext(ctx, "persisted: storing a persisted query failed; it was not registered",
+			slog.String("hash", hash), slog.Any("err", err))
+	}
+}
+
+// Entries returns every allowed query by hash, in Safelist mode with a
+// store that can list them (a Lister such as *SafelistStore), so a router
+// can validate them all when it starts. Otherwise it returns nil, false.
+func (p *PersistedQueries) Entries(ctx context.Context) (map[string]string, bool) {
+	if !p.safelist {
+		return nil, false
+	}
+	l, ok := p.store.(Lister)
+	if !ok {
+		return nil, false
+	}
+	return l.Entries(), true
+}

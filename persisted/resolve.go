@@ -1,0 +1,163 @@
+package persisted
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Resolution is the outcome of Resolve for a request that may go on.
+type Resolution struct {
+	// Query is the query text to run. It is empty only for a plain request
+	// without a query, which the router rejects as usual.
+	Query string
+	// Hash is the query's hash, in lowercase hex, when the request named
+	// one or the query was matched against a safelist. Routers may key
+	// their document cache by it.
+	Hash string
+	// Persisted reports that the query was named by, or checked by, its
+	// hash: it came from the store, is to be registered, or is a listed
+	// plain query.
+	Persisted bool
+	// Register asks the router to call PersistedQueries.Register(Hash,
+	// Query) once the query has parsed and validated. Never true in
+	// Safelist mode.
+	Register bool
+	// CacheControl, when not empty, is the Cache-Control header for the
+	// response: set for GET requests whose query came from the store. The
+	// router sends it only when the operation is a query and the response
+	// has no errors.
+	CacheControl string
+}
+
+// Resolve turns a request's query and extensions into the query to run.
+// isGet says whether the request came over GET. The error, when not nil, is
+// always an *Error ready to be sent (status, headers, GraphQL error).
+//
+// With extensions.persistedQuery (version 1 and a hash):
+//   - a hash the store knows: its query runs, whatever query was sent;
+//   - APQ, an unknown hash and no query: PERSISTED_QUERY_NOT_FOUND (200);
+//   - APQ, an unknown hash and a query: the query runs and Register is set,
+//     after checking that it hashes to the hash when ValidateHash is on
+//     (else PERSISTED_QUERY_HASH_MISMATCH, 400);
+//   - Safelist, an unknown hash: PERSISTED_QUERY_NOT_ALLOWED (403).
+//
+// Without it, APQ lets the query through untouched, and Safelist lets it
+// through only when its exact text hashes to a listed entry (and
+// RequireHash is off). A store that fails is a miss in APQ and a 503 in
+// Safelist; both are logged.
+func (p *PersistedQueries) Resolve(ctx context.Context, isGet bool, query string, extensions map[string]any) (Resolution, error) {
+	if isGet && !p.enableGet {
+		return Resolution{}, errGetNotEnabled()
+	}
+	raw, ok := extensions["persistedQuery"]
+	if !ok || raw == nil {
+		return p.resolvePlain(ctx, isGet, query)
+	}
+	hash, provided, perr := p.readExtension(raw)
+	if perr != nil {
+		return Resolution{}, perr
+	}
+	return p.resolveHash(ctx, isGet, query, hash, provided)
+}
+
+// Extension is extensions.persistedQuery already decoded, in the usual
+// shape: a version number and the hashes as sent.
+type Extension struct {
+	Version    int64
+	SHA256Hash string
+	SHA512Hash string
+}
+
+// ResolveExtension is Resolve for a request whose extensions hold only
+// persistedQuery, already decoded into ext, so the hot path of hash-only
+// requests needs no maps. It answers exactly as Resolve does.
+func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, query string, ext Extension) (Resolution, error) {
+	if isGet && !p.enableGet {
+		return Resolution{}, errGetNotEnabled()
+	}
+	if ext.Version != 1 {
+		return Resolution{}, errVersion(float64(ext.Version))
+	}
+	key, h := p.hashKey, ext.SHA256Hash
+	if key == sha512Key {
+		if ext.SHA512Hash != "" {
+			h = ext.SHA512Hash
+		} else {
+			key = sha256Key
+		}
+	}
+	if h == "" {
+		return Resolution{}, errInvalid("extensions.persistedQuery." + p.hashKey + " is required")
+	}
+	hash, ok := normalizeHash(p.algorithm, h)
+	if !ok {
+		return Resolution{}, errInvalid(p.malformedHash[key])
+	}
+	return p.resolveHash(ctx, isGet, query, hash, h)
+}
+
+// resolveHash runs the state machine for a request naming hash.
+func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, hash, provided string) (Resolution, error) {
+	stored, found, perr := p.lookup(ctx, hash)
+	if perr != nil {
+		return Resolution{}, perr
+	}
+	if found {
+		return Resolution{Query: stored, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
+	}
+	if p.safelist {
+		return Resolution{}, errNotAllowed(hash)
+	}
+	if query == "" {
+		return Resolution{}, errNotFound(hash)
+	}
+	if p.validateHash {
+		if computed := Hash(p.algorithm, query); computed != hash {
+			return Resolution{}, errHashMismatch(provided, computed)
+		}
+	}
+	return Resolution{Query: query, Hash: hash, Persisted: true, Register: true}, nil
+}
+
+// resolvePlain handles a request without extensions.persistedQuery.
+func (p *PersistedQueries) resolvePlain(ctx context.Context, isGet bool, query string) (Resolution, error) {
+	if !p.safelist || query == "" {
+		return Resolution{Query: query}, nil
+	}
+	hash := Hash(p.algorithm, query)
+	if p.opts.RequireHash {
+		return Resolution{}, errNotAllowed(hash)
+	}
+	stored, found, perr := p.lookup(ctx, hash)
+	if perr != nil {
+		return Resolution{}, perr
+	}
+	if !found || stored != query {
+		return Resolution{}, errNotAllowed(hash)
+	}
+	return Resolution{Query: query, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
+}
+
+// lookup asks the store for hash. In APQ mode a failing store is logged and
+// counts as a miss; in Safelist mode it is logged and refuses the request.
+func (p *PersistedQueries) lookup(ctx context.Context, hash string) (string, bool, *Error) {
+	q, found, err := p.store.Get(ctx, hash)
+	if err == nil {
+		return q, found, nil
+	}
+	if p.safelist {
+		p.logger.ErrorContext(ctx, "persisted: safelist store unavailable; refusing the request",
+			slog.String("hash", hash), slog.Any("err", err))
+		return "", false, errStoreUnavailable(err)
+	}
+	p.logger.WarnContext(ctx, "persisted: persisted query lookup failed; treating it as a miss",
+		slog.String("hash", hash), slog.Any("err", err))
+	return "", false, nil
+}
+
+func (p *PersistedQueries) getCacheControl(isGet bool) string {
+	if isGet {
+		return p.cacheControl
+	}
+	return ""
+}

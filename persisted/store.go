@@ -1,0 +1,28 @@
+package persisted
+
+import (
+	"context"
+	"errors"
+)
+
+// Store keeps persisted queries by hash. Hashes reach a Store already
+// normalised to lowercase hex. Implementations must be safe for concurrent
+// use; any storage can implement it.
+type Store interface {
+	// Get returns the query stored under hash. A miss is ("", false, nil);
+	// an error means the store could not answer.
+	Get(ctx context.Context, hash string) (query string, found bool, err error)
+	// Set stores query under hash.
+	Set(ctx context.Context, hash, query string) error
+}
+
+// Lister is implemented by stores that can list every entry, such as
+// *SafelistStore. A router uses it, through PersistedQueries.Entries, to
+// validate every allowed query when it starts.
+type Lister interface {
+	// Entries returns a copy of every stored hash and its query.
+	Entries() map[string]string
+}
+
+// ErrReadOnly is returned by Set on a read-only store.
+var ErrReadOnly = errors.New("persisted: store is read-only")
