@@ -10,6 +10,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/persisted"
@@ -42,7 +43,7 @@ func BenchmarkRouter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	eng := exec.New(s, exec.Options{})
+	eng := exec.New(schemadef.Model(s), exec.Options{})
 	for _, q := range []struct{ name, query string }{{"q1", benchQ1}, {"q2", benchQ2}} {
 		body := `{"query":` + quoteJSON(q.query) + `}`
 		b.Run(q.name+"/router", func(b *testing.B) {

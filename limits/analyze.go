@@ -1,6 +1,7 @@
 package limits
 
 import (
+	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -16,11 +17,12 @@ func Analyze(s *schema.Schema, doc *ast.QueryDocument, op *ast.OperationDefiniti
 	var types *ast.Schema
 	var cost costLookup
 	if s != nil {
-		types = s.AST()
+		m := schemadef.Model(s)
+		types = m.AST()
 		cost = func(typeName, fieldName string) schema.CostFunc {
-			if t := s.Type(typeName); t != nil {
+			if t := m.Type(typeName); t != nil {
 				if f := t.Field(fieldName); f != nil {
-					return f.Cost
+					return schema.CostFunc(f.Cost)
 				}
 			}
 			return nil

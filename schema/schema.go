@@ -2,31 +2,53 @@ package schema
 
 import (
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/graftgql/graft/internal/schemadef"
 )
 
-// Schema is a built, immutable GraphQL schema: the model the executor runs
-// and the gqlparser form the validator checks documents against.
-type Schema struct {
-	Query        *Type // never nil
-	Mutation     *Type // nil when the schema has no mutations
-	Subscription *Type // reserved; nil until subscriptions are supported
-
-	// Types lists every named type, built-in scalars included, sorted by
-	// name.
-	Types []*Type
-
-	typeIndex map[string]*Type
-	ast       *ast.Schema
-	sdl       string
+func init() {
+	schemadef.Model = func(public any) *schemadef.Schema { return public.(*Schema).model }
 }
 
-// Type returns the named type, or nil.
-func (s *Schema) Type(name string) *Type { return s.typeIndex[name] }
+// Schema is a built, immutable GraphQL schema. One *Schema may serve any
+// number of routers and goroutines.
+type Schema struct {
+	model *schemadef.Schema
+}
 
-// AST returns the schema in gqlparser's form, loaded from the printed SDL.
-// Documents are validated against it and introspection reads it.
-func (s *Schema) AST() *ast.Schema { return s.ast }
+// AST returns the schema in gqlparser's form, loaded from the printed SDL:
+// the types, fields and directives by name, for validating documents
+// (gqlparser.LoadQuery) and for tools. Do not modify it.
+func (s *Schema) AST() *ast.Schema { return s.model.AST() }
 
 // SDL returns the schema printed in the GraphQL schema definition language.
 // The output is deterministic: the same schema always prints the same text.
-func (s *Schema) SDL() string { return s.sdl }
+func (s *Schema) SDL() string { return s.model.SDL() }
+
+// Builder collects type and field declarations and turns them into a
+// *Schema with Build. Declarations may come in any order: a field may name
+// a type that is declared later. A Builder is not safe for concurrent use.
+type Builder struct {
+	impl *schemadef.Builder
+}
+
+// New returns an empty Builder.
+func New() *Builder {
+	return &Builder{impl: schemadef.New()}
+}
+
+// Build checks the declarations and builds the schema. The error, when
+// not nil, joins one *BuildError per mistake found.
+func (b *Builder) Build() (*Schema, error) {
+	m, err := b.impl.Build()
+	if err != nil {
+		return nil, err
+	}
+	return &Schema{model: m}, nil
+}
+
+// BuildError is one mistake found by Builder.Build; find it with
+// errors.As. Its fields Type and Field name the declaration at fault
+// (Field is empty for a type-level mistake) and Message says what is wrong;
+// Error returns "schema: Type.field: message".
+type BuildError = schemadef.BuildError

@@ -1,6 +1,7 @@
 package blog
 
 import (
+	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestSchemaMatchesBenchSchema(t *testing.T) {
 	if gerr != nil {
 		t.Fatal(gerr)
 	}
-	if diff := sdldiff.Diff(s.AST(), wantSchema); len(diff) > 0 {
+	if diff := sdldiff.Diff(schemadef.Model(s).AST(), wantSchema); len(diff) > 0 {
 		t.Errorf("schema differs from the bench schema:\n%s\nSDL:\n%s", strings.Join(diff, "\n"), s.SDL())
 	}
 }
@@ -78,8 +79,9 @@ func TestPageCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	authors := s.Query.Field("authors").Cost
-	posts := s.Type("Author").Field("posts").Cost
+	m := schemadef.Model(s)
+	authors := m.Query.Field("authors").Cost
+	posts := m.Type("Author").Field("posts").Cost
 	if authors == nil || posts == nil {
 		t.Fatal("the paginated fields declare no cost")
 	}

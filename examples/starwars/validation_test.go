@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // The cases of graphql-js's starWarsValidation-test: documents the
@@ -31,7 +32,7 @@ func TestValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := exec.New(s, exec.Options{})
+	e := exec.New(schemadef.Model(s), exec.Options{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs := e.Prepare(tt.query)

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/graftgql/graft/schema"
+	schema "github.com/graftgql/graft/internal/schemadef"
 )
 
 // maxConcurrentResolvers bounds the goroutines one prefetch runs at once,

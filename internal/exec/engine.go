@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/graftgql/graft/schema"
+	schema "github.com/graftgql/graft/internal/schemadef"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"

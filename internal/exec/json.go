@@ -1,6 +1,6 @@
 package exec
 
-import "github.com/graftgql/graft/schema"
+import schema "github.com/graftgql/graft/internal/schemadef"
 
 // appendString appends s as a JSON string, escaped as the schema's leaf
 // writers escape strings.

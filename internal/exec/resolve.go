@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"unsafe"
 
-	"github.com/graftgql/graft/schema"
+	schema "github.com/graftgql/graft/internal/schemadef"
 )
 
 // sliceHeader is the memory layout of a Go slice.

@@ -1,0 +1,70 @@
+package schemadef
+
+import "testing"
+
+func TestLowerCamel(t *testing.T) {
+	tests := map[string]string{
+		"ID": "id", "IDs": "ids", "URLPath": "urlPath", "HTTPServer": "httpServer", "A": "a",
+		"AppearsIn": "appearsIn", "Name": "name", "X1": "x1", "UserID": "userID", "already": "already", "ÉtéFort": "étéFort",
+	}
+	for in, want := range tests {
+		if got := lowerCamel(in); got != want {
+			t.Errorf("lowerCamel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseTypeString(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" when invalid
+	}{
+		{"String", "String"},
+		{"String!", "String!"},
+		{"[Character]", "[Character]"},
+		{" [ Episode ! ] ! ", "[Episode!]!"},
+		{"[[Int!]]", "[[Int!]]"},
+		{"[String", ""},
+		{"String]", ""},
+		{"", ""},
+		{"1abc", ""},
+		{"String!!", ""},
+		{"Str ing", ""},
+	}
+	for _, tt := range tests {
+		p, ok := parseTypeString(tt.in)
+		got := ""
+		if ok {
+			got = printParsed(p)
+		}
+		if got != tt.want {
+			t.Errorf("parseTypeString(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func printParsed(p *parsedRef) string {
+	s := p.name
+	if p.list != nil {
+		s = "[" + printParsed(p.list) + "]"
+	}
+	if p.nonNull {
+		s += "!"
+	}
+	return s
+}
+
+func TestQuoteGraphQL(t *testing.T) {
+	tests := map[string]string{
+		"plain":       `"plain"`,
+		"a\"b\\c":     `"a\"b\\c"`,
+		"tab\tnl\n":   `"tab\tnl\n"`,
+		"\x01":        `"\u0001"`,
+		"unicode é 世": `"unicode é 世"`,
+	}
+	for in, want := range tests {
+		if got := quoteGraphQL(in); got != want {
+			t.Errorf("quoteGraphQL(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

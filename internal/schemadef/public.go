@@ -1,0 +1,8 @@
+package schemadef
+
+// Model returns the built schema behind a public *schema.Schema handle.
+// Package schema installs it when it is initialised, so every holder of a
+// *schema.Schema can reach the model; internal packages (the router, the
+// executor's callers, the limits analysis) call it. It panics on a value
+// that is not a *schema.Schema.
+var Model func(public any) *Schema
