@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/persisted"
 )

@@ -3,7 +3,7 @@ package graft
 import (
 	"context"
 
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/schema"
 )
 

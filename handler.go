@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/schema"
 )
 

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.

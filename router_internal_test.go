@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // TestStatusTable checks every row of the wire contract's status table.

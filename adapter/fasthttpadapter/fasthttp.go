@@ -12,8 +12,8 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // Handler returns a fasthttp handler running the router's pipeline. Bodies

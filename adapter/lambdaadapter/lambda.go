@@ -21,8 +21,8 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // HandlerFunc is the function Handler returns, in the form lambda.Start

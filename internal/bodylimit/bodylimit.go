@@ -7,7 +7,7 @@ package bodylimit
 import (
 	"io"
 
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // Read reads r up to limit bytes. tooLarge reports a body longer than

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/schema"
 )
 

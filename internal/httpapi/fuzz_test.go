@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/graftgql/graft/httpapi"
+	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // maxFuzzMessage bounds the message of a decoding error: it may quote the
