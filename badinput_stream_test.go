@@ -70,7 +70,7 @@ func TestSlowClientsAreDisconnected(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- graft.Serve(ctx, hostileRouter(t, "blog"), nil, graft.ServeOptions{
+		done <- graft.Serve(ctx, hostileRouter(t, "blog"), graft.ServeOptions{
 			Listener:          ln,
 			ReadHeaderTimeout: 200 * time.Millisecond,
 			ReadTimeout:       400 * time.Millisecond,

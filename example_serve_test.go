@@ -45,7 +45,7 @@ func ExampleServe() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = graft.Serve(ctx, router, layer, graft.ServeOptions{
+	err = graft.Serve(ctx, router, graft.ServeOptions{
 		Port:    4000,
 		Handler: graft.CORS(graft.CORSOptions{})(mux),
 		OnStart: func(url string) { fmt.Println("GraphQL at", url+"/graphql") },
@@ -55,9 +55,10 @@ func ExampleServe() {
 	}
 }
 
-// Mount the router with the default configuration in an existing mux.
-func ExampleHandler() {
-	h, err := graft.Handler(exampleSchema(), graft.NewLayer())
+// Mount the router, an http.Handler, in an existing mux. Its layer starts
+// with the first request.
+func ExampleRouter_mount() {
+	h, err := graft.NewRouter(exampleSchema(), graft.NewLayer(), graft.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -73,13 +74,13 @@ func ExampleHandler() {
 
 // Run a request through the router without a server, as a serverless
 // host does.
-func ExampleToHandler() {
+func ExampleNewWebHandler() {
 	layer := graft.NewLayer()
 	router, err := graft.NewRouter(exampleSchema(), layer, graft.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	h := graft.ToHandler(router, layer)
+	h := graft.NewWebHandler(router)
 	defer h.Close(context.Background())
 
 	req, _ := http.NewRequest(http.MethodPost, "https://api.example.com/graphql",

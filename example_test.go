@@ -51,7 +51,7 @@ func ExampleNewRouter() {
 	if err != nil {
 		panic(err)
 	}
-	// In a program: graft.Serve(ctx, router, layer, graft.ServeOptions{Port: 4000}).
+	// In a program: graft.Serve(ctx, router, graft.ServeOptions{Port: 4000}).
 
 	req := httptest.NewRequest("POST", "/graphql", strings.NewReader(`{"query":"{ user(id: \"1\") { id name } }"}`))
 	req.Header.Set("Content-Type", "application/json")
@@ -81,14 +81,15 @@ func ExampleConfigFromLookup() {
 	// GRAPHQL_MAX_DEPTH="abc": must be a non-negative integer
 }
 
-// Execute runs a query without HTTP.
-func ExampleExecute() {
+// Execute runs a query through the router's pipeline without HTTP.
+func ExampleRouter_Execute() {
 	b := schema.New()
 	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) { return "world", nil })
-	s, err := b.Build()
+	router, err := graft.ToRouter(b, nil, graft.Config{})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(graft.Execute(context.Background(), s, graft.Request{Query: "{ hello }"})))
-	// Output: {"data":{"hello":"world"}}
+	status, body := router.Execute(context.Background(), graft.Request{Query: "{ hello }"})
+	fmt.Println(status, string(body))
+	// Output: 200 {"data":{"hello":"world"}}
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 
 	"github.com/graftgql/graft/internal/httpapi"
-	"github.com/graftgql/graft/schema"
 )
 
-// Request is a GraphQL request run without HTTP by Router.Execute and
-// Execute.
+// Request is a GraphQL request run without HTTP by Router.Execute.
 type Request struct {
 	Query         string
 	OperationName string
@@ -43,16 +41,4 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 		*bp = resp.Body[:0]
 	}
 	return resp.Status, body
-}
-
-// Execute runs one request against s with the default configuration and
-// no services, and returns the JSON response body. It prepares a new
-// router on every call; keep a Router (NewRouter) to serve many requests.
-func Execute(ctx context.Context, s *schema.Schema, req Request) []byte {
-	r, err := NewRouter(s, nil, Config{})
-	if err != nil {
-		return httpapi.AppendErrors(nil, httpapi.NewError(httpapi.CodeInternalServerError, err.Error()))
-	}
-	_, body := r.Execute(ctx, req)
-	return body
 }

@@ -227,7 +227,7 @@ func TestGracefulShutdownDuringLoad(t *testing.T) {
 	defer cancel()
 	served := make(chan error, 1)
 	go func() {
-		served <- graft.Serve(ctx, r, nil, graft.ServeOptions{Listener: ln, Logger: discardLogger, ShutdownGrace: time.Minute})
+		served <- graft.Serve(ctx, r, graft.ServeOptions{Listener: ln, Logger: discardLogger, ShutdownGrace: time.Minute})
 	}()
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	results := make(chan faultAnswer, inflight)

@@ -11,24 +11,11 @@ import (
 
 	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/httpapi"
-	"github.com/graftgql/graft/schema"
 )
-
-// Handler returns a router for s with the default configuration, as an
-// http.Handler to mount in an existing server (ServeMux, chi, gin, echo).
-// The caller starts and stops the layer (layer.Start before serving,
-// layer.Stop after); Serve does this itself.
-func Handler(s *schema.Schema, layer *Layer) (http.Handler, error) {
-	r, err := NewRouter(s, layer, Config{})
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
 
 // WebHandler serves the router in the shape of a web-standard fetch
 // handler: a request value in, a response value out, no ResponseWriter.
-// Serverless hosts and tests use it. Build it with ToHandler.
+// Serverless hosts and tests use it. Build it with NewWebHandler.
 type WebHandler struct {
 	router *Router
 	layer  *Layer
@@ -37,14 +24,11 @@ type WebHandler struct {
 	started bool
 }
 
-// ToHandler returns a WebHandler for the router. The layer (nil means
-// router.Layer()) is started on the first Handle call, since serverless
-// hosts have no start-up hook; Close stops it.
-func ToHandler(router *Router, layer *Layer) *WebHandler {
-	if layer == nil {
-		layer = router.Layer()
-	}
-	return &WebHandler{router: router, layer: layer}
+// NewWebHandler returns a WebHandler for the router. The router's layer is
+// started on the first Handle call, since serverless hosts have no start-up
+// hook; Close stops it.
+func NewWebHandler(router *Router) *WebHandler {
+	return &WebHandler{router: router, layer: router.Layer()}
 }
 
 // Start starts the layer unless it is already started. Handle calls it; a
@@ -87,11 +71,11 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 	if err != nil {
 		return nil, fmt.Errorf("graft: read request body: %w", err)
 	}
-	var resp *httpapi.Response
+	resp := &httpapi.Response{}
 	if tooLarge {
 		resp = bodylimit.TooLarge(limit)
 	} else {
-		resp = h.router.Do(ctx, webRawRequest(req, body))
+		h.router.serveInto(ctx, webRawRequest(req, body), resp)
 	}
 	return webHTTPResponse(req, resp), nil
 }

@@ -37,7 +37,7 @@ func TestToHandlerRoundTrip(t *testing.T) {
 		return "svc", func(context.Context) error { stopped++; return nil }, nil
 	})
 	router := serveTestRouter(t, layer, graft.Config{MaxBodyBytes: 128}, nil, nil)
-	h := graft.ToHandler(router, layer)
+	h := graft.NewWebHandler(router)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(tt.method, tt.target, strings.NewReader(tt.body))
@@ -98,8 +98,8 @@ func firstErrorCode(t *testing.T, raw []byte) string {
 	return code
 }
 
-func TestHandlerMountsWithDefaults(t *testing.T) {
-	h, err := graft.Handler(serveTestSchema(t, nil, nil), graft.NewLayer())
+func TestRouterMountsWithDefaults(t *testing.T) {
+	h, err := graft.NewRouter(serveTestSchema(t, nil, nil), graft.NewLayer(), graft.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +113,13 @@ func TestHandlerMountsWithDefaults(t *testing.T) {
 }
 
 // TestWireCases runs the shared black-box cases against the router over
-// net/http and through ToHandler.
+// net/http and through the web handler.
 func TestWireCases(t *testing.T) {
 	plain, protected := wiretest.Router(t), wiretest.ProtectedRouter(t)
 	plainSrv, protectedSrv := httptest.NewServer(plain), httptest.NewServer(protected)
 	defer plainSrv.Close()
 	defer protectedSrv.Close()
-	plainWeb, protectedWeb := graft.ToHandler(plain, nil), graft.ToHandler(protected, nil)
+	plainWeb, protectedWeb := graft.NewWebHandler(plain), graft.NewWebHandler(protected)
 
 	for _, c := range wiretest.Cases() {
 		srv, web := plainSrv, plainWeb

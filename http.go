@@ -1,12 +1,30 @@
 package graft
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
+
+func init() {
+	dispatch.Into = func(ctx context.Context, router any, raw *httpapi.RawRequest, resp *httpapi.Response) {
+		router.(*Router).serveInto(ctx, raw, resp)
+	}
+}
+
+// serveInto runs raw through the pipeline and writes the answer into resp,
+// whose fields it overwrites and whose Body capacity it reuses. It is the
+// entry of the transport adapters (see internal/dispatch) and the web
+// handler; raw.Body must already be read with Config.MaxBodyBytes applied.
+func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
+	body := resp.Body[:0]
+	*resp = httpapi.Response{Body: body}
+	r.serve(ctx, raw, resp)
+}
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {

@@ -17,23 +17,6 @@ import (
 	"github.com/graftgql/graft/persisted"
 )
 
-// Do runs the request through the router's pipeline and returns the
-// response. It is what every transport adapter calls; req.Body must
-// already be read with Config.MaxBodyBytes applied.
-func (r *Router) Do(ctx context.Context, req *httpapi.RawRequest) *httpapi.Response {
-	resp := &httpapi.Response{}
-	r.serve(ctx, req, resp)
-	return resp
-}
-
-// DoInto is Do writing into resp, whose fields it overwrites and whose
-// Body capacity it reuses, so an adapter can pool responses.
-func (r *Router) DoInto(ctx context.Context, req *httpapi.RawRequest, resp *httpapi.Response) {
-	body := resp.Body[:0]
-	*resp = httpapi.Response{Body: body}
-	r.serve(ctx, req, resp)
-}
-
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
 	defer func() {
 		if p := recover(); p != nil {

@@ -89,25 +89,6 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	return r, nil
 }
 
-// ToRouter builds the schema of b and returns a Router serving it.
-func ToRouter(b *schema.Builder, layer *Layer, cfg Config) (*Router, error) {
-	s, err := b.Build()
-	if err != nil {
-		return nil, err
-	}
-	return NewRouter(s, layer, cfg)
-}
-
-// NewPersistedQueriesRouter returns a Router with persisted queries on:
-// cfg.PersistedQueries, or automatic persisted queries with an in-memory
-// store when it is nil.
-func NewPersistedQueriesRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
-	if cfg.PersistedQueries == nil {
-		cfg.PersistedQueries = &persisted.Options{Mode: persisted.APQ}
-	}
-	return NewRouter(s, layer, cfg)
-}
-
 // prepareSafelist validates every listed query, so that a bad entry stops
 // the start rather than failing requests later.
 func (r *Router) prepareSafelist() error {

@@ -348,12 +348,11 @@ func TestLayerStartsOnFirstRequest(t *testing.T) {
 }
 
 func TestExecuteWithoutHTTP(t *testing.T) {
-	s := testSchema(t)
-	got := string(graft.Execute(context.Background(), s, graft.Request{Query: `query($t: String!) { echo(text: $t) }`, Variables: map[string]any{"t": "hi"}}))
-	if got != `{"data":{"echo":"hi"}}` {
-		t.Fatalf("got %s", got)
-	}
 	r := newTestRouter(t, graft.Config{})
+	status, got := r.Execute(context.Background(), graft.Request{Query: `query($t: String!) { echo(text: $t) }`, Variables: map[string]any{"t": "hi"}})
+	if status != 200 || string(got) != `{"data":{"echo":"hi"}}` {
+		t.Fatalf("got %d %s", status, got)
+	}
 	status, body := r.Execute(context.Background(), graft.Request{Query: "{ nope }"})
 	if status != 400 || !strings.Contains(string(body), "GRAPHQL_VALIDATION_FAILED") {
 		t.Fatalf("got %d %s", status, body)

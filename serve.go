@@ -89,9 +89,9 @@ func serveDuration(d, def time.Duration) time.Duration {
 // OnStart and logs one line with the URL, and serves. On shutdown it stops
 // accepting connections, lets in-flight requests finish within
 // ShutdownGrace, closes what is left, and finally stops the layer, so
-// cleanups run after the last request. A nil layer means router.Layer().
-// Serve returns nil after a clean shutdown.
-func Serve(ctx context.Context, router *Router, layer *Layer, opts ServeOptions) error {
+// cleanups run after the last request. The layer is the router's own
+// (router.Layer()). Serve returns nil after a clean shutdown.
+func Serve(ctx context.Context, router *Router, opts ServeOptions) error {
 	opts = opts.withDefaults()
 	handler := opts.Handler
 	if handler == nil {
@@ -100,7 +100,8 @@ func Serve(ctx context.Context, router *Router, layer *Layer, opts ServeOptions)
 		}
 		handler = router
 	}
-	if layer == nil && router != nil {
+	var layer *Layer
+	if router != nil {
 		layer = router.Layer()
 	}
 

@@ -72,7 +72,7 @@ func serveQuery(t *testing.T, url, query string) (int, map[string]any) {
 // startServe runs graft.Serve in the background on a loopback listener and
 // waits for OnStart. It returns the URL, the cancel function and a channel
 // receiving Serve's result.
-func startServe(t *testing.T, router *graft.Router, layer *graft.Layer, opts graft.ServeOptions) (string, context.CancelFunc, <-chan error) {
+func startServe(t *testing.T, router *graft.Router, opts graft.ServeOptions) (string, context.CancelFunc, <-chan error) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -89,7 +89,7 @@ func startServe(t *testing.T, router *graft.Router, layer *graft.Layer, opts gra
 	opts.OnStart = func(url string) { started <- url }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- graft.Serve(ctx, router, layer, opts) }()
+	go func() { done <- graft.Serve(ctx, router, opts) }()
 	select {
 	case url := <-started:
 		t.Cleanup(cancel)
@@ -103,7 +103,7 @@ func startServe(t *testing.T, router *graft.Router, layer *graft.Layer, opts gra
 
 func TestServeAnswersQueriesAtOnStartURL(t *testing.T) {
 	router := serveTestRouter(t, graft.NewLayer(), graft.Config{}, nil, nil)
-	url, cancel, done := startServe(t, router, nil, graft.ServeOptions{})
+	url, cancel, done := startServe(t, router, graft.ServeOptions{})
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Errorf("OnStart URL = %q, want http://127.0.0.1:<port>", url)
 	}
@@ -141,7 +141,7 @@ func TestServeOnStartURLForHost(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() {
-				done <- graft.Serve(ctx, router, nil, graft.ServeOptions{
+				done <- graft.Serve(ctx, router, graft.ServeOptions{
 					Host: tt.host, Listener: ln, Logger: slog.New(slog.DiscardHandler),
 					OnStart: func(url string) { got <- url; cancel() },
 				})
@@ -172,7 +172,7 @@ func TestServeRunsLayerAroundRequests(t *testing.T) {
 		return "db", func(context.Context) error { record("cleanup"); return nil }, nil
 	})
 	router := serveTestRouter(t, layer, graft.Config{}, nil, nil)
-	url, cancel, done := startServe(t, router, layer, graft.ServeOptions{})
+	url, cancel, done := startServe(t, router, graft.ServeOptions{})
 	if status, _ := serveQuery(t, url, "{ hello }"); status != http.StatusOK {
 		t.Errorf("status = %d, want 200", status)
 	}
@@ -204,7 +204,7 @@ func TestServeStartErrorStopsBeforeServing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = graft.Serve(context.Background(), router, layer, graft.ServeOptions{
+	err = graft.Serve(context.Background(), router, graft.ServeOptions{
 		Listener: ln, Logger: slog.New(slog.DiscardHandler),
 		OnStart: func(string) { t.Error("OnStart called although the layer failed") },
 	})
@@ -237,7 +237,7 @@ func TestServeGracefulShutdownFinishesInFlightRequests(t *testing.T) {
 	router := serveTestRouter(t, graft.NewLayer(), graft.Config{}, entered, release)
 	shuttingDown := make(chan struct{})
 	logger := slog.New(signalHandler{msg: "graft: shutting down", once: new(sync.Once), ch: shuttingDown})
-	url, cancel, done := startServe(t, router, nil, graft.ServeOptions{Logger: logger})
+	url, cancel, done := startServe(t, router, graft.ServeOptions{Logger: logger})
 
 	type result struct {
 		status int
@@ -274,7 +274,7 @@ func TestServeClosesRequestsOutlivingTheGracePeriod(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	router := serveTestRouter(t, graft.NewLayer(), graft.Config{}, entered, release)
-	url, cancel, done := startServe(t, router, nil, graft.ServeOptions{ShutdownGrace: 1})
+	url, cancel, done := startServe(t, router, graft.ServeOptions{ShutdownGrace: 1})
 	go func() {
 		body := strings.NewReader(`{"query":"{ wait }"}`)
 		if resp, err := http.Post(url+"/graphql", "application/json", body); err == nil {
@@ -296,7 +296,7 @@ func TestServeBusyPortIsAnError(t *testing.T) {
 	defer busy.Close()
 	port := busy.Addr().(*net.TCPAddr).Port
 	router := serveTestRouter(t, graft.NewLayer(), graft.Config{}, nil, nil)
-	err = graft.Serve(context.Background(), router, nil, graft.ServeOptions{
+	err = graft.Serve(context.Background(), router, graft.ServeOptions{
 		Host: "127.0.0.1", Port: port, Logger: slog.New(slog.DiscardHandler),
 		OnStart: func(string) { t.Error("OnStart called on a busy port") },
 	})
@@ -307,7 +307,7 @@ func TestServeBusyPortIsAnError(t *testing.T) {
 }
 
 func TestServeWithoutRouterOrHandlerIsAnError(t *testing.T) {
-	if err := graft.Serve(context.Background(), nil, nil, graft.ServeOptions{}); err == nil {
+	if err := graft.Serve(context.Background(), nil, graft.ServeOptions{}); err == nil {
 		t.Error("Serve(nil router, no Handler) = nil, want an error")
 	}
 }

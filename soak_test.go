@@ -62,7 +62,7 @@ func TestSoak(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- graft.Serve(ctx, r, nil, graft.ServeOptions{Listener: ln, Logger: discardLogger}) }()
+	go func() { done <- graft.Serve(ctx, r, graft.ServeOptions{Listener: ln, Logger: discardLogger}) }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {

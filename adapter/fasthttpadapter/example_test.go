@@ -30,7 +30,7 @@ func ExampleServe() {
 		}
 		graphql(ctx)
 	}
-	err = fasthttpadapter.Serve(context.Background(), router, layer, fasthttpadapter.ServeOptions{
+	err = fasthttpadapter.Serve(context.Background(), router, fasthttpadapter.ServeOptions{
 		Port:    4000,
 		Handler: handler,
 		OnStart: func(url string) { fmt.Println("GraphQL at", url+"/graphql") },

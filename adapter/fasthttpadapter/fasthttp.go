@@ -13,6 +13,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
 
@@ -42,7 +43,7 @@ func Handler(router *graft.Router) fasthttp.RequestHandler {
 		// The request context is not used as the pipeline's context:
 		// fasthttp recycles it when the handler returns.
 		resp := responses.Get().(*httpapi.Response)
-		router.DoInto(context.Background(), &raw, resp)
+		dispatch.Into(context.Background(), router, &raw, resp)
 		writeResponse(ctx, resp) // copies the body
 		if cap(resp.Body) <= maxPooledBody {
 			responses.Put(resp)

@@ -90,7 +90,7 @@ func TestServe(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- fasthttpadapter.Serve(ctx, router, layer, fasthttpadapter.ServeOptions{
+		done <- fasthttpadapter.Serve(ctx, router, fasthttpadapter.ServeOptions{
 			Host: "127.0.0.1", Listener: ln, Logger: slog.New(slog.DiscardHandler),
 			OnStart: func(url string) { started <- url },
 		})
@@ -138,7 +138,7 @@ func TestServeRefusesLargeBodyBeforeReading(t *testing.T) {
 	done := make(chan error, 1)
 	started := make(chan struct{})
 	go func() {
-		done <- fasthttpadapter.Serve(ctx, router, nil, fasthttpadapter.ServeOptions{
+		done <- fasthttpadapter.Serve(ctx, router, fasthttpadapter.ServeOptions{
 			Listener: ln, Logger: slog.New(slog.DiscardHandler), OnStart: func(string) { close(started) },
 		})
 	}()
@@ -170,7 +170,7 @@ func TestServeBusyPort(t *testing.T) {
 	}
 	defer busy.Close()
 	port := busy.Addr().(*net.TCPAddr).Port
-	err = fasthttpadapter.Serve(context.Background(), wiretest.Router(t), nil, fasthttpadapter.ServeOptions{
+	err = fasthttpadapter.Serve(context.Background(), wiretest.Router(t), fasthttpadapter.ServeOptions{
 		Host: "127.0.0.1", Port: port, Logger: slog.New(slog.DiscardHandler),
 	})
 	if err == nil || !strings.Contains(err.Error(), busy.Addr().String()) {
@@ -203,7 +203,7 @@ func TestServeFinishesInFlightRequests(t *testing.T) {
 	done := make(chan error, 1)
 	started := make(chan string, 1)
 	go func() {
-		done <- fasthttpadapter.Serve(ctx, router, nil, fasthttpadapter.ServeOptions{
+		done <- fasthttpadapter.Serve(ctx, router, fasthttpadapter.ServeOptions{
 			Host: "127.0.0.1", Listener: ln, Logger: slog.New(slog.DiscardHandler),
 			OnStart: func(url string) { started <- url },
 		})

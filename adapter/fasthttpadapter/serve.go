@@ -51,12 +51,12 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // Serve serves the router on fasthttp with graft.Serve's lifecycle: listen
-// (a port in use is an error naming the address), start the layer (nil
-// means router.Layer()), call OnStart, serve until ctx is cancelled or
+// (a port in use is an error naming the address), start the router's
+// layer, call OnStart, serve until ctx is cancelled or
 // SIGINT/SIGTERM arrives, shut down gracefully within ShutdownGrace, stop
 // the layer. Bodies over the router's MaxBodyBytes are refused with 413
 // before they are read.
-func Serve(ctx context.Context, router *graft.Router, layer *graft.Layer, opts ServeOptions) error {
+func Serve(ctx context.Context, router *graft.Router, opts ServeOptions) error {
 	if router == nil {
 		return errors.New("fasthttpadapter: Serve needs a router")
 	}
@@ -69,9 +69,7 @@ func Serve(ctx context.Context, router *graft.Router, layer *graft.Layer, opts S
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if layer == nil {
-		layer = router.Layer()
-	}
+	layer := router.Layer()
 	handler := opts.Handler
 	if handler == nil {
 		handler = Handler(router)

@@ -24,7 +24,7 @@ func ExampleHandler() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	handler := lambdaadapter.Handler(router, layer) // lambda.Start(handler)
+	handler := lambdaadapter.Handler(router) // lambda.Start(handler)
 
 	event, _ := json.Marshal(map[string]any{
 		"version":        "2.0",

@@ -1,10 +1,10 @@
-// Package lambda serves a graft router on AWS Lambda behind API Gateway
+// Package lambdaadapter serves a graft router on AWS Lambda behind API Gateway
 // REST APIs (payload 1.0), HTTP APIs (payload 2.0) and Lambda function
 // URLs. One handler accepts all three: it tells them apart by the shape of
 // the event, runs the router's pipeline, and answers with the matching
 // response type from github.com/aws/aws-lambda-go/events.
 //
-//	lambda.Start(graftlambda.Handler(router, layer))
+//	lambda.Start(lambdaadapter.Handler(router))
 package lambdaadapter
 
 import (
@@ -22,6 +22,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
 
@@ -35,14 +36,14 @@ type HandlerFunc func(ctx context.Context, event json.RawMessage) (any, error)
 // nor a function URL HTTP event.
 var ErrUnknownEvent = errors.New("graft lambda: event is not an API Gateway or function URL HTTP request")
 
-// Handler returns the Lambda handler for the router. The layer (nil means
-// router.Layer()) is started by the first invocation, as Lambda has no
+// Handler returns the Lambda handler for the router. The router's layer is
+// started by the first invocation, as Lambda has no
 // start-up hook, and lives as long as the execution environment. An error
 // is returned to Lambda only for an unknown event shape, a body that is
 // not valid base64, or a layer that fails to start; everything else is an
 // HTTP response.
-func Handler(router *graft.Router, layer *graft.Layer) HandlerFunc {
-	starter := graft.ToHandler(router, layer)
+func Handler(router *graft.Router) HandlerFunc {
+	starter := graft.NewWebHandler(router)
 	limit := router.Config().MaxBodyBytes
 	return func(ctx context.Context, event json.RawMessage) (any, error) {
 		var shape struct {
@@ -107,7 +108,9 @@ func run(ctx context.Context, router *graft.Router, limit int64, raw *httpapi.Ra
 	}
 	raw.ContentType = raw.Header("Content-Type")
 	raw.Accept = raw.Header("Accept")
-	return router.Do(ctx, raw), nil
+	resp := &httpapi.Response{}
+	dispatch.Into(ctx, router, raw, resp)
+	return resp, nil
 }
 
 // encodeBody returns the response body as Lambda carries it: text as is,

@@ -83,7 +83,7 @@ func TestRealEventPayloads(t *testing.T) {
 		{"httpapi-post-base64.json", "httpapi", 200, `{"data":{"ping":"pong"}}`, "application/json"},
 		{"function-url-get.json", "url", 200, `{"data":{"whoami":"linus"}}`, "application/json"},
 	}
-	h := lambdaadapter.Handler(wiretest.Router(t), nil)
+	h := lambdaadapter.Handler(wiretest.Router(t))
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			event, err := os.ReadFile(filepath.Join("testdata", tt.file))
@@ -113,8 +113,8 @@ func TestRealEventPayloads(t *testing.T) {
 // TestWireCases runs the shared black-box cases as REST API events and as
 // HTTP API events with base64 bodies.
 func TestWireCases(t *testing.T) {
-	plain := lambdaadapter.Handler(wiretest.Router(t), nil)
-	protected := lambdaadapter.Handler(wiretest.ProtectedRouter(t), nil)
+	plain := lambdaadapter.Handler(wiretest.Router(t))
+	protected := lambdaadapter.Handler(wiretest.ProtectedRouter(t))
 	for _, c := range wiretest.Cases() {
 		h := plain
 		if c.Protected {
@@ -165,7 +165,7 @@ func TestBadEvents(t *testing.T) {
 		{"not an HTTP event", `{"Records":[{"eventSource":"aws:sqs"}]}`, lambdaadapter.ErrUnknownEvent},
 		{"invalid base64 body", `{"httpMethod":"POST","path":"/graphql","body":"%%%","isBase64Encoded":true}`, nil},
 	}
-	h := lambdaadapter.Handler(wiretest.Router(t), nil)
+	h := lambdaadapter.Handler(wiretest.Router(t))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := h(context.Background(), json.RawMessage(tt.event))
@@ -190,7 +190,7 @@ func TestLayerStartsOnFirstInvocation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := lambdaadapter.Handler(router, layer)
+	h := lambdaadapter.Handler(router)
 	if builds != 0 {
 		t.Fatalf("layer built before the first invocation")
 	}
@@ -218,7 +218,7 @@ func TestThroughLambdaRuntime(t *testing.T) {
 		{"httpapi-post-base64.json", `"ping":"pong"`},
 		{"function-url-get.json", `"whoami":"linus"`},
 	}
-	h := awslambda.NewHandler(lambdaadapter.Handler(wiretest.Router(t), nil))
+	h := awslambda.NewHandler(lambdaadapter.Handler(wiretest.Router(t)))
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			event, err := os.ReadFile(filepath.Join("testdata", tt.file))

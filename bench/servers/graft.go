@@ -43,7 +43,7 @@ func serveGraft(ctx context.Context, host string, port int, ready func()) error 
 	if err != nil {
 		return err
 	}
-	return graft.Serve(ctx, r, nil, graft.ServeOptions{Host: host, Port: port, OnStart: func(string) { ready() }})
+	return graft.Serve(ctx, r, graft.ServeOptions{Host: host, Port: port, OnStart: func(string) { ready() }})
 }
 
 func serveGraftFastHTTP(ctx context.Context, host string, port int, ready func()) error {
@@ -51,5 +51,5 @@ func serveGraftFastHTTP(ctx context.Context, host string, port int, ready func()
 	if err != nil {
 		return err
 	}
-	return fasthttpadapter.Serve(ctx, r, nil, fasthttpadapter.ServeOptions{Host: host, Port: port, OnStart: func(string) { ready() }})
+	return fasthttpadapter.Serve(ctx, r, fasthttpadapter.ServeOptions{Host: host, Port: port, OnStart: func(string) { ready() }})
 }

@@ -127,7 +127,7 @@ func startBlog(storeSize, cacheSize int) (*server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- graft.Serve(ctx, r, nil, graft.ServeOptions{Listener: ln, Logger: logger}) }()
+	go func() { done <- graft.Serve(ctx, r, graft.ServeOptions{Listener: ln, Logger: logger}) }()
 	return &server{
 		url:   "http://" + ln.Addr().String(),
 		store: store,

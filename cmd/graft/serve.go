@@ -50,7 +50,7 @@ func runServe(ctx context.Context, args []string, lookup env, stdout, stderr io.
 		return 1
 	}
 	defer srv.close()
-	if err := graft.Serve(ctx, srv.router, srv.router.Layer(), srv.opts); err != nil {
+	if err := graft.Serve(ctx, srv.router, srv.opts); err != nil {
 		srv.log.Error("graft: server failed", "err", err)
 		return 1
 	}
