@@ -2,6 +2,8 @@ package graft
 
 import (
 	"context"
+	"github.com/graftgql/graft/internal/gqlerr"
+	"net/http"
 
 	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/schema"
@@ -29,6 +31,9 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	if header == nil {
 		header = noHeader
 	}
+	// The Auth hook sees what a POST would carry.
+	raw := httpapi.RawRequest{Method: http.MethodPost, Path: r.cfg.Path, ContentType: httpapi.ContentTypeJSON,
+		Accept: httpapi.MediaGraphQLResponse, Header: header}
 	// Execute into a pooled buffer and hand back an exact-size copy, so a
 	// large response is not regrown on every call.
 	bp := bufPool.Get().(*[]byte)
@@ -36,7 +41,13 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	resp := httpapi.Response{Body: (*bp)[:0]}
 	func() {
 		defer r.containPanic(ctx, &resp, httpapi.ContentTypeGraphQLResponse)
-		r.run(ctx, &hreq, header, httpapi.MediaGraphQLResponse, &resp)
+		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+		actx, e := r.admit(ctx, &raw, st)
+		if e != nil {
+			r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
+			return
+		}
+		r.run(actx, st, &hreq, httpapi.MediaGraphQLResponse, &resp)
 	}()
 	body = append([]byte(nil), resp.Body...)
 	if cap(resp.Body) <= 1<<20 {
@@ -51,7 +62,7 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 func Execute(ctx context.Context, s *schema.Schema, req Request) []byte {
 	r, err := NewRouter(s, nil, Config{})
 	if err != nil {
-		return httpapi.AppendErrors(nil, httpapi.NewError(httpapi.CodeInternalServerError, err.Error()))
+		return appendErrors(nil, gqlerr.New(gqlerr.InternalServerError, err.Error()))
 	}
 	_, body := r.Execute(ctx, req)
 	return body

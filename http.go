@@ -1,6 +1,7 @@
 package graft
 
 import (
+	"github.com/graftgql/graft/internal/gqlerr"
 	"net/http"
 	"strconv"
 
@@ -51,7 +52,7 @@ func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Erro
 	case tooLarge:
 		return body, httpapi.BodyTooLarge(limit)
 	case err != nil:
-		return body, &httpapi.Error{Status: http.StatusBadRequest, Err: httpapi.NewError(httpapi.CodeBadRequest,
+		return body, &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest,
 			"The request body could not be read")}
 	}
 	return body, nil
