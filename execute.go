@@ -2,6 +2,7 @@ package graft
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -27,6 +28,9 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	if header == nil {
 		header = noHeader
 	}
+	// The Auth hook sees what a POST would carry.
+	raw := httpapi.RawRequest{Method: http.MethodPost, Path: r.cfg.Path, ContentType: httpapi.ContentTypeJSON,
+		Accept: httpapi.MediaGraphQLResponse, Header: header}
 	// Execute into a pooled buffer and hand back an exact-size copy, so a
 	// large response is not regrown on every call.
 	bp := bufPool.Get().(*[]byte)
@@ -34,7 +38,13 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	resp := httpapi.Response{Body: (*bp)[:0]}
 	func() {
 		defer r.containPanic(ctx, &resp, httpapi.ContentTypeGraphQLResponse)
-		r.run(ctx, &hreq, header, httpapi.MediaGraphQLResponse, &resp)
+		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+		actx, e := r.admit(ctx, &raw, st)
+		if e != nil {
+			r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
+			return
+		}
+		r.run(actx, st, &hreq, httpapi.MediaGraphQLResponse, &resp)
 	}()
 	body = append([]byte(nil), resp.Body...)
 	if cap(resp.Body) <= 1<<20 {

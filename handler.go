@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/httpapi"
@@ -19,9 +18,6 @@ import (
 type WebHandler struct {
 	router *Router
 	layer  *Layer
-
-	mu      sync.Mutex
-	started bool
 }
 
 // NewWebHandler returns a WebHandler for the router. The router's layer is
@@ -31,41 +27,29 @@ func NewWebHandler(router *Router) *WebHandler {
 	return &WebHandler{router: router, layer: router.Layer()}
 }
 
-// Start starts the layer unless it is already started. Handle calls it; a
-// host with a start-up hook may call it early so the first request does
-// not pay for it. A failed start is retried by the next call.
+// Start starts the layer unless it is already started. A host with a
+// start-up hook may call it early so the first request does not pay for
+// it. A failed start is retried by the next call to Start, and by
+// requests (no more often than the layer's back-off allows), which answer
+// 503 SERVICE_UNAVAILABLE meanwhile.
 func (h *WebHandler) Start(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.started || h.layer == nil {
-		return nil
-	}
 	if err := h.layer.Start(ctx); err != nil {
 		return fmt.Errorf("graft: start layer: %w", err)
 	}
-	h.started = true
 	return nil
 }
 
-// Close stops the layer if Start started it.
+// Close stops the layer: it runs the cleanups of the services built so
+// far. A later request starts the layer again.
 func (h *WebHandler) Close(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.started {
-		return nil
-	}
-	h.started = false
 	return h.layer.Stop(ctx)
 }
 
 // Handle runs one request through the router's pipeline and returns the
 // complete response. The body is read up to the router's MaxBodyBytes; a
 // longer body gets a 413 response. An error is returned only when the
-// layer cannot start or the body cannot be read.
+// body cannot be read.
 func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Response, error) {
-	if err := h.Start(ctx); err != nil {
-		return nil, err
-	}
 	limit := h.router.Config().MaxBodyBytes
 	body, tooLarge, err := bodylimit.Read(req.Body, limit)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/graftgql/graft/internal/gqlerr"
+
 	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
@@ -69,7 +71,7 @@ func readBody(req *http.Request, limit int64, buf []byte) ([]byte, *httpapi.Erro
 	case tooLarge:
 		return body, httpapi.BodyTooLarge(limit)
 	case err != nil:
-		return body, &httpapi.Error{Status: http.StatusBadRequest, Err: httpapi.NewError(httpapi.CodeBadRequest,
+		return body, &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest,
 			"The request body could not be read")}
 	}
 	return body, nil

@@ -1,9 +1,10 @@
 package graft
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"github.com/graftgql/graft/internal/gqlerr"
+	"maps"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -18,13 +19,7 @@ import (
 )
 
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
-	defer func() {
-		if p := recover(); p != nil {
-			r.cfg.Logger.ErrorContext(ctx, "graft: panic serving request", "panic", p, "stack", string(debug.Stack()))
-			r.fail(resp, httpapi.ContentTypeJSON, &httpapi.Error{Status: http.StatusBadRequest,
-				Err: httpapi.NewError(httpapi.CodeInternalServerError, "Internal server error")})
-		}
-	}()
+	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
 	switch {
 	case raw.Path == r.cfg.Path:
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
@@ -33,13 +28,13 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 	default:
 		resp.Status = http.StatusNotFound
 		resp.ContentType = httpapi.ContentTypeJSON
-		resp.Body = httpapi.AppendErrors(resp.Body, httpapi.NewError(httpapi.CodeBadRequest, "Not found"))
+		resp.Body = appendErrors(resp.Body, gqlerr.New(gqlerr.BadRequest, "Not found"))
 		return
 	}
 	media, ok := httpapi.Negotiate(raw.Accept)
 	if !ok {
 		r.fail(resp, httpapi.ContentTypeJSON, &httpapi.Error{Status: http.StatusNotAcceptable,
-			Err: httpapi.NewError(httpapi.CodeNotAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json")})
+			Err: gqlerr.New(gqlerr.NotAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json")})
 		return
 	}
 	ct := httpapi.ContentType(media)
@@ -49,31 +44,62 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 			return
 		}
 	}
-	if r.cfg.Auth != nil {
-		actx, err := r.cfg.Auth(ctx, raw)
-		if err != nil {
-			r.fail(resp, ct, unauthenticated(err))
-			return
-		}
-		if actx != nil {
-			ctx = actx
-		}
+	header := raw.Header
+	if header == nil {
+		header = noHeader
+	}
+	st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+	ctx, e := r.admit(ctx, raw, st)
+	if e != nil {
+		r.fail(resp, ct, e)
+		return
 	}
 	req, e := httpapi.Decode(raw)
 	if e != nil {
 		r.fail(resp, ct, e)
 		return
 	}
-	header := raw.Header
-	if header == nil {
-		header = noHeader
+	r.run(ctx, st, &req, media, resp)
+}
+
+// admit runs the steps every entry point (HTTP and Execute) takes before
+// a request is decoded and run: it puts the request state in the context
+// and runs the Auth hook, after starting the layer so the hook can read
+// application services.
+func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *requestState) (context.Context, *httpapi.Error) {
+	ctx = context.WithValue(ctx, stateKey{}, st)
+	if r.cfg.Auth == nil {
+		return ctx, nil
 	}
-	r.run(ctx, &req, header, media, resp)
+	if e := r.startLayer(ctx); e != nil {
+		return nil, e
+	}
+	actx, err := r.cfg.Auth(ctx, raw)
+	if err != nil {
+		return nil, unauthenticated(err)
+	}
+	if actx != nil {
+		ctx = actx
+	}
+	return ctx, nil
+}
+
+// startLayer starts the layer unless it is started, and answers 503 while
+// it cannot be: the request is fine, the service is not ready.
+func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
+	err := r.layer.ensureStarted(ctx, func(err error) {
+		r.cfg.Logger.ErrorContext(ctx, "graft: layer failed to start", "error", err)
+	})
+	if err == nil {
+		return nil
+	}
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.ServiceUnavailable, "The service is not ready: its services could not be started. Try again later.")}
 }
 
 // run executes a decoded request: persisted-query resolution, the
 // document cache, operation selection, variables, limits and execution.
-func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(string) string, media string, resp *httpapi.Response) {
+func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response) {
 	ct := httpapi.ContentType(media)
 	query := req.Query
 	var res persisted.Resolution
@@ -95,7 +121,7 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 	}
 	if query == "" {
 		r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
-			Err: httpapi.NewError(httpapi.CodeBadRequest, "Missing query: send a GraphQL document in the query parameter")})
+			Err: gqlerr.New(gqlerr.BadRequest, "Missing query: send a GraphQL document in the query parameter")})
 		return
 	}
 	d, errs := r.document(query)
@@ -115,12 +141,12 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 	case ast.Mutation:
 		if req.IsGet {
 			r.fail(resp, ct, &httpapi.Error{Status: http.StatusMethodNotAllowed, Allow: "POST",
-				Err: httpapi.NewError(httpapi.CodeBadRequest, "Mutations cannot run over GET: use POST")})
+				Err: gqlerr.New(gqlerr.BadRequest, "Mutations cannot run over GET: use POST")})
 			return
 		}
 	case ast.Subscription:
 		r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
-			Err: httpapi.NewError(httpapi.CodeBadRequest, "Subscriptions are not supported over this transport")})
+			Err: gqlerr.New(gqlerr.BadRequest, "Subscriptions are not supported over this transport")})
 		return
 	}
 	vars, verrs := r.engine.CoerceVariables(op, req.Variables)
@@ -128,7 +154,7 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 		r.failList(resp, ct, r.requestErrorStatus(media), verrs)
 		return
 	}
-	st := &requestState{layer: r.layer, info: RequestInfo{Header: header, OperationName: req.OperationName, Variables: vars}}
+	st.info.OperationName, st.info.Variables = req.OperationName, vars
 	a, ok := d.static[op.AST()]
 	if !ok {
 		a = limits.Analyze(r.schema, d.doc.AST(), op.AST(), vars)
@@ -142,20 +168,20 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 	if r.cfg.ReportComplexity {
 		ext = append(append([]byte(`{"complexity":`), a.AppendJSON(nil)...), '}')
 	}
-	if err := r.layer.Start(ctx); err != nil {
-		r.cfg.Logger.ErrorContext(ctx, "graft: layer failed to start", "error", err)
-		r.fail(resp, ct, internalError())
+	if e := r.startLayer(ctx); e != nil {
+		r.fail(resp, ct, e)
 		return
 	}
-	ctx = context.WithValue(ctx, stateKey{}, st)
+	if stateFrom(ctx) != st {
+		ctx = context.WithValue(ctx, stateKey{}, st)
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	body := r.engine.Execute(ctx, op, vars, resp.Body[:0], ext)
+	body, hasErrors := r.engine.Run(ctx, op, vars, resp.Body[:0], ext)
 	resp.Status = http.StatusOK
 	resp.ContentType = ct
 	resp.Body = body
-	// Errors, when there are any, lead the body: {"errors":[...],"data":...}.
-	if res.CacheControl != "" && op.Kind() == ast.Query && !bytes.HasPrefix(body, []byte(`{"errors"`)) {
+	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
 		resp.CacheControl = res.CacheControl
 	}
 }
@@ -173,13 +199,19 @@ func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.Status = e.Status
 	resp.ContentType = ct
 	resp.Allow = e.Allow
-	resp.Body = httpapi.AppendErrors(resp.Body[:0], e.Err)
+	resp.Header = e.Header
+	resp.Body = appendErrors(resp.Body[:0], e.Err)
 }
 
 func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gqlerror.List) {
 	resp.Status = status
 	resp.ContentType = ct
-	resp.Body = httpapi.AppendErrors(resp.Body[:0], errs...)
+	resp.Body = gqlerr.AppendResponse(resp.Body[:0], errs, nil)
+}
+
+// appendErrors appends a response body {"errors":[...]} holding errs.
+func appendErrors(buf []byte, errs ...*gqlerror.Error) []byte {
+	return gqlerr.AppendResponse(buf, errs, nil)
 }
 
 func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
@@ -197,18 +229,26 @@ func pqError(pe *persisted.Error) *httpapi.Error {
 	return &httpapi.Error{Status: pe.Status, Allow: pe.Allow, Err: pe.Err}
 }
 
+// unauthenticated is the 401 answer to an error of the Auth hook, with
+// the WWW-Authenticate challenge of an *AuthError, else "Bearer".
 func unauthenticated(err error) *httpapi.Error {
-	var ge *gqlerror.Error
-	if errors.As(err, &ge) {
-		if ge.Extensions == nil {
-			ge.Extensions = map[string]any{}
-		}
-		if _, ok := ge.Extensions["code"]; !ok {
-			ge.Extensions["code"] = httpapi.CodeUnauthenticated
-		}
-		return &httpapi.Error{Status: http.StatusUnauthorized, Err: ge}
+	challenge := "Bearer"
+	var ae *AuthError
+	if errors.As(err, &ae) && ae.Challenge != "" {
+		challenge = ae.Challenge
 	}
-	return &httpapi.Error{Status: http.StatusUnauthorized, Err: httpapi.NewError(httpapi.CodeUnauthenticated, err.Error())}
+	e := &httpapi.Error{Status: http.StatusUnauthorized, Header: http.Header{"Www-Authenticate": {challenge}}}
+	var ge *gqlerror.Error
+	var ee interface{ Extensions() map[string]any }
+	switch {
+	case errors.As(err, &ge):
+		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: ge.Message, Extensions: maps.Clone(ge.Extensions)}, gqlerr.Unauthenticated)
+	case errors.As(err, &ee):
+		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: err.Error(), Extensions: maps.Clone(ee.Extensions())}, gqlerr.Unauthenticated)
+	default:
+		e.Err = gqlerr.New(gqlerr.Unauthenticated, err.Error())
+	}
+	return e
 }
 
 // checkCSRF refuses requests a browser may send cross-site without a
@@ -224,7 +264,7 @@ func (r *Router) checkCSRF(raw *httpapi.RawRequest) *httpapi.Error {
 			}
 		}
 	}
-	return &httpapi.Error{Status: http.StatusBadRequest, Err: httpapi.NewError(httpapi.CodeCSRFPreventionBlocked,
+	return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
 		"This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). "+
 			"Send a non-empty "+strings.Join(r.cfg.CSRF.RequiredHeaders, " or ")+" header, or a POST with Content-Type: application/json.")}
 }
@@ -245,7 +285,7 @@ func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) 
 		resp.Status = http.StatusMethodNotAllowed
 		resp.Allow = "GET, HEAD"
 		resp.ContentType = httpapi.ContentTypeJSON
-		resp.Body = httpapi.AppendErrors(resp.Body[:0], httpapi.NewError(httpapi.CodeBadRequest, "GraphiQL is served over GET"))
+		resp.Body = appendErrors(resp.Body[:0], gqlerr.New(gqlerr.BadRequest, "GraphiQL is served over GET"))
 		return
 	}
 	resp.Status = http.StatusOK
@@ -268,6 +308,5 @@ func (r *Router) containPanic(ctx context.Context, resp *httpapi.Response, ct st
 // internalError is the answer to an unexpected failure: the service's 400
 // with a generic message; the detail goes to the log.
 func internalError() *httpapi.Error {
-	return &httpapi.Error{Status: http.StatusBadRequest,
-		Err: httpapi.NewError(httpapi.CodeInternalServerError, "Internal server error")}
+	return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.Internal(nil)}
 }

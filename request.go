@@ -28,8 +28,9 @@ type stateKey struct{}
 type requestState struct {
 	info     RequestInfo
 	layer    *Layer
+	app      *appBuild // set in the context of application service builders
 	mu       sync.Mutex
-	services map[reflect.Type]any
+	services map[reflect.Type]*requestBuild
 }
 
 func stateFrom(ctx context.Context) *requestState {

@@ -5,6 +5,8 @@
 package bodylimit
 
 import (
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"io"
 
 	"github.com/graftgql/graft/internal/httpapi"
@@ -60,6 +62,6 @@ func TooLarge(limit int64) *httpapi.Response {
 	return &httpapi.Response{
 		Status:      e.Status,
 		ContentType: httpapi.ContentTypeJSON,
-		Body:        httpapi.AppendErrors(nil, e.Err),
+		Body:        gqlerr.AppendResponse(nil, gqlerror.List{e.Err}, nil),
 	}
 }

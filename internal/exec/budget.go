@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -53,7 +54,7 @@ func CheckValidationBudget(doc *ast.QueryDocument, budget int) *gqlerror.Error {
 	return &gqlerror.Error{
 		Message: fmt.Sprintf("The document repeats fields or fragments too often to be validated "+
 			"(more than %d field comparisons): merge the repeated selections.", budget),
-		Extensions: map[string]any{"code": CodeValidationFailed, "reason": reasonValidationBudget, "limit": budget},
+		Extensions: map[string]any{"code": gqlerr.ValidationFailed, "reason": reasonValidationBudget, "limit": budget},
 	}
 }
 

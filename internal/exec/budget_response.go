@@ -2,6 +2,7 @@ package exec
 
 import (
 	"errors"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -16,10 +17,6 @@ import (
 // calling their resolvers, and the response carries one
 // RESPONSE_TOO_LARGE error.
 const DefaultMaxResponseBytes = 16 << 20
-
-// CodeResponseTooLarge is the extensions.code of the error an execution
-// reports when its response passed Options.MaxResponseBytes.
-const CodeResponseTooLarge = "RESPONSE_TOO_LARGE"
 
 // errResponseTooLarge marks the error recorded when the response budget
 // is spent, so it is recorded once.
@@ -40,7 +37,7 @@ func (r *request) overResponseBudget(f *fieldPlan) bool {
 	ge := &gqlerror.Error{
 		Message:    "The response is larger than the limit of " + strconv.Itoa(r.e.maxResponse) + " bytes: select fewer fields or smaller lists.",
 		Path:       r.currentPath(),
-		Extensions: map[string]any{"code": CodeResponseTooLarge},
+		Extensions: map[string]any{"code": gqlerr.ResponseTooLarge},
 		Err:        errResponseTooLarge,
 	}
 	if f != nil && f.ast != nil && f.ast.Position != nil {

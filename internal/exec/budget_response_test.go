@@ -1,6 +1,9 @@
 package exec
 
-import "testing"
+import (
+	"github.com/graftgql/graft/internal/gqlerr"
+	"testing"
+)
 
 func TestOverResponseBudget(t *testing.T) {
 	e := &Engine{maxErrors: defaultMaxErrors, maxResponse: DefaultMaxResponseBytes}
@@ -27,7 +30,7 @@ func TestOverResponseBudget(t *testing.T) {
 			}
 			if tc.wantErrs > 0 {
 				ge := r.errs[0]
-				if ge.Extensions["code"] != CodeResponseTooLarge || len(ge.Path) != 1 {
+				if ge.Extensions["code"] != gqlerr.ResponseTooLarge || len(ge.Path) != 1 {
 					t.Fatalf("error = %+v", ge)
 				}
 			}

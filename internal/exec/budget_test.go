@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func TestCheckValidationBudget(t *testing.T) {
 			if ge == nil {
 				return
 			}
-			if ge.Extensions["code"] != CodeValidationFailed || ge.Extensions["reason"] != reasonValidationBudget {
+			if ge.Extensions["code"] != gqlerr.ValidationFailed || ge.Extensions["reason"] != reasonValidationBudget {
 				t.Fatalf("extensions = %v", ge.Extensions)
 			}
 			if len(ge.Message) > 200 {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"sync"
 	"unsafe"
 
@@ -44,8 +45,9 @@ func (r *request) prefetchAll(op *objectPlan, objs []unsafe.Pointer, skipNil boo
 					<-sem
 					wg.Done()
 				}()
-				p, err := r.resolveField(f, obj)
-				pre[i*k+j] = prefetched{ptr: p, err: err, set: true}
+				sink := &errorSink{}
+				p, err := r.resolveField(context.WithValue(r.ctx, sinkKey{}, sink), f, obj)
+				pre[i*k+j] = prefetched{ptr: p, err: err, added: sink.errs, set: true}
 			}()
 		}
 	}

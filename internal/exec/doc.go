@@ -36,7 +36,7 @@
 // in.
 //
 // A resolver that panics yields a field error with the generic message
-// "internal error" and code INTERNAL_SERVER_ERROR; the panic value and
+// "Internal server error" and code INTERNAL_SERVER_ERROR; the panic value and
 // stack are logged. Once the request context is done, every field that
 // still needs a resolver becomes a field error instead of running it.
 //

@@ -28,7 +28,7 @@ type Options struct {
 	DisableIntrospection bool
 	// MaskErrors replaces the message of resolver errors that carry no
 	// GraphQL meaning (neither a *gqlerror.Error, nor wrapping one, nor
-	// having an Extensions method) with "internal error" and code
+	// having an Extensions method) with "Internal server error" and code
 	// INTERNAL_SERVER_ERROR; the original error is logged.
 	MaskErrors bool
 	// ValidationBudget bounds the field comparisons a document may ask of

@@ -2,10 +2,9 @@ package exec
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -27,13 +26,7 @@ type extensionsError interface {
 }
 
 // internalError returns the generic error shown for internal failures.
-func internalError(path ast.Path) *gqlerror.Error {
-	return &gqlerror.Error{
-		Message:    "internal error",
-		Path:       path,
-		Extensions: map[string]any{"code": CodeInternalServerError},
-	}
-}
+func internalError(path ast.Path) *gqlerror.Error { return gqlerr.Internal(path) }
 
 // fieldError converts err, raised while completing f, into a GraphQL error
 // at the current path. An error that is or wraps a *gqlerror.Error keeps
@@ -48,9 +41,9 @@ func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 	case errors.Is(err, errPanic):
 		out = internalError(path)
 	case errors.Is(err, context.DeadlineExceeded):
-		out = &gqlerror.Error{Message: "Request timed out.", Path: path, Extensions: map[string]any{"code": CodeRequestTimeout}}
+		out = &gqlerror.Error{Message: "Request timed out.", Path: path, Extensions: map[string]any{"code": gqlerr.RequestTimeout}}
 	case errors.Is(err, context.Canceled):
-		out = &gqlerror.Error{Message: "Request cancelled.", Path: path, Extensions: map[string]any{"code": CodeRequestCancelled}}
+		out = &gqlerror.Error{Message: "Request cancelled.", Path: path, Extensions: map[string]any{"code": gqlerr.RequestCancelled}}
 	case errors.As(err, &ge):
 		out = &gqlerror.Error{Message: ge.Message, Path: path, Extensions: ge.Extensions, Err: err}
 	case errors.As(err, &ee):
@@ -59,7 +52,7 @@ func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 		out = &gqlerror.Error{
 			Message:    fmt.Sprintf("Invalid arguments for field %s.%s: %s", f.parent, f.name, ae.err.Error()),
 			Path:       path,
-			Extensions: map[string]any{"code": CodeBadUserInput},
+			Extensions: map[string]any{"code": gqlerr.BadUserInput},
 			Err:        err,
 		}
 	default:
@@ -127,57 +120,4 @@ func (r *request) currentPath() ast.Path {
 }
 
 // appendErrorList appends errs as a JSON array.
-func appendErrorList(buf []byte, errs []*gqlerror.Error) []byte {
-	buf = append(buf, '[')
-	for i, e := range errs {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = appendError(buf, e)
-	}
-	return append(buf, ']')
-}
-
-// appendError appends one error in the response format.
-func appendError(buf []byte, e *gqlerror.Error) []byte {
-	buf = append(buf, `{"message":`...)
-	buf = appendString(buf, e.Message)
-	if len(e.Locations) > 0 {
-		buf = append(buf, `,"locations":[`...)
-		for i, l := range e.Locations {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, `{"line":`...)
-			buf = strconv.AppendInt(buf, int64(l.Line), 10)
-			buf = append(buf, `,"column":`...)
-			buf = strconv.AppendInt(buf, int64(l.Column), 10)
-			buf = append(buf, '}')
-		}
-		buf = append(buf, ']')
-	}
-	if len(e.Path) > 0 {
-		buf = append(buf, `,"path":[`...)
-		for i, p := range e.Path {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			switch v := p.(type) {
-			case ast.PathIndex:
-				buf = strconv.AppendInt(buf, int64(v), 10)
-			case ast.PathName:
-				buf = appendString(buf, string(v))
-			default:
-				buf = appendString(buf, fmt.Sprint(v))
-			}
-		}
-		buf = append(buf, ']')
-	}
-	if len(e.Extensions) > 0 {
-		if ext, err := json.Marshal(e.Extensions); err == nil {
-			buf = append(buf, `,"extensions":`...)
-			buf = append(buf, ext...)
-		}
-	}
-	return append(buf, '}')
-}
+func appendErrorList(buf []byte, errs []*gqlerror.Error) []byte { return gqlerr.AppendList(buf, errs) }

@@ -56,7 +56,7 @@ func TestRequestErrors(t *testing.T) {
 			opts:  exec.Options{MaskErrors: true},
 			query: `{ plain coded custom big }`,
 			want: `{"errors":[` +
-				`{"message":"internal error","locations":[{"line":1,"column":3}],"path":["plain"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}},` +
+				`{"message":"Internal server error","locations":[{"line":1,"column":3}],"path":["plain"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}},` +
 				`{"message":"forbidden","locations":[{"line":1,"column":9}],"path":["coded"],"extensions":{"code":"FORBIDDEN"}},` +
 				`{"message":"coded failure","locations":[{"line":1,"column":15}],"path":["custom"],"extensions":{"code":"TEAPOT","retry":true}},` +
 				`{"message":"Int cannot represent non 32-bit signed integer value: 1099511627776","locations":[{"line":1,"column":22}],"path":["big"]}],` +
@@ -144,7 +144,7 @@ func TestPanicIsLogged(t *testing.T) {
 	var logs bytes.Buffer
 	_, e := newZooWith(t, exec.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	got := run(t, context.Background(), e, `{ boom }`, "", nil)
-	want := `{"errors":[{"message":"internal error","locations":[{"line":1,"column":3}],"path":["boom"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"boom":null}}`
+	want := `{"errors":[{"message":"Internal server error","locations":[{"line":1,"column":3}],"path":["boom"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"boom":null}}`
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

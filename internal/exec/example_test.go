@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
@@ -19,7 +20,7 @@ func Example() {
 	e := exec.New(schemadef.Model(s), exec.Options{})
 	doc, errs := e.Prepare(`query Post($id: ID!) { author(id: $id) { name posts(first: 2) { title } } }`)
 	if errs != nil {
-		fmt.Println(string(exec.AppendErrorResponse(nil, errs, nil)))
+		fmt.Println(string(gqlerr.AppendResponse(nil, errs, nil)))
 		return
 	}
 	op, gerr := doc.Operation("Post")
@@ -29,7 +30,7 @@ func Example() {
 	}
 	vars, errs := e.CoerceVariables(op, map[string]any{"id": "a7"})
 	if errs != nil {
-		fmt.Println(string(exec.AppendErrorResponse(nil, errs, nil)))
+		fmt.Println(string(gqlerr.AppendResponse(nil, errs, nil)))
 		return
 	}
 	buf := exec.GetBuffer()

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -26,6 +27,8 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
+	// sink collects errors resolvers add with AddError; ctx carries it.
+	sink errorSink
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -37,31 +40,40 @@ var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathE
 // JSON object). ctx is handed to resolvers; once it is done, remaining
 // fields that need a resolver become errors.
 func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
+	out, _ := e.Run(ctx, o, vars, buf, extensions)
+	return out
+}
+
+// Run is Execute that also reports whether the response carries errors,
+// so callers need not read the body to know.
+func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) (out []byte, hasErrors bool) {
 	if o.cacheable {
 		o.cacheOnce.Do(func() {
-			o.cached = e.run(context.Background(), o, nil, nil, nil)
+			o.cached, o.cachedErr = e.run(context.Background(), o, nil, nil, nil)
 		})
 		buf = append(buf, o.cached[:len(o.cached)-1]...)
-		return closeResponse(buf, extensions)
+		return closeResponse(buf, extensions), o.cachedErr
 	}
 	return e.run(ctx, o, vars, buf, extensions)
 }
 
 // run executes o and appends the response to buf.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) ([]byte, bool) {
 	if o.root == nil {
-		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), CodeOperationUnsupported)
-		return AppendErrorResponse(buf, gqlerror.List{ge}, extensions)
+		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
+		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true
 	}
 	r := requestPool.Get().(*request)
-	r.e, r.ctx, r.done, r.vars = e, ctx, ctx.Done(), vars
+	r.e, r.done, r.vars = e, ctx.Done(), vars
+	r.ctx = context.WithValue(ctx, sinkKey{}, &r.sink)
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
 	if !r.executeRoot(o) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
-	if len(r.errs) > 0 {
+	hasErrors := len(r.errs) > 0
+	if hasErrors {
 		errs := append(make([]byte, 0, 256), `"errors":`...)
 		errs = appendErrorList(errs, r.errs)
 		errs = append(errs, ',')
@@ -69,7 +81,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 	}
 	out := closeResponse(r.buf, extensions)
 	r.release()
-	return out
+	return out, hasErrors
 }
 
 // executeRoot writes the root object. A panic outside resolvers (a leaf
@@ -97,7 +109,9 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 // release returns r to the pool.
 func (r *request) release() {
 	clear(r.errs)
-	*r = request{path: r.path[:0], errs: r.errs[:0]}
+	r.sink.take()
+	r.e, r.ctx, r.done, r.vars, r.buf = nil, nil, nil, nil, nil
+	r.path, r.errs = r.path[:0], r.errs[:0]
 	requestPool.Put(r)
 }
 
@@ -108,13 +122,4 @@ func closeResponse(buf, extensions []byte) []byte {
 		buf = append(buf, extensions...)
 	}
 	return append(buf, '}')
-}
-
-// AppendErrorResponse appends a response body that carries only errors
-// (a request that failed before execution): {"errors":[...]}, with
-// extensions when not nil.
-func AppendErrorResponse(buf []byte, errs gqlerror.List, extensions []byte) []byte {
-	buf = append(buf, `{"errors":`...)
-	buf = appendErrorList(buf, errs)
-	return closeResponse(buf, extensions)
 }

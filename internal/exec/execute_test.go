@@ -102,7 +102,7 @@ func TestExecute(t *testing.T) {
 		{
 			name:  "panic becomes an internal error",
 			query: `{ boom hello }`,
-			want:  `{"errors":[{"message":"internal error","locations":[{"line":1,"column":3}],"path":["boom"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"boom":null,"hello":"world"}}`,
+			want:  `{"errors":[{"message":"Internal server error","locations":[{"line":1,"column":3}],"path":["boom"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"boom":null,"hello":"world"}}`,
 		},
 		{
 			name:  "errors keep their extensions",

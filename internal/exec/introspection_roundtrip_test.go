@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/workload"
 	"sort"
 	"strings"
@@ -198,7 +199,7 @@ func runQuery(t testing.TB, e *Engine, query string, vars map[string]any) string
 	t.Helper()
 	doc, errs := e.Prepare(query)
 	if errs != nil {
-		return string(AppendErrorResponse(nil, errs, nil))
+		return string(gqlerr.AppendResponse(nil, errs, nil))
 	}
 	op, gerr := doc.Operation("")
 	if gerr != nil {
@@ -206,7 +207,7 @@ func runQuery(t testing.TB, e *Engine, query string, vars map[string]any) string
 	}
 	coerced, errs := e.CoerceVariables(op, vars)
 	if errs != nil {
-		return string(AppendErrorResponse(nil, errs, nil))
+		return string(gqlerr.AppendResponse(nil, errs, nil))
 	}
 	return string(e.Execute(context.Background(), op, coerced, nil, nil))
 }

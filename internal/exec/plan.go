@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -126,13 +127,13 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 		return op, nil // subscriptions are refused at execution
 	}
 	if root == nil {
-		return nil, withCode(gqlerror.Errorf("Schema is not configured for %ss.", def.Operation), CodeValidationFailed)
+		return nil, withCode(gqlerror.Errorf("Schema is not configured for %ss.", def.Operation), gqlerr.ValidationFailed)
 	}
 	p := &planner{e: e, doc: doc, budget: planBudget, memo: map[string]*selectionPlan{}}
 	op.root = p.planSelection(root, []selSource{{set: def.SelectionSet}})
 	if p.tooBig {
 		ge := gqlerror.ErrorPosf(def.Position, "The operation expands to more than %d field selections.", planBudget)
-		return nil, withCode(ge, CodeValidationFailed)
+		return nil, withCode(ge, gqlerr.ValidationFailed)
 	}
 	if p.err != nil {
 		e.logger.Error("graphql: plan operation", "operation", def.Name, "error", p.err)

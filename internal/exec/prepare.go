@@ -2,24 +2,13 @@ package exec
 
 import (
 	"errors"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
-)
-
-// Error codes set in extensions.code by this package.
-const (
-	CodeParseFailed          = "GRAPHQL_PARSE_FAILED"
-	CodeValidationFailed     = "GRAPHQL_VALIDATION_FAILED"
-	CodeOperationResolution  = "OPERATION_RESOLUTION_FAILURE"
-	CodeBadUserInput         = "BAD_USER_INPUT"
-	CodeInternalServerError  = "INTERNAL_SERVER_ERROR"
-	CodeRequestCancelled     = "REQUEST_CANCELLED"
-	CodeRequestTimeout       = "REQUEST_TIMEOUT"
-	CodeOperationUnsupported = "OPERATION_NOT_SUPPORTED"
 )
 
 // Document is a parsed, validated and planned query document. It is
@@ -41,6 +30,7 @@ type Operation struct {
 	cacheable bool
 	cacheOnce sync.Once
 	cached    []byte
+	cachedErr bool // cached carries errors
 }
 
 // AST returns the parsed and validated document.
@@ -57,13 +47,13 @@ func (o *Operation) Kind() ast.Operation { return o.def.Operation }
 func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.maxTokens)
 	if err != nil {
-		return nil, gqlerror.List{boundMessage(withCode(toGQLError(err), CodeParseFailed))}
+		return nil, gqlerror.List{boundMessage(withCode(toGQLError(err), gqlerr.ParseFailed))}
 	}
 	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
 		// The grammar asks for at least one definition; gqlparser accepts
 		// an empty document.
 		ge := gqlerror.Errorf("Syntax Error: Unexpected <EOF>: the document holds no operation.")
-		return nil, gqlerror.List{withCode(ge, CodeParseFailed)}
+		return nil, gqlerror.List{withCode(ge, gqlerr.ParseFailed)}
 	}
 	if ge := CheckValidationBudget(doc, e.vbudget); ge != nil {
 		return nil, gqlerror.List{ge}
@@ -73,7 +63,7 @@ func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 			errs = errs[:e.maxErrors]
 		}
 		for _, ge := range errs {
-			boundMessage(withCode(ge, CodeValidationFailed))
+			boundMessage(withCode(ge, gqlerr.ValidationFailed))
 		}
 		return nil, errs
 	}
@@ -96,16 +86,16 @@ func (d *Document) Operation(name string) (*Operation, *gqlerror.Error) {
 		case 1:
 			return d.ops[0], nil
 		case 0:
-			return nil, withCode(gqlerror.Errorf("The document contains no operation."), CodeOperationResolution)
+			return nil, withCode(gqlerror.Errorf("The document contains no operation."), gqlerr.OperationResolution)
 		}
-		return nil, withCode(gqlerror.Errorf("Must provide operation name if query contains multiple operations."), CodeOperationResolution)
+		return nil, withCode(gqlerror.Errorf("Must provide operation name if query contains multiple operations."), gqlerr.OperationResolution)
 	}
 	for _, op := range d.ops {
 		if op.def.Name == name {
 			return op, nil
 		}
 	}
-	return nil, boundMessage(withCode(gqlerror.Errorf("Unknown operation named %q.", name), CodeOperationResolution))
+	return nil, boundMessage(withCode(gqlerror.Errorf("Unknown operation named %q.", name), gqlerr.OperationResolution))
 }
 
 // maxMessageBytes bounds the message of a request error: messages quote

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"unsafe"
@@ -17,9 +18,10 @@ type sliceHeader struct {
 
 // prefetched is the result of a resolver started ahead of writing.
 type prefetched struct {
-	ptr unsafe.Pointer
-	err error
-	set bool
+	ptr   unsafe.Pointer
+	err   error
+	added []error // reported with AddError
+	set   bool
 }
 
 // writeObject writes the fields of op for the object of type typeName at
@@ -82,13 +84,18 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 	}
 	var p unsafe.Pointer
 	var err error
+	var added []error
 	switch {
 	case pre != nil:
-		p, err = pre.ptr, pre.err
+		p, err, added = pre.ptr, pre.err, pre.added
 	case f.def.Resolve == nil && obj != nil:
 		p = unsafe.Add(obj, f.def.Offset) // a plain struct field
 	default:
-		p, err = r.resolveField(f, obj)
+		p, err = r.resolveField(r.ctx, f, obj)
+		added = r.sink.take()
+	}
+	for _, a := range added {
+		r.addError(r.resolverError(f, a))
 	}
 	out := f.def.Out
 	if err == nil && p != nil && out.Kind == schema.OutLeaf {
@@ -112,7 +119,7 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 // place a field's value is obtained, so batch resolvers can hook in here.
 // It does not touch the response buffer, path or error list, so it may run
 // in its own goroutine.
-func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
+func (r *request) resolveField(ctx context.Context, f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
 	def := f.def
 	if def.Resolve == nil {
 		if obj == nil {
@@ -140,11 +147,11 @@ func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer
 			return nil, argumentError{err}
 		}
 	}
-	return r.call(f, obj, args)
+	return r.call(ctx, f, obj, args)
 }
 
 // call runs the resolver of f, turning a panic into errPanic.
-func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
+func (r *request) call(ctx context.Context, f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.e.logger.Error("graphql: resolver panicked",
@@ -152,7 +159,7 @@ func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer
 			p, err = nil, errPanic
 		}
 	}()
-	return f.def.Resolve(r.ctx, obj, args)
+	return f.def.Resolve(ctx, obj, args)
 }
 
 // writeValue writes the value at p described by out. When the value cannot

@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestResponseBudgetStopsExplodingLists(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &resp); err != nil {
 		t.Fatalf("response is not JSON: %v", err)
 	}
-	if len(resp.Errors) != 1 || resp.Errors[0].Extensions["code"] != exec.CodeResponseTooLarge {
-		t.Fatalf("errors = %+v, want one %s", resp.Errors, exec.CodeResponseTooLarge)
+	if len(resp.Errors) != 1 || resp.Errors[0].Extensions["code"] != gqlerr.ResponseTooLarge {
+		t.Fatalf("errors = %+v, want one %s", resp.Errors, gqlerr.ResponseTooLarge)
 	}
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -30,7 +31,7 @@ func (e *Engine) CoerceVariables(o *Operation, raw map[string]any) (map[string]a
 		c, cerr := coerceInput(e.ast, v, d.Type)
 		if cerr != nil {
 			ge := gqlerror.Errorf("Variable \"$%s\" got invalid value: %s.", d.Variable, cerr.Error())
-			return nil, gqlerror.List{boundMessage(withCode(ge, CodeBadUserInput))}
+			return nil, gqlerror.List{boundMessage(withCode(ge, gqlerr.BadUserInput))}
 		}
 		out[d.Variable] = c
 	}
@@ -61,7 +62,7 @@ func variableError(err error) *gqlerror.Error {
 	if len(ge.Locations) > 0 {
 		out.Locations = ge.Locations
 	}
-	return withCode(out, CodeBadUserInput)
+	return withCode(out, gqlerr.BadUserInput)
 }
 
 // included reports whether a field with the given conditions is selected

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"log/slog"
 	"sync"
 	"testing"
@@ -228,15 +229,15 @@ func run(t testing.TB, ctx context.Context, e *exec.Engine, query, opName string
 	t.Helper()
 	doc, errs := e.Prepare(query)
 	if errs != nil {
-		return string(exec.AppendErrorResponse(nil, errs, nil))
+		return string(gqlerr.AppendResponse(nil, errs, nil))
 	}
 	op, gerr := doc.Operation(opName)
 	if gerr != nil {
-		return string(exec.AppendErrorResponse(nil, gqlerror.List{gerr}, nil))
+		return string(gqlerr.AppendResponse(nil, gqlerror.List{gerr}, nil))
 	}
 	coerced, errs := e.CoerceVariables(op, vars)
 	if errs != nil {
-		return string(exec.AppendErrorResponse(nil, errs, nil))
+		return string(gqlerr.AppendResponse(nil, errs, nil))
 	}
 	return string(e.Execute(ctx, op, coerced, nil, nil))
 }

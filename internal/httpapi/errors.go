@@ -1,7 +1,7 @@
 package httpapi
 
 import (
-	"encoding/json"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"net/http"
 	"strconv"
 	"unicode/utf8"
@@ -9,38 +9,21 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// Stable extensions.code values of request errors.
-const (
-	CodeBadRequest            = "BAD_REQUEST"
-	CodeParseFailed           = "GRAPHQL_PARSE_FAILED"
-	CodeValidationFailed      = "GRAPHQL_VALIDATION_FAILED"
-	CodeBadUserInput          = "BAD_USER_INPUT"
-	CodeOperationResolution   = "OPERATION_RESOLUTION_FAILURE"
-	CodeComplexityLimit       = "COMPLEXITY_LIMIT_EXCEEDED"
-	CodeInternalServerError   = "INTERNAL_SERVER_ERROR"
-	CodeUnauthenticated       = "UNAUTHENTICATED"
-	CodeNotAcceptable         = "NOT_ACCEPTABLE"
-	CodePayloadTooLarge       = "PAYLOAD_TOO_LARGE"
-	CodeCSRFPreventionBlocked = "CSRF_PREVENTION_BLOCKED"
-)
-
 // Error is a request error with the HTTP status it answers with.
 type Error struct {
 	Status int
 	Allow  string // the Allow header of a 405
+	// Header holds further headers of the answer (WWW-Authenticate of a
+	// 401, for example).
+	Header http.Header
 	Err    *gqlerror.Error
 }
 
 // Error returns the GraphQL error's message.
 func (e *Error) Error() string { return e.Err.Message }
 
-// NewError returns a GraphQL error with the given extensions.code.
-func NewError(code, message string) *gqlerror.Error {
-	return &gqlerror.Error{Message: message, Extensions: map[string]any{"code": code}}
-}
-
 func badRequest(message string) *Error {
-	return &Error{Status: http.StatusBadRequest, Err: NewError(CodeBadRequest, message)}
+	return &Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, message)}
 }
 
 // maxEcho bounds how much of a client's input an error message repeats.
@@ -59,19 +42,8 @@ func truncate(s string) string {
 
 func quote(s string) string { return strconv.Quote(truncate(s)) }
 
-// AppendErrors appends a response body {"errors":[...]} holding errs.
-func AppendErrors(buf []byte, errs ...*gqlerror.Error) []byte {
-	buf = append(buf, `{"errors":`...)
-	b, err := json.Marshal(gqlerror.List(errs))
-	if err != nil {
-		b = []byte(`[{"message":"internal error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]`)
-	}
-	buf = append(buf, b...)
-	return append(buf, '}')
-}
-
 // BodyTooLarge is the 413 answer to a body over limit bytes.
 func BodyTooLarge(limit int64) *Error {
-	return &Error{Status: http.StatusRequestEntityTooLarge, Err: NewError(CodePayloadTooLarge,
+	return &Error{Status: http.StatusRequestEntityTooLarge, Err: gqlerr.New(gqlerr.PayloadTooLarge,
 		"The request body is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")}
 }

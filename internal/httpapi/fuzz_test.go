@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"net/http"
 	"testing"
 
@@ -29,8 +31,8 @@ func checkDecodeError(t *testing.T, e *httpapi.Error) {
 	if e.Status == http.StatusMethodNotAllowed && e.Allow == "" {
 		t.Fatal("405 without Allow")
 	}
-	if out := httpapi.AppendErrors(nil, e.Err); len(out) == 0 || out[0] != '{' {
-		t.Fatalf("AppendErrors wrote %q", out)
+	if out := gqlerr.AppendResponse(nil, gqlerror.List{e.Err}, nil); len(out) == 0 || out[0] != '{' {
+		t.Fatalf("AppendResponse wrote %q", out)
 	}
 }
 

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"mime"
 	"net/http"
 	"net/url"
@@ -50,13 +51,13 @@ func Decode(raw *RawRequest) (Request, *Error) {
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,
 		Allow:  "GET, POST",
-		Err:    NewError(CodeBadRequest, "Method "+raw.Method+" is not allowed: use GET or POST"),
+		Err:    gqlerr.New(gqlerr.BadRequest, "Method "+raw.Method+" is not allowed: use GET or POST"),
 	}
 }
 
 func checkContentType(ct string) *Error {
 	if ct == "" {
-		return &Error{Status: http.StatusUnsupportedMediaType, Err: NewError(CodeBadRequest,
+		return &Error{Status: http.StatusUnsupportedMediaType, Err: gqlerr.New(gqlerr.BadRequest,
 			"Missing Content-Type header: send application/json")}
 	}
 	// Fast path for the common exact values.
@@ -65,11 +66,11 @@ func checkContentType(ct string) *Error {
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
-		return &Error{Status: http.StatusUnsupportedMediaType, Err: NewError(CodeBadRequest,
+		return &Error{Status: http.StatusUnsupportedMediaType, Err: gqlerr.New(gqlerr.BadRequest,
 			"Unsupported Content-Type "+quote(ct)+": send application/json")}
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
-		return &Error{Status: http.StatusUnsupportedMediaType, Err: NewError(CodeBadRequest,
+		return &Error{Status: http.StatusUnsupportedMediaType, Err: gqlerr.New(gqlerr.BadRequest,
 			"Unsupported charset "+quote(cs)+": send UTF-8")}
 	}
 	return nil

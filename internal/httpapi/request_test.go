@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/graftgql/graft/internal/gqlerr"
 	"net/http"
 	"reflect"
 	"strings"
@@ -47,7 +48,7 @@ func TestDecodePost(t *testing.T) {
 				if err.Status != tc.wantStatus || !strings.Contains(err.Err.Message, tc.wantMsg) {
 					t.Fatalf("got %d %q, want %d containing %q", err.Status, err.Err.Message, tc.wantStatus, tc.wantMsg)
 				}
-				if err.Err.Extensions["code"] != CodeBadRequest {
+				if err.Err.Extensions["code"] != gqlerr.BadRequest {
 					t.Fatalf("code = %v", err.Err.Extensions["code"])
 				}
 				return
@@ -110,13 +111,5 @@ func TestErrorMessagesDoNotEchoUnboundedInput(t *testing.T) {
 	_, err := Decode(&RawRequest{Method: "POST", ContentType: ct, Body: []byte(`{}`)})
 	if err == nil || len(err.Err.Message) > 300 {
 		t.Fatalf("message too long or missing: %v", err)
-	}
-}
-
-func TestAppendErrors(t *testing.T) {
-	got := string(AppendErrors(nil, NewError(CodeBadRequest, `bad "x"`)))
-	want := `{"errors":[{"message":"bad \"x\"","extensions":{"code":"BAD_REQUEST"}}]}`
-	if got != want {
-		t.Fatalf("got %s\nwant %s", got, want)
 	}
 }
