@@ -93,7 +93,7 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 				return nil, err
 			}
 			srv.close = func() { _ = client.Close() }
-			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.RedisTTL})
+			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.redisTTL()})
 			checks = append(checks, graft.Check{Name: "redis", Fn: func(ctx context.Context) error {
 				return client.Ping(ctx).Err()
 			}})
@@ -114,13 +114,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		handler = graft.CORS(graft.CORSOptions{AllowedOrigins: splitList(origins)})(mux)
 	}
-	srv.opts = graft.ServeOptions{
-		Port:          int(se.Port),
-		Host:          se.Host,
-		Handler:       handler,
-		ShutdownGrace: se.ShutdownGrace,
-		Logger:        log,
-	}
+	srv.opts = se.serve
+	srv.opts.Handler = handler
+	srv.opts.Logger = log
 	log.Debug("graft: configured", "example", se.Example, "path", cfg.Path,
 		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
 	return srv, nil
