@@ -122,7 +122,7 @@ Flags:
 	flags()
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	for _, s := range envconf.Sections() {
-		fmt.Fprintf(tw, "\nEnvironment: %s (name, default, meaning)\n", s.Title)
+		fmt.Fprintf(tw, "\n%s: variable, default here, meaning\n", s.Title)
 		for _, v := range s.Vars {
 			def := v.Default
 			if v.Graft != "" {

@@ -44,17 +44,18 @@ func Describe(spec any) []Var {
 // Section is a titled group of variables, as --help and the README show
 // them.
 type Section struct {
-	Title string // names the struct that reads them, e.g. graft.Config
-	Vars  []Var
+	Title  string // what reads them
+	Struct string // the struct whose fields they set, if any
+	Vars   []Var
 }
 
 // Sections lists every variable graft reads, grouped by what reads them.
 func Sections() []Section {
 	return []Section{
-		{"graft.Config (graft.ConfigFromEnv)", Describe(Router{})},
-		{"graft.ServeOptions (graft.ServeOptionsFromEnv)", Describe(Serve{})},
-		{"persisted.Options (persisted.ConfigFromEnv)", Describe(Persisted{})},
-		{"cmd/graft only", Describe(Server{})},
+		{"The router (graft.ConfigFromEnv)", "graft.Config", Describe(Router{})},
+		{"The server (graft.ServeOptionsFromEnv)", "graft.ServeOptions", Describe(Serve{})},
+		{"Persisted queries (persisted.ConfigFromEnv)", "persisted.Options", Describe(Persisted{})},
+		{"cmd/graft only", "", Describe(Server{})},
 	}
 }
 
@@ -66,7 +67,7 @@ func Markdown() string {
 		for _, v := range s.Vars {
 			field := ""
 			if v.Field != "" {
-				field = "`" + strings.SplitN(s.Title, " ", 2)[0] + "." + v.Field + "`"
+				field = "`" + s.Struct + "." + v.Field + "`"
 			}
 			graft := v.Graft
 			if graft == "" {

@@ -22,8 +22,8 @@ type Router struct {
 	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
 	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
 	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
-	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"12" help:"maximum query depth; 0 switches the limit off"`
-	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"2000" help:"maximum query complexity; 0 switches the limit off"`
+	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
+	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
 	MaxFields            *Limit    `env:"GRAPHQL_MAX_FIELDS" field:"Complexity.MaxFields" default:"0 (unlimited)" graft:"500" help:"maximum field selections; 0 switches the limit off"`
 	MaxAliases           *Limit    `env:"GRAPHQL_MAX_ALIASES" field:"Complexity.MaxAliases" default:"0 (unlimited)" graft:"30" help:"maximum aliases; 0 switches the limit off"`
 	MaxDirectives        *Limit    `env:"GRAPHQL_MAX_DIRECTIVES" field:"Complexity.MaxDirectives" default:"0 (unlimited)" help:"maximum directives; 0 switches the limit off"`
