@@ -208,6 +208,9 @@ func Check(t testing.TB, c Case, r Result) {
 	if c.Want >= 400 && c.Want != http.StatusNotFound && len(errorsOf(r.Body)) == 0 {
 		t.Errorf("status %d without GraphQL errors: %s", c.Want, r.Body)
 	}
+	if strings.HasPrefix(c.Path, "/graphql") {
+		checkGraphQLBody(t, r)
+	}
 	for _, leak := range []string{"goroutine", "kaboom"} {
 		if strings.Contains(string(r.Body), leak) {
 			t.Errorf("the body leaks internal detail %q: %s", leak, r.Body)
@@ -235,7 +238,49 @@ func FirstCode(body []byte) string {
 }
 
 type responseError struct {
+	Message    string         `json:"message"`
 	Extensions map[string]any `json:"extensions"`
+}
+
+// Bounds every answer of the GraphQL endpoint keeps, whatever the input.
+const (
+	maxErrors       = 100       // Config.MaxErrors' default
+	maxMessageBytes = 1024      // in one error message
+	maxErrorBody    = 256 << 10 // bytes of an answer without data
+)
+
+// checkGraphQLBody holds an answer of the GraphQL endpoint to the
+// invariants every answer keeps: a JSON body with data or errors, every
+// error with a message of bounded length, a code on every error of a
+// request that failed, and a bounded number of errors.
+func checkGraphQLBody(t testing.TB, r Result) {
+	t.Helper()
+	var v struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []responseError `json:"errors"`
+	}
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Errorf("body is not JSON (%v): %.300s", err, r.Body)
+		return
+	}
+	hasData := len(v.Data) > 0 && string(v.Data) != "null"
+	if !hasData && len(v.Errors) == 0 {
+		t.Errorf("neither data nor errors: %.300s", r.Body)
+	}
+	if len(v.Errors) > maxErrors {
+		t.Errorf("%d errors, more than %d", len(v.Errors), maxErrors)
+	}
+	if !hasData && len(r.Body) > maxErrorBody {
+		t.Errorf("error answer of %d bytes", len(r.Body))
+	}
+	for i, e := range v.Errors {
+		if e.Message == "" || len(e.Message) > maxMessageBytes {
+			t.Errorf("error %d: message of %d bytes", i, len(e.Message))
+		}
+		if r.Status != http.StatusOK && e.Extensions["code"] == nil {
+			t.Errorf("error %d of a %d answer has no extensions.code: %s", i, r.Status, e.Message)
+		}
+	}
 }
 
 // errorsOf returns the errors of a GraphQL response body, none when the
