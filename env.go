@@ -1,107 +1,122 @@
 package graft
 
 import (
-	"fmt"
 	"time"
-
-	"github.com/graftgql/graft/limits"
 
 	"github.com/graftgql/graft/internal/envconf"
 )
 
-// envSpec lists the environment variables ConfigFromEnv reads.
-type envSpec struct {
-	Path                 string        `env:"GRAPHQL_PATH"`
-	GraphiQLEnabled      *envconf.Bool `env:"GRAPHIQL_ENABLED"`
-	GraphiQLPath         string        `env:"GRAPHIQL_PATH"`
-	GraphiQLEndpoint     string        `env:"GRAPHIQL_ENDPOINT"`
-	GraphiQLAssetBaseURL string        `env:"GRAPHIQL_ASSET_BASE_URL"`
-	MaxDepth             envconf.Limit `env:"GRAPHQL_MAX_DEPTH"`
-	MaxComplexity        envconf.Limit `env:"GRAPHQL_MAX_COMPLEXITY"`
-	MaxFields            envconf.Limit `env:"GRAPHQL_MAX_FIELDS"`
-	MaxAliases           envconf.Limit `env:"GRAPHQL_MAX_ALIASES"`
-	MaxDirectives        envconf.Limit `env:"GRAPHQL_MAX_DIRECTIVES"`
-	ReportComplexity     envconf.Bool  `env:"GRAPHQL_REPORT_COMPLEXITY"`
-	MaxBodyBytes         envconf.Limit `env:"GRAPHQL_MAX_BODY_BYTES"`
-	MaxTokens            envconf.Limit `env:"GRAPHQL_MAX_TOKENS"`
-	MaxResponseBytes     envconf.Limit `env:"GRAPHQL_MAX_RESPONSE_BYTES"`
-	Introspection        *envconf.Bool `env:"GRAPHQL_INTROSPECTION"`
-	DocumentCacheSize    envconf.Limit `env:"GRAPHQL_DOCUMENT_CACHE_SIZE"`
-	Timeout              time.Duration `env:"GRAPHQL_TIMEOUT"`
-	MaskErrors           envconf.Bool  `env:"GRAPHQL_MASK_ERRORS"`
-	SpecStatusCodes      envconf.Bool  `env:"GRAPHQL_SPEC_STATUS_CODES"`
-	CSRF                 *envconf.Bool `env:"GRAPHQL_CSRF_PREVENTION"`
-}
-
-// EnvVar documents one environment variable read by ConfigFromEnv.
-type EnvVar struct {
-	Name, Default, Description string
-}
-
-// EnvVars lists the variables ConfigFromEnv reads, for --help texts and
-// documentation.
-var EnvVars = []EnvVar{
-	{"GRAPHQL_PATH", DefaultPath, "path of the GraphQL endpoint"},
-	{"GRAPHIQL_ENABLED", "false", "serve the GraphiQL IDE"},
-	{"GRAPHIQL_PATH", DefaultGraphiQLPath, "path of the GraphiQL page"},
-	{"GRAPHIQL_ENDPOINT", "GRAPHQL_PATH", "endpoint the GraphiQL page queries"},
-	{"GRAPHIQL_ASSET_BASE_URL", "(public CDN)", "base URL of self-hosted GraphiQL assets"},
-	{"GRAPHQL_MAX_DEPTH", "0 (unlimited)", "maximum query depth"},
-	{"GRAPHQL_MAX_COMPLEXITY", "0 (unlimited)", "maximum query complexity"},
-	{"GRAPHQL_MAX_FIELDS", "0 (unlimited)", "maximum field selections"},
-	{"GRAPHQL_MAX_ALIASES", "0 (unlimited)", "maximum aliases"},
-	{"GRAPHQL_MAX_DIRECTIVES", "0 (unlimited)", "maximum directives"},
-	{"GRAPHQL_REPORT_COMPLEXITY", "false", "report the limits analysis in response extensions"},
-	{"GRAPHQL_MAX_BODY_BYTES", "1048576", "maximum request body size"},
-	{"GRAPHQL_MAX_TOKENS", "15000", "maximum lexical tokens in a query"},
-	{"GRAPHQL_MAX_RESPONSE_BYTES", "16777216", "maximum response size"},
-	{"GRAPHQL_INTROSPECTION", "true", "allow introspection queries"},
-	{"GRAPHQL_DOCUMENT_CACHE_SIZE", "1000", "parsed documents kept in the LRU cache"},
-	{"GRAPHQL_TIMEOUT", "30s", "execution timeout per request (Go duration)"},
-	{"GRAPHQL_MASK_ERRORS", "false", "hide the messages of unexpected resolver errors"},
-	{"GRAPHQL_SPEC_STATUS_CODES", "false", "answer request errors with 200 to application/json-only clients"},
-	{"GRAPHQL_CSRF_PREVENTION", "false", "refuse requests without a preflight header that browsers could send cross-site"},
-}
-
-// ConfigFromEnv reads a Config from the process environment. Unset
-// variables keep the defaults; a bad value is an error naming the variable
-// and the value, and every bad variable is reported at once.
-func ConfigFromEnv() (Config, error) { return ConfigFromLookup(nil) }
+// ConfigFromEnv reads a Config from the process environment; it is
+// Config{}.WithEnv(nil). README.md's configuration table lists every
+// variable with its default.
+func ConfigFromEnv() (Config, error) { return Config{}.WithEnv(nil) }
 
 // ConfigFromLookup is ConfigFromEnv reading variables through lookup
 // (os.LookupEnv when nil), for tests and other sources.
 func ConfigFromLookup(lookup func(string) (string, bool)) (Config, error) {
-	var s envSpec
+	return Config{}.WithEnv(lookup)
+}
+
+// WithEnv returns c with every variable that is set (through lookup, or
+// os.LookupEnv when nil) written over the field it configures, and the
+// defaults filled in. A variable that is unset or empty keeps c's value,
+// so an application supplies its own defaults by setting fields before the
+// call:
+//
+//	cfg, err := graft.Config{Complexity: limits.Config{MaxDepth: 10}}.WithEnv(nil)
+//
+// and an explicit GRAPHQL_MAX_DEPTH=0 still switches that limit off, since
+// a zero limit is unlimited. A bad value is an error naming the variable
+// and the value; every bad variable is reported at once.
+func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
+	var s envconf.Router
 	if err := envconf.Parse(&s, lookup); err != nil {
 		return Config{}, err
 	}
-	if s.Timeout < 0 {
-		return Config{}, fmt.Errorf("GRAPHQL_TIMEOUT=%q: must not be negative", s.Timeout)
+	setString(&c.Path, s.Path)
+	if s.GraphiQLEnabled != nil {
+		c.GraphiQL = nil
+		if *s.GraphiQLEnabled {
+			c.GraphiQL = &GraphiQLConfig{}
+		}
 	}
-	cfg := Config{
-		Path: s.Path,
-		Complexity: limits.Config{
-			MaxDepth:      int(s.MaxDepth),
-			MaxComplexity: int(s.MaxComplexity),
-			MaxFields:     int(s.MaxFields),
-			MaxAliases:    int(s.MaxAliases),
-			MaxDirectives: int(s.MaxDirectives),
-		},
-		ReportComplexity:     bool(s.ReportComplexity),
-		MaxBodyBytes:         int64(s.MaxBodyBytes),
-		MaxTokens:            int(s.MaxTokens),
-		MaxResponseBytes:     int(s.MaxResponseBytes),
-		DisableIntrospection: s.Introspection != nil && !bool(*s.Introspection),
-		DocumentCacheSize:    int(s.DocumentCacheSize),
-		Timeout:              s.Timeout,
-		MaskErrors:           bool(s.MaskErrors),
-		SpecStatusCodes:      bool(s.SpecStatusCodes),
+	if c.GraphiQL != nil {
+		g := *c.GraphiQL
+		setString(&g.Path, s.GraphiQLPath)
+		setString(&g.Endpoint, s.GraphiQLEndpoint)
+		setString(&g.AssetBaseURL, s.GraphiQLAssetBaseURL)
+		c.GraphiQL = &g
 	}
-	if s.GraphiQLEnabled != nil && bool(*s.GraphiQLEnabled) {
-		cfg.GraphiQL = &GraphiQLConfig{Path: s.GraphiQLPath, Endpoint: s.GraphiQLEndpoint, AssetBaseURL: s.GraphiQLAssetBaseURL}
+	setInt(&c.Complexity.MaxDepth, s.MaxDepth)
+	setInt(&c.Complexity.MaxComplexity, s.MaxComplexity)
+	setInt(&c.Complexity.MaxFields, s.MaxFields)
+	setInt(&c.Complexity.MaxAliases, s.MaxAliases)
+	setInt(&c.Complexity.MaxDirectives, s.MaxDirectives)
+	setBool(&c.ReportComplexity, s.ReportComplexity)
+	if s.MaxBodyBytes != nil {
+		c.MaxBodyBytes = int64(*s.MaxBodyBytes)
 	}
-	if s.CSRF != nil && bool(*s.CSRF) {
-		cfg.CSRF = &CSRFConfig{}
+	setInt(&c.MaxTokens, s.MaxTokens)
+	setInt(&c.MaxResponseBytes, s.MaxResponseBytes)
+	if s.Introspection != nil {
+		c.DisableIntrospection = !bool(*s.Introspection)
 	}
-	return cfg.withDefaults()
+	setInt(&c.DocumentCacheSize, s.DocumentCacheSize)
+	setDuration(&c.Timeout, s.Timeout)
+	setBool(&c.MaskErrors, s.MaskErrors)
+	setBool(&c.SpecStatusCodes, s.SpecStatusCodes)
+	if s.CSRF != nil {
+		c.CSRF = nil
+		if *s.CSRF {
+			c.CSRF = &CSRFConfig{}
+		}
+	}
+	return c.withDefaults()
+}
+
+// ServeOptionsFromEnv reads the server's own settings (PORT, HOST,
+// SHUTDOWN_GRACE) from the process environment; it is
+// ServeOptions{}.WithEnv(nil).
+func ServeOptionsFromEnv() (ServeOptions, error) { return ServeOptions{}.WithEnv(nil) }
+
+// WithEnv returns o with every variable that is set (through lookup, or
+// os.LookupEnv when nil) written over its field: PORT, HOST and
+// SHUTDOWN_GRACE. Unset variables keep o's values; zero fields still take
+// Serve's defaults. A bad value is an error naming the variable and the
+// value.
+func (o ServeOptions) WithEnv(lookup func(string) (string, bool)) (ServeOptions, error) {
+	var s envconf.Serve
+	if err := envconf.Parse(&s, lookup); err != nil {
+		return ServeOptions{}, err
+	}
+	if s.Port != nil {
+		o.Port = int(*s.Port)
+	}
+	setString(&o.Host, s.Host)
+	setDuration(&o.ShutdownGrace, s.ShutdownGrace)
+	return o, nil
+}
+
+func setString(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+func setInt(dst *int, v *envconf.Limit) {
+	if v != nil {
+		*dst = int(*v)
+	}
+}
+
+func setBool(dst *bool, v *envconf.Bool) {
+	if v != nil {
+		*dst = bool(*v)
+	}
+}
+
+func setDuration(dst *time.Duration, v *envconf.Duration) {
+	if v != nil {
+		*dst = time.Duration(*v)
+	}
 }

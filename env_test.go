@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/limits"
 )
 
@@ -102,21 +103,70 @@ func TestConfigFromEnvBadValues(t *testing.T) {
 	}
 }
 
-func TestEnvVarsDocumentsEverySpecVariable(t *testing.T) {
-	documented := map[string]bool{}
-	for _, v := range EnvVars {
-		documented[v.Name] = true
+func TestWithEnvKeepsApplicationDefaults(t *testing.T) {
+	app := Config{Complexity: limits.Config{MaxDepth: 10, MaxComplexity: 500}, MaxTokens: 2000, CSRF: &CSRFConfig{}}
+	cfg, err := app.WithEnv(lookupFrom(map[string]string{"GRAPHQL_MAX_COMPLEXITY": "0", "GRAPHQL_MAX_ALIASES": "7", "GRAPHQL_CSRF_PREVENTION": ""}))
+	if err != nil {
+		t.Fatal(err)
 	}
-	seen := 0
-	cfg, _ := ConfigFromLookup(func(name string) (string, bool) {
-		seen++
-		if !documented[name] {
-			t.Errorf("%s is read but not listed in EnvVars", name)
+	want := limits.Config{MaxDepth: 10, MaxComplexity: 0, MaxAliases: 7}
+	if cfg.Complexity != want {
+		t.Errorf("Complexity = %+v, want %+v (unset keeps the application's value, an explicit 0 switches the limit off)", cfg.Complexity, want)
+	}
+	if cfg.MaxTokens != 2000 || cfg.CSRF == nil {
+		t.Errorf("MaxTokens = %d, CSRF = %v: unset and empty variables must keep the application's values", cfg.MaxTokens, cfg.CSRF)
+	}
+	off, err := app.WithEnv(lookupFrom(map[string]string{"GRAPHQL_CSRF_PREVENTION": "off"}))
+	if err != nil || off.CSRF != nil {
+		t.Errorf("GRAPHQL_CSRF_PREVENTION=off: CSRF = %v, err %v", off.CSRF, err)
+	}
+}
+
+func TestServeOptionsFromEnv(t *testing.T) {
+	t.Setenv("PORT", "8081")
+	t.Setenv("HOST", "127.0.0.1")
+	t.Setenv("SHUTDOWN_GRACE", "3s")
+	o, err := ServeOptionsFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Port != 8081 || o.Host != "127.0.0.1" || o.ShutdownGrace != 3*time.Second {
+		t.Errorf("got %+v", o)
+	}
+	kept, err := ServeOptions{Port: 9000, Host: "::1"}.WithEnv(lookupFrom(map[string]string{"SHUTDOWN_GRACE": "1m"}))
+	if err != nil || kept.Port != 9000 || kept.Host != "::1" || kept.ShutdownGrace != time.Minute {
+		t.Errorf("got %+v, %v", kept, err)
+	}
+}
+
+func TestServeOptionsFromEnvBadValues(t *testing.T) {
+	_, err := ServeOptions{}.WithEnv(lookupFrom(map[string]string{"PORT": "70000", "SHUTDOWN_GRACE": "-1s"}))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, w := range []string{`PORT="70000"`, `SHUTDOWN_GRACE="-1s"`} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not name %q", err, w)
+		}
+	}
+}
+
+// TestConfigFromEnvReadsEveryDeclaredVariable keeps the declaration and
+// the parsing in step: every declared variable is read, and changes Config.
+func TestConfigFromEnvReadsEveryDeclaredVariable(t *testing.T) {
+	declared := map[string]bool{}
+	for _, v := range envconf.Describe(envconf.Router{}) {
+		declared[v.Name] = true
+	}
+	read := map[string]bool{}
+	_, _ = ConfigFromLookup(func(name string) (string, bool) {
+		read[name] = true
+		if !declared[name] {
+			t.Errorf("%s is read but not declared", name)
 		}
 		return "", false
 	})
-	_ = cfg
-	if seen != len(EnvVars) {
-		t.Errorf("EnvVars lists %d variables, ConfigFromEnv reads %d", len(EnvVars), seen)
+	if len(read) != len(declared) {
+		t.Errorf("%d variables declared, %d read", len(declared), len(read))
 	}
 }

@@ -112,6 +112,9 @@ func TestRouterMountsWithDefaults(t *testing.T) {
 	}
 }
 
+// webHandler is the one place the wire cases build the web handler.
+func webHandler(r *graft.Router) *graft.WebHandler { return graft.NewWebHandler(r) }
+
 // TestWireCases runs the shared black-box cases against the router over
 // net/http and through the web handler.
 func TestWireCases(t *testing.T) {
@@ -119,7 +122,7 @@ func TestWireCases(t *testing.T) {
 	plainSrv, protectedSrv := httptest.NewServer(plain), httptest.NewServer(protected)
 	defer plainSrv.Close()
 	defer protectedSrv.Close()
-	plainWeb, protectedWeb := graft.NewWebHandler(plain), graft.NewWebHandler(protected)
+	plainWeb, protectedWeb := webHandler(plain), webHandler(protected)
 
 	for _, c := range wiretest.Cases() {
 		srv, web := plainSrv, plainWeb

@@ -4,14 +4,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/graftgql/graft/internal/envconf"
 )
 
-// The environment variables ConfigFromEnv reads.
+// The environment variables ConfigFromEnv reads, declared with the others
+// in internal/envconf.
 const (
 	EnvMode          = "PERSISTED_QUERIES_MODE"
 	EnvEnableGet     = "PERSISTED_QUERIES_ENABLE_GET"
@@ -24,9 +24,10 @@ const (
 
 // ConfigFromEnv reads Options from the process environment; see
 // ConfigFromLookup.
-func ConfigFromEnv() (Options, error) { return ConfigFromLookup(os.LookupEnv) }
+func ConfigFromEnv() (Options, error) { return ConfigFromLookup(nil) }
 
-// ConfigFromLookup reads Options from variables found with lookup:
+// ConfigFromLookup reads Options from variables found with lookup
+// (os.LookupEnv when nil):
 //
 //	PERSISTED_QUERIES_MODE            apq or safelist, any case
 //	PERSISTED_QUERIES_ENABLE_GET      boolean
@@ -44,20 +45,17 @@ func ConfigFromEnv() (Options, error) { return ConfigFromLookup(os.LookupEnv) }
 // bad variable is reported at once (errors.Join), each error naming the
 // variable and its value.
 func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
-	get := func(name string) (string, bool) {
-		v, ok := lookup(name)
-		if !ok || v == "" {
-			return "", false
-		}
-		return v, true
+	var s envconf.Persisted
+	var errs []error
+	if err := envconf.Parse(&s, lookup); err != nil {
+		errs = append(errs, err) // and report the other bad variables too
 	}
 	var opts Options
-	var errs []error
 	bad := func(name, value, want string) {
 		errs = append(errs, fmt.Errorf("persisted: %s=%q: %s", name, value, want))
 	}
 
-	if v, ok := get(EnvMode); ok {
+	if v := s.Mode; v != "" {
 		switch Mode(strings.ToLower(strings.TrimSpace(v))) {
 		case APQ:
 			opts.Mode = APQ
@@ -67,20 +65,15 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 			bad(EnvMode, v, `want "apq" or "safelist"`)
 		}
 	}
-	for _, b := range []struct {
-		name string
-		dst  **bool
-	}{{EnvEnableGet, &opts.EnableGet}, {EnvValidateHash, &opts.ValidateHash}} {
-		if v, ok := get(b.name); ok {
-			val, err := envconf.ParseBool(v)
-			if err != nil {
-				bad(b.name, v, err.Error())
-				continue
-			}
-			*b.dst = &val
-		}
+	if s.EnableGet != nil {
+		v := bool(*s.EnableGet)
+		opts.EnableGet = &v
 	}
-	if v, ok := get(EnvHashAlgorithm); ok {
+	if s.ValidateHash != nil {
+		v := bool(*s.ValidateHash)
+		opts.ValidateHash = &v
+	}
+	if v := s.HashAlgorithm; v != "" {
 		switch a := strings.ToLower(strings.TrimSpace(v)); a {
 		case SHA256, SHA512:
 			opts.HashAlgorithm = a
@@ -88,11 +81,9 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 			bad(EnvHashAlgorithm, v, `want "sha256" or "sha512"`)
 		}
 	}
-	if v, ok := get(EnvCacheControl); ok {
-		opts.CacheControl = v
-	}
-	manifest, hasManifest := get(EnvManifest)
-	size, hasSize := get(EnvStoreSize)
+	opts.CacheControl = s.CacheControl
+	manifest, hasManifest := s.Manifest, s.Manifest != ""
+	size, hasSize := s.StoreSize, s.StoreSize != ""
 	if hasManifest {
 		switch {
 		case opts.Mode == APQ:

@@ -3,6 +3,8 @@ package persisted
 import (
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/internal/envconf"
 )
 
 func lookupFrom(env map[string]string) func(string) (string, bool) {
@@ -135,5 +137,20 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	if o.Mode != Safelist || o.ValidateHash == nil || *o.ValidateHash {
 		t.Errorf("options = %+v", o)
+	}
+}
+
+func TestEnvNamesAreDeclared(t *testing.T) {
+	declared := map[string]bool{}
+	for _, v := range envconf.Describe(envconf.Persisted{}) {
+		declared[v.Name] = true
+	}
+	for _, name := range []string{EnvMode, EnvEnableGet, EnvValidateHash, EnvHashAlgorithm, EnvManifest, EnvCacheControl, EnvStoreSize} {
+		if !declared[name] {
+			t.Errorf("%s is not declared in envconf.Persisted", name)
+		}
+	}
+	if len(declared) != 7 {
+		t.Errorf("envconf.Persisted declares %d variables, persisted reads 7", len(declared))
 	}
 }

@@ -75,9 +75,7 @@ func TestServe(t *testing.T) {
 	graft.Provide(layer, func(context.Context) (string, func(context.Context) error, error) {
 		return "svc", func(context.Context) error { close(cleaned); return nil }, nil
 	})
-	router, err := graft.NewRouter(wiretest.Schema(t), layer, graft.Config{
-		MaxBodyBytes: wiretest.MaxBodyBytes, GraphiQL: &graft.GraphiQLConfig{},
-	})
+	router, err := graft.NewRouter(wiretest.Schema(t), layer, wiretest.Config())
 	if err != nil {
 		t.Fatal(err)
 	}

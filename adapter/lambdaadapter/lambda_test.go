@@ -52,6 +52,9 @@ func toResult(t *testing.T, out any) result {
 
 // invoke marshals the handler's answer to JSON and back, as the Lambda
 // runtime does, so that what API Gateway would read is what is checked.
+// newHandler is the one place the tests build the adapter over a router.
+func newHandler(r *graft.Router) lambdaadapter.HandlerFunc { return lambdaadapter.Handler(r) }
+
 func invoke(t *testing.T, h lambdaadapter.HandlerFunc, event []byte) result {
 	t.Helper()
 	out, err := h(context.Background(), event)
@@ -83,7 +86,7 @@ func TestRealEventPayloads(t *testing.T) {
 		{"httpapi-post-base64.json", "httpapi", 200, `{"data":{"ping":"pong"}}`, "application/json"},
 		{"function-url-get.json", "url", 200, `{"data":{"whoami":"linus"}}`, "application/json"},
 	}
-	h := lambdaadapter.Handler(wiretest.Router(t))
+	h := newHandler(wiretest.Router(t))
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			event, err := os.ReadFile(filepath.Join("testdata", tt.file))
@@ -113,8 +116,8 @@ func TestRealEventPayloads(t *testing.T) {
 // TestWireCases runs the shared black-box cases as REST API events and as
 // HTTP API events with base64 bodies.
 func TestWireCases(t *testing.T) {
-	plain := lambdaadapter.Handler(wiretest.Router(t))
-	protected := lambdaadapter.Handler(wiretest.ProtectedRouter(t))
+	plain := newHandler(wiretest.Router(t))
+	protected := newHandler(wiretest.ProtectedRouter(t))
 	for _, c := range wiretest.Cases() {
 		h := plain
 		if c.Protected {
@@ -165,7 +168,7 @@ func TestBadEvents(t *testing.T) {
 		{"not an HTTP event", `{"Records":[{"eventSource":"aws:sqs"}]}`, lambdaadapter.ErrUnknownEvent},
 		{"invalid base64 body", `{"httpMethod":"POST","path":"/graphql","body":"%%%","isBase64Encoded":true}`, nil},
 	}
-	h := lambdaadapter.Handler(wiretest.Router(t))
+	h := newHandler(wiretest.Router(t))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := h(context.Background(), json.RawMessage(tt.event))
@@ -218,7 +221,7 @@ func TestThroughLambdaRuntime(t *testing.T) {
 		{"httpapi-post-base64.json", `"ping":"pong"`},
 		{"function-url-get.json", `"whoami":"linus"`},
 	}
-	h := awslambda.NewHandler(lambdaadapter.Handler(wiretest.Router(t)))
+	h := awslambda.NewHandler(newHandler(wiretest.Router(t)))
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			event, err := os.ReadFile(filepath.Join("testdata", tt.file))

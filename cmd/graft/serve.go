@@ -93,7 +93,7 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 				return nil, err
 			}
 			srv.close = func() { _ = client.Close() }
-			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.RedisTTL})
+			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.redisTTL()})
 			checks = append(checks, graft.Check{Name: "redis", Fn: func(ctx context.Context) error {
 				return client.Ping(ctx).Err()
 			}})
@@ -114,13 +114,10 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		handler = graft.CORS(graft.CORSOptions{AllowedOrigins: splitList(origins)})(mux)
 	}
-	srv.opts = graft.ServeOptions{
-		Port:          int(se.Port),
-		Host:          se.Host,
-		Handler:       handler,
-		ShutdownGrace: se.ShutdownGrace,
-		Logger:        log,
-	}
+	srv.opts = se.serve
+	srv.opts.Handler = handler
+	srv.opts.Logger = log
+	logLimits(log, cfg)
 	log.Debug("graft: configured", "example", se.Example, "path", cfg.Path,
 		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
 	return srv, nil
@@ -169,4 +166,16 @@ func usageCode(err error) int {
 		return 0
 	}
 	return 2
+}
+
+// logLimits prints the limits in force at start-up, so an operator sees
+// what a query may cost without reading --help (0 is unlimited).
+func logLimits(log *slog.Logger, cfg graft.Config) {
+	c := cfg.Complexity
+	log.Info("graft: limits (0 = unlimited; see graft --help)",
+		"maxDepth", c.MaxDepth, "maxComplexity", c.MaxComplexity, "maxFields", c.MaxFields,
+		"maxAliases", c.MaxAliases, "maxDirectives", c.MaxDirectives,
+		"maxBodyBytes", cfg.MaxBodyBytes, "maxTokens", cfg.MaxTokens, "maxResponseBytes", cfg.MaxResponseBytes,
+		"timeout", cfg.Timeout, "introspection", !cfg.DisableIntrospection, "graphiql", cfg.GraphiQL != nil,
+		"maskErrors", cfg.MaskErrors)
 }

@@ -1,70 +1,63 @@
 package blog
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
-	"github.com/graftgql/graft/internal/schemadef"
-	"github.com/graftgql/graft/internal/workload"
+	"os"
 	"testing"
 
-	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/grafttest"
 )
 
-func prepare(tb testing.TB, query string, vars map[string]any) (*exec.Engine, *exec.Operation, map[string]any) {
-	tb.Helper()
+// newClient serves the blog schema with a default router.
+func newClient(t *testing.T) *grafttest.Client {
+	t.Helper()
 	s, err := Schema()
 	if err != nil {
-		tb.Fatal(err)
+		t.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
-	doc, errs := e.Prepare(query)
-	if errs != nil {
-		tb.Fatalf("prepare: %v", errs)
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	op, gerr := doc.Operation("")
-	if gerr != nil {
-		tb.Fatalf("operation: %v", gerr)
-	}
-	coerced, errs := e.CoerceVariables(op, vars)
-	if errs != nil {
-		tb.Fatalf("variables: %v", errs)
-	}
-	return e, op, coerced
+	return grafttest.New(r)
 }
 
-func run(t *testing.T, query string, vars map[string]any) string {
+// queryCase is one row of testdata/queries.json: a query, its variables
+// and the exact response body. cmd/graft's tests run the same file
+// against its default limits.
+type queryCase struct {
+	Name      string          `json:"name"`
+	Query     string          `json:"query"`
+	Variables map[string]any  `json:"variables"`
+	Want      json.RawMessage `json:"want"`
+}
+
+func loadCases(t *testing.T) []queryCase {
 	t.Helper()
-	e, op, coerced := prepare(t, query, vars)
-	return string(e.Execute(context.Background(), op, coerced, nil, nil))
+	b, err := os.ReadFile("testdata/queries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []queryCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatalf("testdata/queries.json: %v", err)
+	}
+	return cases
 }
 
 func TestQueries(t *testing.T) {
-	tests := []struct {
-		name  string
-		query string
-		vars  map[string]any
-		want  string
-	}{
-		{"hello", `{ hello }`, nil, `{"data":{"hello":"world"}}`},
-		{
-			"authors with posts",
-			`{ authors(first: 2) { id name email posts(first: 1) { id title likes tags } } }`, nil,
-			`{"data":{"authors":[` +
-				`{"id":"a1","name":"Author 1","email":"author1@example.com","posts":[{"id":"p1-1","title":"Post 1 by 1","likes":32,"tags":["go","graphql","t1"]}]},` +
-				`{"id":"a2","name":"Author 2","email":"author2@example.com","posts":[{"id":"p2-1","title":"Post 1 by 2","likes":63,"tags":["go","graphql","t1"]}]}]}}`,
-		},
-		{"unknown author", `{ author(id: "a101") { id } }`, nil, `{"data":{"author":null}}`},
-		{"first zero", `{ authors(first: 0) { id } }`, nil, `{"data":{"authors":[]}}`},
-		{
-			"author through a variable",
-			`query A($id: ID!) { author(id: $id) { name posts(first: 2) { id likes } } }`, map[string]any{"id": "a100"},
-			`{"data":{"author":{"name":"Author 100","posts":[{"id":"p100-1","likes":101},{"id":"p100-2","likes":102}]}}}`,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := run(t, tt.query, tt.vars); got != tt.want {
-				t.Errorf("response\n got %s\nwant %s", got, tt.want)
+	c := newClient(t)
+	for _, tc := range loadCases(t) {
+		t.Run(tc.Name, func(t *testing.T) {
+			var want bytes.Buffer
+			if err := json.Compact(&want, tc.Want); err != nil {
+				t.Fatal(err)
+			}
+			resp := c.Do(t, tc.Query, tc.Variables)
+			if resp.Status != 200 || string(resp.Body) != want.String() {
+				t.Errorf("response %d\n got %s\nwant %s", resp.Status, resp.Body, want.String())
 			}
 		})
 	}
@@ -73,6 +66,7 @@ func TestQueries(t *testing.T) {
 // TestPageSizes counts the authors and posts that the benchmark queries
 // and the default and null arguments return.
 func TestPageSizes(t *testing.T) {
+	c := newClient(t)
 	tests := []struct {
 		name           string
 		query          string
@@ -85,80 +79,20 @@ func TestPageSizes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var resp struct {
-				Data struct {
-					Authors []struct{ Posts []json.RawMessage }
-				}
+			resp := c.Do(t, tt.query, nil)
+			resp.NoErrors(t)
+			var data struct {
+				Authors []struct{ Posts []json.RawMessage }
 			}
-			if err := json.Unmarshal([]byte(run(t, tt.query, nil)), &resp); err != nil {
-				t.Fatal(err)
+			resp.Decode(t, &data)
+			if len(data.Authors) != tt.authors {
+				t.Fatalf("got %d authors, want %d", len(data.Authors), tt.authors)
 			}
-			if len(resp.Data.Authors) != tt.authors {
-				t.Fatalf("got %d authors, want %d", len(resp.Data.Authors), tt.authors)
-			}
-			for _, a := range resp.Data.Authors {
+			for _, a := range data.Authors {
 				if len(a.Posts) != tt.posts {
 					t.Fatalf("got %d posts, want %d", len(a.Posts), tt.posts)
 				}
 			}
 		})
-	}
-}
-
-func benchQuery(b *testing.B, file string, vars map[string]any) {
-	q, err := workload.ReadFile(file)
-	if err != nil {
-		b.Skipf("bench query: %v", err)
-	}
-	e, op, coerced := prepare(b, string(q), vars)
-	buf := make([]byte, 0, 1<<20)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		buf = e.Execute(context.Background(), op, coerced, buf[:0], nil)
-	}
-}
-
-// The warm path of the benchmark queries: planned once, executed each
-// iteration.
-func BenchmarkQ1Warm(b *testing.B) { benchQuery(b, "q1.graphql", nil) }
-func BenchmarkQ2Warm(b *testing.B) { benchQuery(b, "q2.graphql", nil) }
-func BenchmarkQ3Warm(b *testing.B) { benchQuery(b, "q3.graphql", map[string]any{"id": "a42"}) }
-
-func benchCold(b *testing.B, file string, vars map[string]any) {
-	q, err := workload.ReadFile(file)
-	if err != nil {
-		b.Skipf("bench query: %v", err)
-	}
-	s, err := Schema()
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
-	buf := make([]byte, 0, 1<<20)
-	b.ReportAllocs()
-	for b.Loop() {
-		doc, errs := e.Prepare(string(q))
-		if errs != nil {
-			b.Fatal(errs)
-		}
-		op, _ := doc.Operation("")
-		coerced, _ := e.CoerceVariables(op, vars)
-		buf = e.Execute(context.Background(), op, coerced, buf[:0], nil)
-	}
-}
-
-// The cold path: parse, validate and plan each iteration.
-func BenchmarkQ2Cold(b *testing.B) { benchCold(b, "q2.graphql", nil) }
-func BenchmarkQ3Cold(b *testing.B) { benchCold(b, "q3.graphql", map[string]any{"id": "a42"}) }
-
-// BenchmarkBuild measures building the blog schema, SDL and gqlparser
-// form included.
-func BenchmarkBuild(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Schema(); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // The cases of graphql-js's starWarsValidation-test: documents the
@@ -28,25 +25,15 @@ func TestValidation(t *testing.T) {
 		{"a missing required argument", `{ human { name } }`, false},
 		{"an undeclared enum value", `{ hero(episode: PHANTOM) { name } }`, false},
 	}
-	s, err := Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	c := newClient(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := e.Prepare(tt.query)
-			if tt.valid && errs != nil {
-				t.Errorf("refused a valid document: %v", errs)
+			resp := c.Do(t, tt.query, nil)
+			if tt.valid {
+				resp.NoErrors(t)
+				return
 			}
-			if !tt.valid {
-				if errs == nil {
-					t.Fatalf("accepted an invalid document")
-				}
-				if code := errs[0].Extensions["code"]; code != "GRAPHQL_VALIDATION_FAILED" {
-					t.Errorf("code = %v, want GRAPHQL_VALIDATION_FAILED", code)
-				}
-			}
+			resp.WantError(t, 400, "GRAPHQL_VALIDATION_FAILED")
 		})
 	}
 }
@@ -133,19 +120,14 @@ func TestIntrospection(t *testing.T) {
 				}
 			}},
 	}
+	c := newClient(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var resp struct {
-				Data   map[string]any
-				Errors []any
-			}
-			if err := json.Unmarshal([]byte(run(t, tt.query, nil)), &resp); err != nil {
-				t.Fatal(err)
-			}
-			if resp.Errors != nil {
-				t.Fatalf("errors: %v", resp.Errors)
-			}
-			tt.check(t, resp.Data)
+			resp := c.Do(t, tt.query, nil)
+			resp.NoErrors(t)
+			var data map[string]any
+			resp.Decode(t, &data)
+			tt.check(t, data)
 		})
 	}
 }

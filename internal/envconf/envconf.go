@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/caarlos0/env/v11"
 )
@@ -22,6 +23,12 @@ type Bool bool
 
 // Limit is a non-negative integer variable.
 type Limit int
+
+// Duration is a non-negative Go duration variable ("30s", "1m30s").
+type Duration time.Duration
+
+// Port is a TCP port number variable, 0 to 65535.
+type Port int
 
 // Lookup finds an environment variable, like os.LookupEnv.
 type Lookup func(name string) (string, bool)
@@ -58,10 +65,26 @@ var funcs = map[reflect.Type]env.ParserFunc{
 		n, err := ParseLimit(v)
 		return Limit(n), err
 	},
+	reflect.TypeFor[Duration](): func(v string) (any, error) {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < 0 {
+			return Duration(0), errors.New("must be a non-negative Go duration such as 30s or 1m30s")
+		}
+		return Duration(d), nil
+	},
+	reflect.TypeFor[Port](): func(v string) (any, error) {
+		n, err := ParseLimit(v)
+		if err != nil || n > 65535 {
+			return Port(0), errors.New("must be a port number from 0 to 65535")
+		}
+		return Port(n), nil
+	},
 }
 
 // Parse fills spec, a pointer to a struct whose fields carry `env:"NAME"`
-// tags, from lookup. Unset variables leave their fields untouched. The
+// tags, from lookup. Unset variables, and variables set to the empty
+// string, leave their fields untouched, so a pointer field stays nil
+// unless its variable is set. The
 // error joins one error per bad variable, each of the form
 // `GRAPHQL_MAX_DEPTH="abc": must be a non-negative integer`.
 func Parse(spec any, lookup Lookup) error {
@@ -78,7 +101,7 @@ func Parse(spec any, lookup Lookup) error {
 			continue
 		}
 		names[f.Name] = name
-		if v, ok := lookup(name); ok {
+		if v, ok := lookup(name); ok && v != "" {
 			environment[name] = v
 		}
 	}

@@ -1,20 +1,27 @@
-// Package wiretest holds the black-box HTTP cases every graft transport
-// must pass (net/http, fasthttp, AWS Lambda, the web handler), with the
-// schema and router configuration they assume. Each transport's test turns
-// a Case into a request on its own wire and hands the answer to Check, so
-// all hosts are held to the same behaviour.
+// Package wiretest holds the wire contract: the black-box HTTP cases every
+// graft transport must pass (net/http, fasthttp, AWS Lambda, the web
+// handler), kept as data in wire.json, with the schema and router
+// configuration they assume. Each transport's test turns a Case into a
+// request on its own wire and hands the answer to Check, so all hosts are
+// held to the same behaviour; a test holds README.md's status table to the
+// same file.
 package wiretest
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -25,22 +32,64 @@ const MaxBodyBytes = 1024
 // adapters pass headers through.
 const UserHeader = "X-User"
 
-// Case is one request and the answer expected of every transport.
+// MaxDepth is the depth limit of Router and ProtectedRouter.
+const MaxDepth = 4
+
+// Case is one request and the answer expected of every transport: one
+// entry of wire.json.
 type Case struct {
-	Name    string
-	Method  string
-	Path    string // with the query string, if any
-	Header  map[string]string
-	Body    string
-	Want    int    // status
-	Code    string // extensions.code of the first error; "" for none
-	InBody  string // substring of the body; "" for no check
-	Allow   string // Allow header; "" for no check
-	Content string // Content-Type prefix; "" for no check
+	Name   string            `json:"name"`
+	Method string            `json:"method"`
+	Path   string            `json:"path"` // with the query string, if any
+	Header map[string]string `json:"header"`
+	Body   string            `json:"body"`
+	Want   int               `json:"status"`
+	// Code is extensions.code of the first error; "" for no check.
+	Code string `json:"code"`
+	// InBody is a substring of the body; "" for no check.
+	InBody string `json:"inBody"`
+	// Allow is the Allow header; "" means the answer has none.
+	Allow string `json:"allow"`
+	// Content is a Content-Type prefix; "" for no check.
+	Content string `json:"contentType"`
 	// Protected cases run against ProtectedRouter (CSRF protection and
 	// the auth hook on), the others against Router.
-	Protected bool
+	Protected bool `json:"protected"`
+	// Readme is the condition of the README status table's row this case
+	// shows, if any.
+	Readme string `json:"readme"`
 }
+
+// Uncovered is a README status-table row that no request can show, with
+// the reason.
+type Uncovered struct {
+	Row string `json:"row"`
+	Why string `json:"why"`
+}
+
+//go:embed wire.json
+var wireJSON []byte
+
+// contract is wire.json.
+type contract struct {
+	Cases                 []Case      `json:"cases"`
+	ReadmeRowsWithoutCase []Uncovered `json:"readmeRowsWithoutCase"`
+}
+
+func load() contract {
+	var c contract
+	if err := json.Unmarshal(wireJSON, &c); err != nil {
+		panic("wiretest: wire.json: " + err.Error()) // a broken file fails every transport's test at once
+	}
+	return c
+}
+
+// Cases returns the cases of wire.json.
+func Cases() []Case { return load().Cases }
+
+// ReadmeRowsWithoutCase returns the README rows wire.json explains it
+// cannot show with a request.
+func ReadmeRowsWithoutCase() []Uncovered { return load().ReadmeRowsWithoutCase }
 
 // Result is a transport's answer to a Case.
 type Result struct {
@@ -49,9 +98,21 @@ type Result struct {
 	Body   []byte
 }
 
+// Node is an object that nests without end, for depth limits.
+type Node struct {
+	ID   string
+	Next *Node
+}
+
+var loop = func() *Node { n := &Node{ID: "n"}; n.Next = n; return n }()
+
+type echoArgs struct{ Text string }
+
 // Schema returns the schema the cases query: hello (returns "world"),
 // whoami (returns the X-User header), me (the user the auth hook put in
-// the context) and the mutation ping (returns "pong").
+// the context), echo(text), fail (a FORBIDDEN error), boom (panics with
+// "kaboom"), node { id next { ... } } (nests without end) and the
+// mutation ping (returns "pong").
 func Schema(t testing.TB) *schema.Schema {
 	t.Helper()
 	b := schema.New()
@@ -67,6 +128,13 @@ func Schema(t testing.TB) *schema.Schema {
 		return user, nil
 	})
 	schema.MutationNoArgs(b, "ping", func(context.Context) (string, error) { return "pong", nil })
+	schema.QueryNoArgs(b, "fail", func(context.Context) (*string, error) {
+		return nil, &gqlerror.Error{Message: "not allowed", Extensions: map[string]any{"code": "FORBIDDEN"}}
+	})
+	schema.QueryNoArgs(b, "boom", func(context.Context) (*string, error) { panic("kaboom") })
+	schema.Query(b, "echo", func(_ context.Context, a echoArgs) (string, error) { return a.Text, nil })
+	schema.Object[Node](b, "Node")
+	schema.QueryNoArgs(b, "node", func(context.Context) (*Node, error) { return loop, nil })
 	s, err := b.Build()
 	if err != nil {
 		t.Fatalf("wiretest: build schema: %v", err)
@@ -74,14 +142,22 @@ func Schema(t testing.TB) *schema.Schema {
 	return s
 }
 
-// Router returns a router over Schema with the configuration the cases
-// assume: GraphQL at /graphql, GraphiQL at /graphiql, MaxBodyBytes.
-func Router(t testing.TB) *graft.Router {
-	t.Helper()
-	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), graft.Config{
+// Config is the router configuration the cases assume: GraphQL at
+// /graphql, GraphiQL at /graphiql, MaxBodyBytes and MaxDepth, and a logger
+// that drops the panic the boom case logs.
+func Config() graft.Config {
+	return graft.Config{
 		MaxBodyBytes: MaxBodyBytes,
 		GraphiQL:     &graft.GraphiQLConfig{},
-	})
+		Complexity:   limits.Config{MaxDepth: MaxDepth},
+		Logger:       slog.New(slog.DiscardHandler),
+	}
+}
+
+// Router returns a router over Schema with Config.
+func Router(t testing.TB) *graft.Router {
+	t.Helper()
+	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), Config())
 	if err != nil {
 		t.Fatalf("wiretest: NewRouter: %v", err)
 	}
@@ -94,21 +170,21 @@ func Router(t testing.TB) *graft.Router {
 // runs anonymously.
 func ProtectedRouter(t testing.TB) *graft.Router {
 	t.Helper()
-	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), graft.Config{
-		MaxBodyBytes: MaxBodyBytes,
-		CSRF:         &graft.CSRFConfig{},
-		Auth: func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error) {
-			auth := r.Header("Authorization")
-			if auth == "" {
-				return ctx, nil
-			}
-			user, ok := strings.CutPrefix(auth, "Bearer ")
-			if !ok || user == "" {
-				return nil, errors.New("invalid credentials")
-			}
-			return context.WithValue(ctx, userKey{}, user), nil
-		},
-	})
+	cfg := Config()
+	cfg.GraphiQL = nil
+	cfg.CSRF = &graft.CSRFConfig{}
+	cfg.Auth = func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error) {
+		auth := r.Header("Authorization")
+		if auth == "" {
+			return ctx, nil
+		}
+		user, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok || user == "" {
+			return nil, errors.New("invalid credentials")
+		}
+		return context.WithValue(ctx, userKey{}, user), nil
+	}
+	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), cfg)
 	if err != nil {
 		t.Fatalf("wiretest: NewRouter: %v", err)
 	}
@@ -116,74 +192,6 @@ func ProtectedRouter(t testing.TB) *graft.Router {
 }
 
 type userKey struct{}
-
-const jsonCT = "application/json"
-
-var post = map[string]string{"Content-Type": jsonCT}
-
-// Cases returns the shared black-box cases.
-func Cases() []Case {
-	return []Case{
-		{Name: "POST query", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"{ hello }"}`, Want: 200, InBody: `"hello":"world"`},
-		{Name: "application/json when asked for", Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": jsonCT, "Accept": jsonCT},
-			Body:   `{"query":"{ hello }"}`, Want: 200, Content: "application/json"},
-		{Name: "GET query", Method: "GET", Path: "/graphql?query=%7B%20hello%20%7D",
-			Want: 200, InBody: `"hello":"world"`},
-		{Name: "POST with charset and operation name", Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": "application/json; charset=utf-8"},
-			Body:   `{"query":"query A { hello } query B { whoami }","operationName":"A"}`, Want: 200, InBody: `"hello":"world"`},
-		{Name: "request header reaches resolvers", Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": jsonCT, UserHeader: "ada"},
-			Body:   `{"query":"{ whoami }"}`, Want: 200, InBody: `"whoami":"ada"`},
-		{Name: "graphql-response+json when accepted", Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": jsonCT, "Accept": "application/graphql-response+json"},
-			Body:   `{"query":"{ hello }"}`, Want: 200, Content: "application/graphql-response+json"},
-		{Name: "mutation over POST", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"mutation { ping }"}`, Want: 200, InBody: `"ping":"pong"`},
-		{Name: "mutation over GET is refused", Method: "GET", Path: "/graphql?query=mutation%20%7B%20ping%20%7D",
-			Want: 405, Allow: "POST"},
-		{Name: "other method is refused", Method: "PUT", Path: "/graphql", Header: post,
-			Body: `{"query":"{ hello }"}`, Want: 405, Allow: "GET, POST"},
-		{Name: "unsupported content type", Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": "application/xml"}, Body: `<query/>`, Want: 415},
-		{Name: "body is not JSON", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":`, Want: 400, Code: "BAD_REQUEST"},
-		{Name: "no query", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{}`, Want: 400, Code: "BAD_REQUEST"},
-		{Name: "syntax error", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"{ hello"}`, Want: 400, Code: "GRAPHQL_PARSE_FAILED"},
-		{Name: "validation error", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"{ nope }"}`, Want: 400, Code: "GRAPHQL_VALIDATION_FAILED"},
-		{Name: "body over the limit", Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"{ hello }","pad":"` + strings.Repeat("x", MaxBodyBytes) + `"}`,
-			Want: 413, Code: "PAYLOAD_TOO_LARGE"},
-		{Name: "nothing acceptable", Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": jsonCT, "Accept": "image/png"},
-			Body:   `{"query":"{ hello }"}`, Want: 406},
-		{Name: "GraphiQL page", Method: "GET", Path: "/graphiql",
-			Header: map[string]string{"Accept": "text/html"}, Want: 200, Content: "text/html", InBody: "/graphql"},
-		{Name: "unknown path", Method: "GET", Path: "/nowhere", Want: 404},
-
-		{Name: "CSRF: GET without a preflight header is refused", Protected: true, Method: "GET",
-			Path: "/graphql?query=%7Bhello%7D", Want: 400, Code: "CSRF_PREVENTION_BLOCKED"},
-		{Name: "CSRF: GET with client-require-preflight runs", Protected: true, Method: "GET",
-			Path: "/graphql?query=%7Bhello%7D", Header: map[string]string{"client-require-preflight": "true"},
-			Want: 200, InBody: `"hello":"world"`},
-		{Name: "CSRF: text/plain POST is refused", Protected: true, Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": "text/plain"}, Body: `{"query":"{ hello }"}`,
-			Want: 400, Code: "CSRF_PREVENTION_BLOCKED"},
-		{Name: "CSRF: JSON POST runs", Protected: true, Method: "POST", Path: "/graphql", Header: post,
-			Body: `{"query":"{ hello }"}`, Want: 200, InBody: `"hello":"world"`},
-		{Name: "auth: bad credentials get 401", Protected: true, Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": jsonCT, "Authorization": "Basic xyz"},
-			Body:   `{"query":"{ me }"}`, Want: 401, Code: "UNAUTHENTICATED"},
-		{Name: "auth: the user reaches resolvers", Protected: true, Method: "POST", Path: "/graphql",
-			Header: map[string]string{"Content-Type": jsonCT, "Authorization": "Bearer ada"},
-			Body:   `{"query":"{ me }"}`, Want: 200, InBody: `"me":"ada"`},
-	}
-}
 
 // Check reports every way r differs from what c expects.
 func Check(t testing.TB, c Case, r Result) {
@@ -194,8 +202,19 @@ func Check(t testing.TB, c Case, r Result) {
 	if c.InBody != "" && !strings.Contains(string(r.Body), c.InBody) {
 		t.Errorf("body %s lacks %s", r.Body, c.InBody)
 	}
-	if c.Allow != "" && r.Header.Get("Allow") != c.Allow {
+	if r.Header.Get("Allow") != c.Allow {
 		t.Errorf("Allow = %q, want %q", r.Header.Get("Allow"), c.Allow)
+	}
+	if c.Want >= 400 && c.Want != http.StatusNotFound && len(errorsOf(r.Body)) == 0 {
+		t.Errorf("status %d without GraphQL errors: %s", c.Want, r.Body)
+	}
+	if strings.HasPrefix(c.Path, "/graphql") {
+		checkGraphQLBody(t, r)
+	}
+	for _, leak := range []string{"goroutine", "kaboom"} {
+		if strings.Contains(string(r.Body), leak) {
+			t.Errorf("the body leaks internal detail %q: %s", leak, r.Body)
+		}
 	}
 	if c.Content != "" && !strings.HasPrefix(r.Header.Get("Content-Type"), c.Content) {
 		t.Errorf("Content-Type = %q, want %s", r.Header.Get("Content-Type"), c.Content)
@@ -210,14 +229,68 @@ func Check(t testing.TB, c Case, r Result) {
 // FirstCode returns extensions.code of the first error of a GraphQL
 // response body, or "" when there is none.
 func FirstCode(body []byte) string {
-	var v struct {
-		Errors []struct {
-			Extensions map[string]any `json:"extensions"`
-		} `json:"errors"`
-	}
-	if json.Unmarshal(body, &v) != nil || len(v.Errors) == 0 {
+	errs := errorsOf(body)
+	if len(errs) == 0 {
 		return ""
 	}
-	code, _ := v.Errors[0].Extensions["code"].(string)
+	code, _ := errs[0].Extensions["code"].(string)
 	return code
+}
+
+type responseError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+// Bounds every answer of the GraphQL endpoint keeps, whatever the input.
+const (
+	maxErrors       = 100       // Config.MaxErrors' default
+	maxMessageBytes = 1024      // in one error message
+	maxErrorBody    = 256 << 10 // bytes of an answer without data
+)
+
+// checkGraphQLBody holds an answer of the GraphQL endpoint to the
+// invariants every answer keeps: a JSON body with data or errors, every
+// error with a message of bounded length, a code on every error of a
+// request that failed, and a bounded number of errors.
+func checkGraphQLBody(t testing.TB, r Result) {
+	t.Helper()
+	var v struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []responseError `json:"errors"`
+	}
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Errorf("body is not JSON (%v): %.300s", err, r.Body)
+		return
+	}
+	hasData := len(v.Data) > 0 && string(v.Data) != "null"
+	if !hasData && len(v.Errors) == 0 {
+		t.Errorf("neither data nor errors: %.300s", r.Body)
+	}
+	if len(v.Errors) > maxErrors {
+		t.Errorf("%d errors, more than %d", len(v.Errors), maxErrors)
+	}
+	if !hasData && len(r.Body) > maxErrorBody {
+		t.Errorf("error answer of %d bytes", len(r.Body))
+	}
+	for i, e := range v.Errors {
+		if e.Message == "" || len(e.Message) > maxMessageBytes {
+			t.Errorf("error %d: message of %d bytes", i, len(e.Message))
+		}
+		if r.Status != http.StatusOK && e.Extensions["code"] == nil {
+			t.Errorf("error %d of a %d answer has no extensions.code: %s", i, r.Status, e.Message)
+		}
+	}
+}
+
+// errorsOf returns the errors of a GraphQL response body, none when the
+// body is not one.
+func errorsOf(body []byte) []responseError {
+	var v struct {
+		Errors []responseError `json:"errors"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return nil
+	}
+	return v.Errors
 }

@@ -1,5 +1,5 @@
 // Package workload embeds the shared benchmark workload (the schema and
-// the four queries of ../shared/bench), so tests, benchmarks, the load
+// the six queries of ../shared/bench), so tests, benchmarks, the load
 // program and the peer comparison in bench/ all run the same documents
 // from one copy. A test keeps the copy equal to ../shared/bench whenever
 // that folder is beside the repository.
@@ -37,9 +37,20 @@ var Q3Variables []byte
 //go:embed q4.graphql
 var Q4 string
 
+// Q5 asks for 50 authors with their first 10 posts (q2's shape), the
+// workload that runs behind an upstream service.
+//
+//go:embed q5.graphql
+var Q5 string
+
+// Q6 asks for 50 authors with the title and likes of their first 20 posts.
+//
+//go:embed q6.graphql
+var Q6 string
+
 //go:embed *.graphql *.json
 var files embed.FS
 
 // ReadFile returns the embedded file of the shared workload with the given
-// name (schema.graphql, q1.graphql ... q4.graphql, q3.variables.json).
+// name (schema.graphql, q1.graphql ... q6.graphql, q3.variables.json).
 func ReadFile(name string) ([]byte, error) { return files.ReadFile(name) }

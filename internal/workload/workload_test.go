@@ -15,7 +15,7 @@ func TestMatchesShared(t *testing.T) {
 		testenv.Missing(t, "the shared workload is not beside the repository at "+dir)
 	}
 	embedded := map[string]string{"schema.graphql": SDL, "q1.graphql": Q1, "q2.graphql": Q2, "q3.graphql": Q3,
-		"q3.variables.json": string(Q3Variables), "q4.graphql": Q4}
+		"q3.variables.json": string(Q3Variables), "q4.graphql": Q4, "q5.graphql": Q5, "q6.graphql": Q6}
 	for name, got := range embedded {
 		want, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

@@ -1,0 +1,70 @@
+package envconf
+
+// This file is the one declaration of every environment variable graft
+// reads. Each field's tags say everything about its variable:
+//
+//	env     the variable's name
+//	field   the Go field it sets (Config, ServeOptions or persisted.Options)
+//	default the library's default, as documentation
+//	graft   the default of the ready-to-run server cmd/graft, where it
+//	        differs from the library's; cmd/graft uses it when the
+//	        variable is unset
+//	help    what the variable does
+//
+// The structs drive parsing (Parse), the --help text of cmd/graft and the
+// README's configuration table (Describe, Markdown); a test keeps the
+// README in step.
+
+// Router holds the variables graft.ConfigFromEnv reads.
+type Router struct {
+	Path                 string    `env:"GRAPHQL_PATH" field:"Path" default:"/graphql" help:"path of the GraphQL endpoint"`
+	GraphiQLEnabled      *Bool     `env:"GRAPHIQL_ENABLED" field:"GraphiQL" default:"false" graft:"true" help:"serve the GraphiQL IDE"`
+	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
+	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
+	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
+	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
+	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
+	MaxFields            *Limit    `env:"GRAPHQL_MAX_FIELDS" field:"Complexity.MaxFields" default:"0 (unlimited)" graft:"500" help:"maximum field selections; 0 switches the limit off"`
+	MaxAliases           *Limit    `env:"GRAPHQL_MAX_ALIASES" field:"Complexity.MaxAliases" default:"0 (unlimited)" graft:"30" help:"maximum aliases; 0 switches the limit off"`
+	MaxDirectives        *Limit    `env:"GRAPHQL_MAX_DIRECTIVES" field:"Complexity.MaxDirectives" default:"0 (unlimited)" help:"maximum directives; 0 switches the limit off"`
+	ReportComplexity     *Bool     `env:"GRAPHQL_REPORT_COMPLEXITY" field:"ReportComplexity" default:"false" help:"report the limits analysis in extensions.complexity"`
+	MaxBodyBytes         *Limit    `env:"GRAPHQL_MAX_BODY_BYTES" field:"MaxBodyBytes" default:"1048576" help:"maximum request body in bytes (413 past it)"`
+	MaxTokens            *Limit    `env:"GRAPHQL_MAX_TOKENS" field:"MaxTokens" default:"15000" help:"maximum lexical tokens in a query"`
+	MaxResponseBytes     *Limit    `env:"GRAPHQL_MAX_RESPONSE_BYTES" field:"MaxResponseBytes" default:"16777216" help:"maximum response in bytes"`
+	Introspection        *Bool     `env:"GRAPHQL_INTROSPECTION" field:"DisableIntrospection" default:"true" help:"allow introspection queries"`
+	DocumentCacheSize    *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_SIZE" field:"DocumentCacheSize" default:"1000" help:"parsed documents kept in the LRU cache"`
+	Timeout              *Duration `env:"GRAPHQL_TIMEOUT" field:"Timeout" default:"30s" help:"execution timeout per request (Go duration)"`
+	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" help:"hide the messages of unexpected resolver errors (logged instead)"`
+	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"SpecStatusCodes" default:"false" help:"answer request errors with 200 to application/json-only clients"`
+	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (cmd/graft: see CSRF_PROTECTION)"`
+}
+
+// Serve holds the variables graft.ServeOptionsFromEnv reads.
+type Serve struct {
+	Port          *Port     `env:"PORT" field:"Port" default:"4000" help:"TCP port to listen on"`
+	Host          string    `env:"HOST" field:"Host" default:"0.0.0.0" help:"address to bind (0.0.0.0: every IPv4 interface)"`
+	ShutdownGrace *Duration `env:"SHUTDOWN_GRACE" field:"ShutdownGrace" default:"10s" help:"time in-flight requests get to finish on shutdown (Go duration)"`
+}
+
+// Persisted holds the variables persisted.ConfigFromEnv reads.
+type Persisted struct {
+	Mode          string `env:"PERSISTED_QUERIES_MODE" field:"Mode" default:"off" graft:"apq" help:"apq or safelist (cmd/graft: also off)"`
+	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo or Relay manifest file, loaded into a safelist; implies safelist"`
+	EnableGet     *Bool  `env:"PERSISTED_QUERIES_ENABLE_GET" field:"EnableGet" default:"true" help:"allow persisted queries over GET"`
+	ValidateHash  *Bool  `env:"PERSISTED_QUERIES_VALIDATE_HASH" field:"ValidateHash" default:"true" help:"check that a registered query matches its hash (off lets anyone store any query under any hash)"`
+	HashAlgorithm string `env:"PERSISTED_QUERIES_HASH_ALGORITHM" field:"HashAlgorithm" default:"sha256" help:"sha256 or sha512"`
+	CacheControl  string `env:"PERSISTED_QUERIES_CACHE_CONTROL" field:"CacheControl" default:"public, max-age=60" help:"Cache-Control of successful GET hits"`
+	StoreSize     string `env:"PERSISTED_QUERIES_STORE_SIZE" field:"Store" default:"1000" help:"entries of the in-memory APQ store (> 0)"`
+}
+
+// Server holds the variables only the ready-to-run server cmd/graft reads.
+type Server struct {
+	Example     string    `env:"GRAFT_EXAMPLE" default:"blog" help:"example schema to serve (see -example)"`
+	RedisURL    string    `env:"REDIS_URL" default:"unset: in-memory store" help:"redis:// URL; keeps APQ queries in Redis (shared by instances) and adds a readiness check"`
+	RedisPrefix string    `env:"REDIS_PREFIX" default:"graft:pq:" help:"key prefix of persisted queries in Redis"`
+	RedisTTL    *Duration `env:"REDIS_TTL" default:"0 (no expiry)" help:"lifetime of a persisted query in Redis (Go duration)"`
+	CORSOrigins string    `env:"CORS_ORIGINS" default:"*" help:"comma-separated allowed origins; off disables CORS"`
+	CSRF        *Bool     `env:"CSRF_PROTECTION" default:"true" help:"refuse GET and simple POST requests without a preflight header (sets GRAPHQL_CSRF_PREVENTION)"`
+	LogLevel    string    `env:"LOG_LEVEL" default:"info" help:"debug, info, warn or error"`
+	LogFormat   string    `env:"LOG_FORMAT" default:"text" help:"text or json"`
+}
