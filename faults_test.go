@@ -106,7 +106,7 @@ func faultPostRaw(ctx context.Context, client *http.Client, url, body string) (f
 // plain queries from many clients at once: each gets its own error or
 // data, and the server keeps serving.
 func TestResolverPanicsAndTimeoutsUnderLoad(t *testing.T) {
-	r, err := graft.NewRouter(faultSchema(t, &faultHooks{}), nil, graft.Config{Logger: discardLogger, Timeout: 50 * time.Millisecond})
+	r, err := graft.NewRouter(faultSchema(t, &faultHooks{}), nil, graft.Config{Logger: discardLogger, Timeout: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
