@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -60,6 +61,9 @@ type Engine struct {
 	vbudget     int
 	rules       []core.Rule
 	intro       introIndex
+	// cachedBytes is the size of the introspection answers cached in live
+	// operations (see cacheAnswer).
+	cachedBytes atomic.Int64
 }
 
 // New returns an Engine for the built schema s.

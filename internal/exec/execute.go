@@ -38,11 +38,14 @@ var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathE
 // fields that need a resolver become errors.
 func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
 	if o.cacheable {
-		o.cacheOnce.Do(func() {
-			o.cached = e.run(context.Background(), o, nil, nil, nil)
-		})
-		buf = append(buf, o.cached[:len(o.cached)-1]...)
-		return closeResponse(buf, extensions)
+		if c := o.cached.Load(); c != nil {
+			buf = append(buf, (*c)[:len(*c)-1]...)
+			return closeResponse(buf, extensions)
+		}
+		start := len(buf)
+		buf = e.run(ctx, o, vars, buf, nil)
+		e.cacheAnswer(o, buf[start:])
+		return closeResponse(buf[:len(buf)-1], extensions)
 	}
 	return e.run(ctx, o, vars, buf, extensions)
 }

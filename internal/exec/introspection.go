@@ -43,13 +43,14 @@ func newIntroIndex(s *ast.Schema) introIndex {
 	return ix
 }
 
-// writeIntroSchema writes the __schema root field.
+// writeIntroSchema writes the __schema root field. __schema is non-null:
+// false makes the root null.
 func (r *request) writeIntroSchema(f *fieldPlan) bool {
-	r.writeIntroObject(f.sub, "__Schema", &introVal{})
-	return true
+	return r.writeIntroObject(f, "__Schema", &introVal{})
 }
 
-// writeIntroTypeField writes the __type(name:) root field.
+// writeIntroTypeField writes the __type(name:) root field, null when the
+// type is unknown or could not be written.
 func (r *request) writeIntroTypeField(f *fieldPlan) bool {
 	name, _ := f.ast.ArgumentMap(r.vars)["name"].(string)
 	def := r.e.ast.Types[name]
@@ -57,7 +58,10 @@ func (r *request) writeIntroTypeField(f *fieldPlan) bool {
 		r.buf = append(r.buf, "null"...)
 		return true
 	}
-	r.writeIntroObject(f.sub, "__Type", &introVal{typ: introType{def: def}})
+	start := len(r.buf)
+	if !r.writeIntroObject(f, "__Type", &introVal{typ: introType{def: def}}) {
+		r.buf = append(r.buf[:start], "null"...)
+	}
 	return true
 }
 
@@ -69,9 +73,17 @@ func (r *request) typeRef(t *ast.Type) introType {
 	return introType{def: r.e.ast.Types[t.NamedType]}
 }
 
-// writeIntroObject writes the introspection object v of type typeName.
-func (r *request) writeIntroObject(sp *selectionPlan, typeName string, v *introVal) {
-	op := sp.forType(typeName)
+// writeIntroObject writes the introspection object v of type typeName, the
+// value of the field parent, as ordinary objects are written: the response
+// budget and the request's context are checked before each object, each
+// field's path is kept for errors, and a field that cannot be completed
+// becomes null, or makes the object fail when the field is non-null. It
+// reports false when the object failed; the error is already recorded.
+func (r *request) writeIntroObject(parent *fieldPlan, typeName string, v *introVal) bool {
+	if r.introStopped(parent) {
+		return false
+	}
+	op := parent.sub.forType(typeName)
 	r.buf = append(r.buf, '{')
 	first := true
 	for _, f := range op.fields {
@@ -88,71 +100,96 @@ func (r *request) writeIntroObject(sp *selectionPlan, typeName string, v *introV
 			r.buf = appendString(r.buf, typeName)
 			continue
 		}
+		start := len(r.buf)
+		r.path = append(r.path, pathElem{key: f.key, index: -1})
+		ok := true
 		switch typeName {
 		case "__Schema":
-			r.writeSchemaField(f)
+			ok = r.writeSchemaField(f)
 		case "__Type":
-			r.writeTypeField(f, v.typ)
+			ok = r.writeTypeField(f, v.typ)
 		case "__Field":
-			r.writeFieldField(f, v.field)
+			ok = r.writeFieldField(f, v.field)
 		case "__InputValue":
-			r.writeInputValueField(f, v.input)
+			ok = r.writeInputValueField(f, v.input)
 		case "__EnumValue":
 			r.writeEnumValueField(f, v.enum)
 		case "__Directive":
-			r.writeDirectiveField(f, v.dir)
+			ok = r.writeDirectiveField(f, v.dir)
 		default:
 			r.buf = append(r.buf, "null"...)
 		}
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			if !introNullable(f) {
+				return false
+			}
+			r.buf = append(r.buf[:start], "null"...)
+		}
 	}
 	r.buf = append(r.buf, '}')
+	return true
 }
 
-// writeIntroList writes n introspection objects of type typeName.
-func (r *request) writeIntroList(f *fieldPlan, typeName string, n int, item func(i int) *introVal) {
+// introNullable reports whether the introspection field f may be null.
+func introNullable(f *fieldPlan) bool {
+	return f.ast != nil && f.ast.Definition != nil && f.ast.Definition.Type != nil && !f.ast.Definition.Type.NonNull
+}
+
+// writeIntroList writes n introspection objects of type typeName, the
+// items of the list field f. Introspection lists hold non-null items, so
+// an item that fails makes the list fail.
+func (r *request) writeIntroList(f *fieldPlan, typeName string, n int, item func(i int) *introVal) bool {
 	r.buf = append(r.buf, '[')
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			r.buf = append(r.buf, ',')
 		}
-		r.writeIntroObject(f.sub, typeName, item(i))
+		r.path = append(r.path, pathElem{index: i})
+		ok := r.writeIntroObject(f, typeName, item(i))
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			return false
+		}
 	}
 	r.buf = append(r.buf, ']')
+	return true
 }
 
-func (r *request) writeSchemaField(f *fieldPlan) {
+func (r *request) writeSchemaField(f *fieldPlan) bool {
 	s := r.e.ast
 	switch f.name {
 	case "description":
 		r.buf = appendNullableString(r.buf, s.Description)
 	case "types":
 		types := r.e.intro.types
-		r.writeIntroList(f, "__Type", len(types), func(i int) *introVal {
+		return r.writeIntroList(f, "__Type", len(types), func(i int) *introVal {
 			return &introVal{typ: introType{def: types[i]}}
 		})
 	case "queryType":
-		r.writeNamedType(f, s.Query)
+		return r.writeNamedType(f, s.Query)
 	case "mutationType":
-		r.writeNamedType(f, s.Mutation)
+		return r.writeNamedType(f, s.Mutation)
 	case "subscriptionType":
-		r.writeNamedType(f, s.Subscription)
+		return r.writeNamedType(f, s.Subscription)
 	case "directives":
 		dirs := r.e.intro.directives
-		r.writeIntroList(f, "__Directive", len(dirs), func(i int) *introVal {
+		return r.writeIntroList(f, "__Directive", len(dirs), func(i int) *introVal {
 			return &introVal{dir: dirs[i]}
 		})
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
 // writeNamedType writes def as a __Type, or null.
-func (r *request) writeNamedType(f *fieldPlan, def *ast.Definition) {
+func (r *request) writeNamedType(f *fieldPlan, def *ast.Definition) bool {
 	if def == nil {
 		r.buf = append(r.buf, "null"...)
-		return
+		return true
 	}
-	r.writeIntroObject(f.sub, "__Type", &introVal{typ: introType{def: def}})
+	return r.writeIntroObject(f, "__Type", &introVal{typ: introType{def: def}})
 }
 
 // includeDeprecated reads the includeDeprecated argument of f.
@@ -161,7 +198,7 @@ func (r *request) includeDeprecated(f *fieldPlan) bool {
 	return b
 }
 
-func (r *request) writeTypeField(f *fieldPlan, t introType) {
+func (r *request) writeTypeField(f *fieldPlan, t introType) bool {
 	if t.wrap != nil {
 		switch f.name {
 		case "kind":
@@ -177,11 +214,11 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 				cp.NonNull = false
 				inner = &cp
 			}
-			r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(inner)})
+			return r.writeIntroObject(f, "__Type", &introVal{typ: r.typeRef(inner)})
 		default:
 			r.buf = append(r.buf, "null"...)
 		}
-		return
+		return true
 	}
 	d := t.def
 	switch f.name {
@@ -202,7 +239,7 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 	case "fields":
 		if d.Kind != ast.Object && d.Kind != ast.Interface {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		all := r.includeDeprecated(f)
 		var fields []*ast.FieldDefinition
@@ -212,28 +249,28 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 			}
 			fields = append(fields, fd)
 		}
-		r.writeIntroList(f, "__Field", len(fields), func(i int) *introVal { return &introVal{field: fields[i]} })
+		return r.writeIntroList(f, "__Field", len(fields), func(i int) *introVal { return &introVal{field: fields[i]} })
 	case "interfaces":
 		if d.Kind != ast.Object && d.Kind != ast.Interface {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
-		r.writeIntroList(f, "__Type", len(d.Interfaces), func(i int) *introVal {
+		return r.writeIntroList(f, "__Type", len(d.Interfaces), func(i int) *introVal {
 			return &introVal{typ: introType{def: r.e.ast.Types[d.Interfaces[i]]}}
 		})
 	case "possibleTypes":
 		if d.Kind != ast.Interface && d.Kind != ast.Union {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		possible := r.e.ast.GetPossibleTypes(d)
-		r.writeIntroList(f, "__Type", len(possible), func(i int) *introVal {
+		return r.writeIntroList(f, "__Type", len(possible), func(i int) *introVal {
 			return &introVal{typ: introType{def: possible[i]}}
 		})
 	case "enumValues":
 		if d.Kind != ast.Enum {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		all := r.includeDeprecated(f)
 		var values []*ast.EnumValueDefinition
@@ -242,11 +279,11 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 				values = append(values, ev)
 			}
 		}
-		r.writeIntroList(f, "__EnumValue", len(values), func(i int) *introVal { return &introVal{enum: values[i]} })
+		return r.writeIntroList(f, "__EnumValue", len(values), func(i int) *introVal { return &introVal{enum: values[i]} })
 	case "inputFields":
 		if d.Kind != ast.InputObject {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		all := r.includeDeprecated(f)
 		var inputs []*ast.ArgumentDefinition
@@ -258,16 +295,17 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 				})
 			}
 		}
-		r.writeIntroList(f, "__InputValue", len(inputs), func(i int) *introVal { return &introVal{input: inputs[i]} })
+		return r.writeIntroList(f, "__InputValue", len(inputs), func(i int) *introVal { return &introVal{input: inputs[i]} })
 	case "isOneOf":
 		if d.Kind != ast.InputObject {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		r.buf = appendBool(r.buf, d.Directives.ForName("oneOf") != nil)
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
 func appendNullableString(buf []byte, s string) []byte {

@@ -2,7 +2,7 @@ package exec
 
 import (
 	"errors"
-	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -39,8 +39,9 @@ type Operation struct {
 	introOnly bool
 	// cacheable: introOnly and no variables, so the response never changes.
 	cacheable bool
-	cacheOnce sync.Once
-	cached    []byte
+	// cached is the response of a cacheable operation once one execution
+	// completed it without error within the bounds of cacheAnswer.
+	cached atomic.Pointer[[]byte]
 }
 
 // AST returns the parsed and validated document.
