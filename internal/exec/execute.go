@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -26,6 +27,8 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
+	// logged counts the field failures logged or suppressed (logbound.go).
+	logged atomic.Int32
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -64,6 +67,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 	if !r.executeRoot(o) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
+	r.logSuppressed()
 	if len(r.errs) > 0 {
 		errs := append(make([]byte, 0, 256), `"errors":`...)
 		errs = appendErrorList(errs, r.errs)
