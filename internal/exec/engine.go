@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/graftgql/graft/schema"
@@ -121,6 +122,18 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	set.AddRule("IntLiteralsInRange", intRangeRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
+		// "Did you mean ...?" quotes the schema's names: with
+		// introspection off, the rules that suggest names must not.
+		for _, r := range []core.Rule{
+			rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
+			rules.KnownArgumentNamesRuleWithoutSuggestions,
+			rules.KnownTypeNamesRuleWithoutSuggestions,
+			rules.ScalarLeafsRuleWithoutSuggestions,
+			rules.ValuesOfCorrectTypeRuleWithoutSuggestions,
+		} {
+			set.RemoveRule(strings.TrimSuffix(r.Name, "WithoutSuggestions"))
+			set.AddRule(r.Name, r.RuleFunc)
+		}
 	}
 	for name, fn := range set.GetInner() {
 		e.rules = append(e.rules, core.Rule{Name: name, RuleFunc: fn})
