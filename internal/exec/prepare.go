@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/graftgql/graft/internal/gqlsyntax"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -58,13 +59,17 @@ func (o *Operation) Kind() ast.Operation { return o.def.Operation }
 func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.maxTokens)
 	if err != nil {
-		return nil, gqlerror.List{boundMessage(withCode(toGQLError(err), CodeParseFailed))}
+		return nil, gqlerror.List{boundMessage(withCode(syntaxError(query, toGQLError(err)), CodeParseFailed))}
+	}
+	if se := gqlsyntax.Check(query); se != nil {
+		// gqlparser accepts a few strings graphql-js refuses, such as
+		// lone surrogate escapes.
+		return nil, gqlerror.List{boundMessage(withCode(fromSyntax(se), CodeParseFailed))}
 	}
 	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
 		// The grammar asks for at least one definition; gqlparser accepts
 		// an empty document.
-		ge := gqlerror.Errorf("Syntax Error: Unexpected <EOF>: the document holds no operation.")
-		return nil, gqlerror.List{withCode(ge, CodeParseFailed)}
+		return nil, gqlerror.List{withCode(fromSyntax(gqlsyntax.EmptyDocument(query)), CodeParseFailed)}
 	}
 	if ge := CheckValidationBudget(doc, e.vbudget); ge != nil {
 		return nil, gqlerror.List{ge}
@@ -107,6 +112,23 @@ func (d *Document) Operation(name string) (*Operation, *gqlerror.Error) {
 		}
 	}
 	return nil, boundMessage(withCode(gqlerror.Errorf("Unknown operation named %q.", name), CodeOperationResolution))
+}
+
+// syntaxError rewords the parse error ge in graphql-js's words, where
+// gqlsyntax knows its form.
+func syntaxError(query string, ge *gqlerror.Error) *gqlerror.Error {
+	if len(ge.Locations) == 0 {
+		return ge
+	}
+	if se, ok := gqlsyntax.Reword(query, ge.Message, ge.Locations[0].Line, ge.Locations[0].Column); ok {
+		return fromSyntax(se)
+	}
+	return ge
+}
+
+// fromSyntax converts a gqlsyntax error.
+func fromSyntax(se *gqlsyntax.Error) *gqlerror.Error {
+	return &gqlerror.Error{Message: se.Message, Locations: []gqlerror.Location{{Line: se.Line, Column: se.Column}}}
 }
 
 // maxMessageBytes bounds the message of a request error: messages quote
