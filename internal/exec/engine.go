@@ -120,6 +120,7 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	e.intro = newIntroIndex(as)
 	set := rules.NewDefaultRules()
 	set.AddRule("IntLiteralsInRange", intRangeRule)
+	set.AddRule("NoDefer", noDeferRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
 		// "Did you mean ...?" quotes the schema's names: with
@@ -178,6 +179,16 @@ func noIntrospectionRule(observers *core.Events, addError core.AddErrFunc) {
 				core.Message(`GraphQL introspection is not allowed, but the query contained %s.`, field.Name),
 				core.At(field.Position),
 			)
+		}
+	})
+}
+
+// noDeferRule refuses @defer, which gqlparser's prelude declares and graft
+// does not implement (nor list in introspection), as graphql-js 16 does.
+func noDeferRule(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnDirective(func(_ *core.Walker, d *ast.Directive) {
+		if d.Name == "defer" && d.Definition != nil && builtIn(d.Definition.Position) {
+			addError(core.Message(`Unknown directive "@defer".`), core.At(d.Position))
 		}
 	})
 }

@@ -24,23 +24,158 @@ type introVal struct {
 	dir   *ast.DirectiveDefinition
 }
 
-// introIndex holds the schema's types and directives sorted by name.
+// introIndex holds the schema's types and directives in the order
+// graphql-js lists them.
 type introIndex struct {
 	types      []*ast.Definition
 	directives []*ast.DirectiveDefinition
 }
 
+// builtIn reports whether a definition comes from gqlparser's prelude.
+func builtIn(p *ast.Position) bool {
+	return p == nil || p.Src == nil || p.Src.BuiltIn
+}
+
+// bySource orders definitions as their source defines them.
+func bySource(a, b *ast.Position) bool {
+	if a.Src.Name != b.Src.Name {
+		return a.Src.Name < b.Src.Name
+	}
+	return a.Start < b.Start
+}
+
+// specifiedDirectives are the directives graphql-js 16 defines, in its
+// order. gqlparser's prelude also declares @defer, which graft does not
+// implement, so it is not listed.
+var specifiedDirectives = []string{"include", "skip", "deprecated", "specifiedBy", "oneOf"}
+
+// newIntroIndex orders the types as graphql-js's GraphQLSchema collects
+// them from a schema built from SDL: each type the SDL defines, in source
+// order, moved behind the types collected so far and followed by the types
+// it references (fields, arguments, interfaces, union members, input
+// fields) that are not collected yet; then the root types, the types of
+// directive arguments and the introspection types. Built-in scalars the
+// schema never references are not listed, as in graphql-js. Directives
+// are the schema's own in source order, then the specified ones.
 func newIntroIndex(s *ast.Schema) introIndex {
 	var ix introIndex
+	var defined []*ast.Definition
 	for _, t := range s.Types {
-		ix.types = append(ix.types, t)
+		if !builtIn(t.Position) {
+			defined = append(defined, t)
+		}
 	}
-	sort.Slice(ix.types, func(i, j int) bool { return ix.types[i].Name < ix.types[j].Name })
+	sort.Slice(defined, func(i, j int) bool { return bySource(defined[i].Position, defined[j].Position) })
+	c := &typeCollector{s: s, pos: map[string]int{}}
+	for _, t := range defined {
+		c.add(t)
+	}
+	for _, t := range defined {
+		c.remove(t.Name)
+		c.collect(t)
+	}
+	for _, t := range []*ast.Definition{s.Query, s.Mutation, s.Subscription} {
+		if t != nil {
+			c.collect(t)
+		}
+	}
+	var custom []*ast.DirectiveDefinition
 	for _, d := range s.Directives {
-		ix.directives = append(ix.directives, d)
+		if !builtIn(d.Position) {
+			custom = append(custom, d)
+		}
 	}
-	sort.Slice(ix.directives, func(i, j int) bool { return ix.directives[i].Name < ix.directives[j].Name })
+	sort.Slice(custom, func(i, j int) bool { return bySource(custom[i].Position, custom[j].Position) })
+	for _, name := range specifiedDirectives {
+		if d := s.Directives[name]; d != nil && builtIn(d.Position) {
+			custom = append(custom, d)
+		}
+	}
+	ix.directives = custom
+	for _, d := range ix.directives {
+		for _, a := range d.Arguments {
+			c.collectRef(a.Type)
+		}
+	}
+	c.collectName("__Schema")
+	for _, t := range c.order {
+		if t != nil {
+			ix.types = append(ix.types, t)
+		}
+	}
 	return ix
+}
+
+// typeCollector is an insertion-ordered set of types, as graphql-js's Set.
+type typeCollector struct {
+	s     *ast.Schema
+	order []*ast.Definition
+	pos   map[string]int
+}
+
+func (c *typeCollector) add(t *ast.Definition) {
+	c.pos[t.Name] = len(c.order)
+	c.order = append(c.order, t)
+}
+
+func (c *typeCollector) remove(name string) {
+	if i, ok := c.pos[name]; ok {
+		c.order[i] = nil
+		delete(c.pos, name)
+	}
+}
+
+func (c *typeCollector) collectName(name string) {
+	if t := c.s.Types[name]; t != nil {
+		c.collect(t)
+	}
+}
+
+func (c *typeCollector) collectRef(t *ast.Type) {
+	if t != nil {
+		c.collectName(t.Name())
+	}
+}
+
+// collect adds t and, depth first, the types it references.
+func (c *typeCollector) collect(t *ast.Definition) {
+	if _, ok := c.pos[t.Name]; ok {
+		return
+	}
+	c.add(t)
+	switch t.Kind {
+	case ast.Union:
+		for _, m := range t.Types {
+			c.collectName(m)
+		}
+	case ast.Object, ast.Interface:
+		for _, i := range t.Interfaces {
+			c.collectName(i)
+		}
+		for _, f := range t.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue // __schema and __type, which gqlparser adds to the query type
+			}
+			c.collectRef(f.Type)
+			for _, a := range f.Arguments {
+				c.collectRef(a.Type)
+			}
+		}
+	case ast.InputObject:
+		for _, f := range t.Fields {
+			c.collectRef(f.Type)
+		}
+	}
+}
+
+// scalarDescriptions are graphql-js 16's descriptions of the built-in
+// scalars, which gqlparser's prelude words slightly differently.
+var scalarDescriptions = map[string]string{
+	"String":  "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text.",
+	"Int":     "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1.",
+	"Float":   "The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point).",
+	"Boolean": "The `Boolean` scalar type represents `true` or `false`.",
+	"ID":      "The `ID` scalar type represents a unique identifier, often used to refetch an object or as key for a cache. The ID type appears in a JSON response as a String; however, it is not intended to be human-readable. When expected as an input type, any string (such as `\"4\"`) or integer (such as `4`) input value will be accepted as an ID.",
 }
 
 // writeIntroSchema writes the __schema root field. __schema is non-null:
@@ -227,7 +362,11 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) bool {
 	case "name":
 		r.buf = appendString(r.buf, d.Name)
 	case "description":
-		r.buf = appendNullableString(r.buf, d.Description)
+		desc := d.Description
+		if ref, ok := scalarDescriptions[d.Name]; ok && builtIn(d.Position) {
+			desc = ref
+		}
+		r.buf = appendNullableString(r.buf, desc)
 	case "specifiedByURL":
 		url := ""
 		if dir := d.Directives.ForName("specifiedBy"); dir != nil && d.Kind == ast.Scalar {
