@@ -139,8 +139,39 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	for name, fn := range set.GetInner() {
 		e.rules = append(e.rules, core.Rule{Name: name, RuleFunc: fn})
 	}
-	sort.Sort(core.NameSorter(e.rules))
+	// Run the rules in graphql-js's order (specifiedRules), so errors
+	// that concern one node come in its order; the others after, by name.
+	sort.SliceStable(e.rules, func(i, j int) bool {
+		ri, rj := ruleOrder(e.rules[i].Name), ruleOrder(e.rules[j].Name)
+		if ri != rj {
+			return ri < rj
+		}
+		return e.rules[i].Name < e.rules[j].Name
+	})
 	return e
+}
+
+// jsRuleOrder is graphql-js 16's specifiedRules order, by gqlparser's rule
+// names (with and without suggestions).
+var jsRuleOrder = []string{
+	"UniqueOperationNames", "LoneAnonymousOperation", "SingleFieldSubscriptions",
+	"KnownTypeNames", "FragmentsOnCompositeTypes", "VariablesAreInputTypes", "ScalarLeafs",
+	"FieldsOnCorrectType", "UniqueFragmentNames", "KnownFragmentNames", "NoUnusedFragments",
+	"PossibleFragmentSpreads", "NoFragmentCycles", "UniqueVariableNames", "NoUndefinedVariables",
+	"NoUnusedVariables", "KnownDirectives", "NoDefer", "UniqueDirectivesPerLocation", "KnownArgumentNames",
+	"UniqueArgumentNames", "ValuesOfCorrectType", "IntLiteralsInRange", "ProvidedRequiredArguments",
+	"VariablesInAllowedPosition", "OverlappingFieldsCanBeMerged", "UniqueInputFieldNames",
+}
+
+// ruleOrder returns the position of a rule in jsRuleOrder, or its length.
+func ruleOrder(name string) int {
+	name = strings.TrimSuffix(name, "WithoutSuggestions")
+	for i, n := range jsRuleOrder {
+		if n == name {
+			return i
+		}
+	}
+	return len(jsRuleOrder)
 }
 
 // validate runs the engine's rules over doc, as validator.ValidateWithRules

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"errors"
+	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -59,7 +60,19 @@ func (o *Operation) Kind() ast.Operation { return o.def.Operation }
 func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.maxTokens)
 	if err != nil {
-		return nil, gqlerror.List{boundMessage(withCode(syntaxError(query, toGQLError(err)), CodeParseFailed))}
+		ge := toGQLError(err)
+		if strings.HasPrefix(ge.Message, `Unexpected Name "`) {
+			// graphql-js parses type system definitions and then refuses
+			// them in validation.
+			if defs := gqlsyntax.NonExecutable(query); len(defs) > 0 {
+				errs := make(gqlerror.List, 0, len(defs))
+				for i := range defs {
+					errs = append(errs, withCode(fromSyntax(&defs[i]), CodeValidationFailed))
+				}
+				return nil, errs
+			}
+		}
+		return nil, gqlerror.List{boundMessage(withCode(syntaxError(query, ge), CodeParseFailed))}
 	}
 	if se := gqlsyntax.Check(query); se != nil {
 		// gqlparser accepts a few strings graphql-js refuses, such as
@@ -75,6 +88,7 @@ func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 		return nil, gqlerror.List{ge}
 	}
 	if errs := e.validate(doc); len(errs) > 0 {
+		errs = jsValidationErrors(e.ast, query, errs)
 		if len(errs) > e.maxErrors {
 			errs = errs[:e.maxErrors]
 		}
