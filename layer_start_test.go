@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/graftgql/graft/internal/httpapi"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/graftgql/graft/internal/httpapi"
 
 	"github.com/graftgql/graft/schema"
 )
@@ -112,7 +113,7 @@ func TestLayerStartCancelledByFirstClientDoesNotPoison(t *testing.T) {
 	}()
 	<-entered
 	cancel() // the first client goes away while the builder runs
-	if st, c := statusAndCode(t, http.StatusServiceUnavailable, <-done); c != CodeServiceUnavailable {
+	if st, c := statusAndCode(t, http.StatusServiceUnavailable, <-done); c != CodeRequestCancelled {
 		t.Fatalf("cancelled first request: %d %s", st, c)
 	}
 	close(release)

@@ -3,12 +3,13 @@ package graft
 import (
 	"context"
 	"errors"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"maps"
 	"net/http"
 	"runtime/debug"
 	"strings"
 	"sync"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -92,6 +93,16 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 	})
 	if err == nil {
 		return nil
+	}
+	switch {
+	case ctx.Err() == nil:
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		// The request's own time ran out while the services were starting.
+		return &httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: gqlerr.New(gqlerr.RequestTimeout, "Request timed out.")}
+	default:
+		return &httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: gqlerr.New(gqlerr.RequestCancelled, "Request cancelled.")}
 	}
 	return &httpapi.Error{Status: http.StatusServiceUnavailable,
 		Err: gqlerr.New(gqlerr.ServiceUnavailable, "The service is not ready: its services could not be started. Try again later.")}

@@ -67,14 +67,15 @@ func analyze(types *ast.Schema, cost costLookup, doc *ast.QueryDocument, op *ast
 		}
 	}
 	return Result{
-		Depth:              c.depth,
-		Complexity:         a.setCost(op.SelectionSet, a.rootType()),
-		Fields:             c.fields,
-		Aliases:            c.aliases,
-		Directives:         directives,
-		IntrospectionDepth: c.introDepth,
-		IntrospectionLists: c.introLists,
-		IntrospectionRoots: c.introRoots,
+		Depth:               c.depth,
+		Complexity:          a.setCost(op.SelectionSet, a.rootType()),
+		Fields:              c.fields,
+		Aliases:             c.aliases,
+		Directives:          directives,
+		IntrospectionDepth:  c.introDepth,
+		IntrospectionLists:  c.introLists,
+		IntrospectionRoots:  c.introRoots,
+		IntrospectionFields: c.introFields,
 	}
 }
 

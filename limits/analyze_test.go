@@ -143,24 +143,24 @@ func TestAnalyze(t *testing.T) {
 			want:  Result{Depth: 1, Complexity: math.MaxInt, Fields: 1},
 		},
 		{
-			name:  "introspection and __typename are exempt, measured by their own depth",
+			name:  "introspection and __typename are exempt, measured by their own depth and fields",
 			query: `{ __typename hello __schema { types { name fields { name } } } }`,
-			want:  Result{Depth: 1, Complexity: 1, Fields: 1, IntrospectionDepth: 4, IntrospectionLists: 2, IntrospectionRoots: 1},
+			want:  Result{Depth: 1, Complexity: 1, Fields: 1, IntrospectionDepth: 4, IntrospectionLists: 2, IntrospectionRoots: 1, IntrospectionFields: 5},
 		},
 		{
-			name:  "__type is introspection too",
+			name:  "__type is introspection too, and its alias counts",
 			query: `{ t: __type(name: "Human") { name @log } }`,
-			want:  Result{IntrospectionDepth: 2, IntrospectionRoots: 1},
+			want:  Result{Aliases: 1, IntrospectionDepth: 2, IntrospectionRoots: 1, IntrospectionFields: 2},
 		},
 		{
 			name:  "introspection reached through a field of the root type",
 			query: `{ viewer { hello __schema { queryType { name } } } }`,
-			want:  Result{Depth: 2, Complexity: 2, Fields: 2, IntrospectionDepth: 3, IntrospectionRoots: 1},
+			want:  Result{Depth: 2, Complexity: 2, Fields: 2, IntrospectionDepth: 3, IntrospectionRoots: 1, IntrospectionFields: 3},
 		},
 		{
 			name:  "introspection lists nest along a path, fragments repeat roots, spreads still count as fields",
 			query: `{ a: __schema { ...T } b: __schema { ...T } ...S ...S } fragment S on Query { __type(name: "Human") { name } } fragment T on __Schema { types { fields { type { fields { name } } } } }`,
-			want:  Result{Fields: 2, IntrospectionDepth: 6, IntrospectionLists: 3, IntrospectionRoots: 4},
+			want:  Result{Fields: 2, Aliases: 2, IntrospectionDepth: 6, IntrospectionLists: 3, IntrospectionRoots: 4, IntrospectionFields: 16},
 		},
 		{
 			name: "every directive is counted once per expansion",

@@ -30,16 +30,35 @@ const DefaultMaxIntrospectionLists = 3
 // aliases cannot repeat a whole introspection query.
 const DefaultMaxIntrospectionRoots = 5
 
+// DefaultMaxIntrospectionFields is the number of introspection field
+// selections allowed when Config.MaxIntrospectionFields is zero. graphql-js
+// 16's getIntrospectionQuery, which GraphiQL and Apollo's tools send,
+// selects 230 fields with every option on (fragments expanded where they
+// are spread), so 1,000 leaves room for clients that ask a little more.
+// What multiplies an introspection response is selecting a list under
+// several aliases at each level: 30 aliased types each with 30 aliased
+// fields selects 1,800 fields and answers megabytes, a third level
+// gigabytes. That family exceeds this budget at two levels whatever the
+// alias limit; the aliases it uses also count toward MaxAliases, and the
+// response budget and timeout bound what is written whatever the limits.
+//
+// Introspection fields count here and not toward MaxFields so that a
+// MaxFields chosen for the application's own queries does not refuse
+// GraphiQL; the standard query uses no alias, so counting introspection
+// aliases toward MaxAliases costs it nothing.
+const DefaultMaxIntrospectionFields = 1000
+
 // The limitType values of the errors Check returns.
 const (
-	LimitDepth              = "depth"
-	LimitComplexity         = "complexity"
-	LimitAliases            = "aliases"
-	LimitFields             = "fields"
-	LimitDirectives         = "directives"
-	LimitIntrospectionDepth = "introspectionDepth"
-	LimitIntrospectionLists = "introspectionLists"
-	LimitIntrospectionRoots = "introspectionRoots"
+	LimitDepth               = "depth"
+	LimitComplexity          = "complexity"
+	LimitAliases             = "aliases"
+	LimitFields              = "fields"
+	LimitDirectives          = "directives"
+	LimitIntrospectionDepth  = "introspectionDepth"
+	LimitIntrospectionLists  = "introspectionLists"
+	LimitIntrospectionRoots  = "introspectionRoots"
+	LimitIntrospectionFields = "introspectionFields"
 )
 
 // Config holds the maximum accepted value of each measure of a Result. Zero
@@ -63,12 +82,15 @@ type Config struct {
 	// MaxIntrospectionRoots bounds Result.IntrospectionRoots. Zero means
 	// DefaultMaxIntrospectionRoots; a negative value means unlimited.
 	MaxIntrospectionRoots int
+	// MaxIntrospectionFields bounds Result.IntrospectionFields. Zero means
+	// DefaultMaxIntrospectionFields; a negative value means unlimited.
+	MaxIntrospectionFields int
 }
 
 // Check returns nil when every measure of r is within its limit (a value
 // equal to the limit passes). Otherwise it returns an error for the first
 // limit exceeded, in the order depth, complexity, aliases, fields,
-// directives, then the introspection depth, lists and roots, with
+// directives, then the introspection depth, lists, roots and fields, with
 // extensions code
 // COMPLEXITY_LIMIT_EXCEEDED, limitType, limit and actual, and a message
 // such as "Query depth of 12 exceeds maximum allowed depth of 10".
@@ -93,6 +115,9 @@ func (c Config) Check(r Result) *gqlerror.Error {
 	}
 	if limit := orDefault(c.MaxIntrospectionRoots, DefaultMaxIntrospectionRoots); exceeds(r.IntrospectionRoots, limit) {
 		return limitError(LimitIntrospectionRoots, "introspection roots", limit, r.IntrospectionRoots)
+	}
+	if limit := orDefault(c.MaxIntrospectionFields, DefaultMaxIntrospectionFields); exceeds(r.IntrospectionFields, limit) {
+		return limitError(LimitIntrospectionFields, "introspection fields", limit, r.IntrospectionFields)
 	}
 	return nil
 }

@@ -83,8 +83,14 @@ func TestCheck(t *testing.T) {
 			wantMessage: "Query introspection depth of 4 exceeds maximum allowed introspection depth of 3",
 		},
 		{
-			name: "negative introspection limits are unlimited", cfg: Config{MaxIntrospectionDepth: -1, MaxIntrospectionLists: -1, MaxIntrospectionRoots: -1},
-			res: Result{IntrospectionDepth: 1000, IntrospectionLists: 1000, IntrospectionRoots: 1000},
+			name: "negative introspection limits are unlimited", cfg: Config{MaxIntrospectionDepth: -1, MaxIntrospectionLists: -1, MaxIntrospectionRoots: -1, MaxIntrospectionFields: -1},
+			res: Result{IntrospectionDepth: 1000, IntrospectionLists: 1000, IntrospectionRoots: 1000, IntrospectionFields: 1 << 40},
+		},
+		{name: "default introspection fields at the limit pass", cfg: Config{}, res: Result{IntrospectionFields: DefaultMaxIntrospectionFields}},
+		{
+			name: "default introspection fields just over fail", cfg: Config{}, res: Result{IntrospectionFields: DefaultMaxIntrospectionFields + 1},
+			wantType: "introspectionFields", wantLimit: DefaultMaxIntrospectionFields, wantActual: DefaultMaxIntrospectionFields + 1,
+			wantMessage: "Query introspection fields of 1001 exceeds maximum allowed introspection fields of 1000",
 		},
 		{
 			name: "depth is reported before complexity", cfg: full, res: Result{Depth: 11, Complexity: 101, Aliases: 6, Fields: 51, Directives: 4},

@@ -3,16 +3,17 @@ package limits
 import "github.com/vektah/gqlparser/v2/ast"
 
 // counts are the measures that do not depend on the runtime type. In an
-// introspection sub-tree only depth (the introspection depth) and
-// introLists are kept.
+// introspection sub-tree depth is the introspection depth, fields are
+// counted in introFields, and aliases are counted as anywhere else.
 type counts struct {
-	depth      int
-	fields     int
-	aliases    int
-	directives int
-	introDepth int
-	introLists int
-	introRoots int
+	depth       int
+	fields      int
+	aliases     int
+	directives  int
+	introDepth  int
+	introLists  int
+	introRoots  int
+	introFields int
 }
 
 // add merges the counts of a selection beside others in a selection set:
@@ -25,6 +26,7 @@ func (c *counts) add(o counts) {
 	c.aliases = satAdd(c.aliases, o.aliases)
 	c.directives = satAdd(c.directives, o.directives)
 	c.introRoots = satAdd(c.introRoots, o.introRoots)
+	c.introFields = satAdd(c.introFields, o.introFields)
 }
 
 type countKey struct {
@@ -33,7 +35,8 @@ type countKey struct {
 }
 
 // countSet measures a selection set. intro is set inside an introspection
-// sub-tree, where only the depth is measured.
+// sub-tree, where fields count toward introFields instead of fields and
+// directives are not counted.
 func (a *analyzer) countSet(set ast.SelectionSet, intro bool) counts {
 	var c counts
 	for _, sel := range set {
@@ -59,27 +62,44 @@ func (a *analyzer) countSet(set ast.SelectionSet, intro bool) counts {
 }
 
 func (a *analyzer) countField(f *ast.Field, intro bool) counts {
+	alias := 0
+	if f.Alias != "" && f.Alias != f.Name {
+		alias = 1
+	}
 	if intro {
 		sub := a.countSet(f.SelectionSet, true)
 		lists := sub.introLists
 		if isIntrospectionList(f) {
 			lists = satAdd(lists, 1)
 		}
-		return counts{depth: satAdd(1, sub.depth), introLists: lists}
+		return counts{
+			depth:       satAdd(1, sub.depth),
+			introLists:  lists,
+			aliases:     satAdd(sub.aliases, alias),
+			introFields: satAdd(sub.introFields, 1),
+		}
 	}
 	if f.Name == "__typename" {
-		return counts{}
+		// Unaliased, __typename is free: clients such as Apollo Client add
+		// it to every selection set, and copies of it merge into one
+		// response key. Each alias adds a key, so an aliased __typename
+		// counts as an alias and a field.
+		return counts{fields: alias, aliases: alias}
 	}
 	if isIntrospection(f.Name) {
 		sub := a.countSet(f.SelectionSet, true)
-		return counts{introDepth: satAdd(1, sub.depth), introLists: sub.introLists, introRoots: 1}
+		return counts{
+			introDepth:  satAdd(1, sub.depth),
+			introLists:  sub.introLists,
+			introRoots:  1,
+			aliases:     satAdd(sub.aliases, alias),
+			introFields: satAdd(sub.introFields, 1),
+		}
 	}
 	c := a.countSet(f.SelectionSet, false)
 	c.depth = satAdd(c.depth, 1)
 	c.fields = satAdd(c.fields, 1)
-	if f.Alias != "" && f.Alias != f.Name {
-		c.aliases = satAdd(c.aliases, 1)
-	}
+	c.aliases = satAdd(c.aliases, alias)
 	c.directives = satAdd(c.directives, len(f.Directives))
 	return c
 }

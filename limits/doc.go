@@ -45,20 +45,26 @@
 //   - Fields: every field selection, plus one for every fragment spread
 //     (each expansion of a fragment counts its fields again).
 //   - Aliases: every field selected under an alias that differs from its
-//     name.
+//     name, inside introspection and on __typename too: each alias adds a
+//     response key, and keys multiply the response. An aliased __typename
+//     also counts as a field; a plain one is free.
 //   - Directives: every directive in the operation: on the operation, its
 //     variable definitions, fields, inline fragments, fragment spreads and,
 //     for each expansion, the fragment definition.
 //
 // Introspection (the __schema and __type fields and everything below them,
-// and __typename anywhere) is exempt from all five measures, so tools such
-// as GraphiQL work under tight limits. Introspection has bounds of its own
-// instead, on by default with values that the standard introspection
-// query passes: IntrospectionDepth (counted from the __schema or __type
-// field as 1), IntrospectionLists (list-of-object fields such as types,
-// fields and args nested on one path, the nesting that multiplies the size
-// of the response) and IntrospectionRoots (the number of __schema and
-// __type selections, so aliases cannot repeat a whole introspection
-// query). A fragment spread still counts as a field where it appears,
-// whatever the fragment holds.
+// and unaliased __typename anywhere) is exempt from the depth, complexity,
+// fields and directives measures, so tools such as GraphiQL work under
+// tight limits; its aliases count toward Aliases (the standard
+// introspection query has none). Introspection has bounds of its own,
+// on by default with values that the standard introspection query passes
+// with room to spare: IntrospectionDepth (counted from the __schema or
+// __type field as 1), IntrospectionLists (list-of-object fields such as
+// types, fields and args nested on one path, the nesting that multiplies
+// the size of the response), IntrospectionRoots (the number of __schema
+// and __type selections, so aliases cannot repeat a whole introspection
+// query) and IntrospectionFields (field selections inside introspection,
+// which bounds the aliased fan-out of lists; see
+// DefaultMaxIntrospectionFields). A fragment spread still counts as a
+// field where it appears, whatever the fragment holds.
 package limits

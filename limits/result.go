@@ -23,6 +23,11 @@ type Result struct {
 	// IntrospectionRoots is the number of __schema and __type selections,
 	// each expansion of a fragment counted.
 	IntrospectionRoots int
+	// IntrospectionFields is the number of field selections in
+	// introspection sub-trees, __schema and __type included, each
+	// expansion of a fragment counted. Aliases there count toward Aliases
+	// as anywhere else.
+	IntrospectionFields int
 }
 
 // AppendJSON appends the result as the JSON object

@@ -43,7 +43,7 @@ func TestWorkload(t *testing.T) {
 		{file: "q2.graphql", want: Result{Depth: 3, Complexity: 1 + 50*(3+(1+10*4)), Fields: 9}},
 		// The standard introspection query: exempt from every limit, and
 		// within the default introspection limits.
-		{file: "q4.graphql", want: Result{IntrospectionDepth: 15, IntrospectionLists: 3, IntrospectionRoots: 1}},
+		{file: "q4.graphql", want: Result{IntrospectionDepth: 15, IntrospectionLists: 3, IntrospectionRoots: 1, IntrospectionFields: 220}},
 	}
 	strict := Config{
 		MaxDepth: 1, MaxComplexity: 1, MaxFields: 1, MaxAliases: 1, MaxDirectives: 1,

@@ -5,9 +5,10 @@
 package bodylimit
 
 import (
+	"io"
+
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"io"
 
 	"github.com/graftgql/graft/internal/httpapi"
 )

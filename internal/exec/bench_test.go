@@ -3,11 +3,12 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/graftgql/graft/internal/schemadef"
-	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/workload"
 
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"

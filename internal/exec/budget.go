@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+
 	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/ast"

@@ -1,9 +1,12 @@
 package exec
 
 import (
+	"bytes"
 	"errors"
-	"github.com/graftgql/graft/internal/gqlerr"
+	"runtime"
 	"strconv"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -45,4 +48,62 @@ func (r *request) overResponseBudget(f *fieldPlan) bool {
 	}
 	r.addError(ge)
 	return true
+}
+
+// introStopped reports whether the introspection object that is the value
+// of f must not be written: the response passed its budget, or the
+// request's context is done. Introspection has no resolver to notice
+// either, so its writer asks before each object; the error is recorded
+// once.
+func (r *request) introStopped(f *fieldPlan) bool {
+	if len(r.buf) > r.e.maxResponse {
+		return r.overResponseBudget(f)
+	}
+	select {
+	case <-r.done:
+	default:
+		return false
+	}
+	err := r.ctx.Err()
+	for _, e := range r.errs {
+		if e.Err == err {
+			return true
+		}
+	}
+	ge := r.fieldError(f, err)
+	ge.Err = err
+	r.addError(ge)
+	return true
+}
+
+// maxCachedAnswer bounds one cached introspection answer: the standard
+// introspection query of a schema of a few hundred types answers less.
+// Larger answers, and answers with errors (response budget, timeout), are
+// computed for each request under its own budget and context.
+const maxCachedAnswer = 256 << 10
+
+// maxCachedAnswers bounds the bytes of all the cached introspection
+// answers an engine holds at once, whatever the number of documents the
+// caller keeps: distinct introspection documents cannot make an engine
+// hold more than this in answers.
+const maxCachedAnswers = 8 << 20
+
+// cacheAnswer keeps the response ans of the cacheable operation o when it
+// has no error and fits both bounds. The bytes are given back to the
+// engine's budget when o is garbage collected.
+func (e *Engine) cacheAnswer(o *Operation, ans []byte) {
+	if len(ans) > maxCachedAnswer || bytes.HasPrefix(ans, []byte(`{"errors"`)) || o.cached.Load() != nil {
+		return
+	}
+	n := int64(len(ans))
+	if e.cachedBytes.Add(n) > maxCachedAnswers {
+		e.cachedBytes.Add(-n)
+		return
+	}
+	c := bytes.Clone(ans)
+	if !o.cached.CompareAndSwap(nil, &c) {
+		e.cachedBytes.Add(-n)
+		return
+	}
+	runtime.AddCleanup(o, func(n int64) { e.cachedBytes.Add(-n) }, n)
 }

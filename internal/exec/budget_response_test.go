@@ -1,8 +1,9 @@
 package exec
 
 import (
-	"github.com/graftgql/graft/internal/gqlerr"
 	"testing"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 )
 
 func TestOverResponseBudget(t *testing.T) {

@@ -2,10 +2,11 @@ package exec
 
 import (
 	"fmt"
-	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/workload"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"

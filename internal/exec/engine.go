@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"sort"
 	"strconv"
+	"strings"
+	"sync/atomic"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -60,6 +62,9 @@ type Engine struct {
 	vbudget     int
 	rules       []core.Rule
 	intro       introIndex
+	// cachedBytes is the size of the introspection answers cached in live
+	// operations (see cacheAnswer).
+	cachedBytes atomic.Int64
 }
 
 // New returns an Engine for the built schema s.
@@ -115,14 +120,58 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	e.intro = newIntroIndex(as)
 	set := rules.NewDefaultRules()
 	set.AddRule("IntLiteralsInRange", intRangeRule)
+	set.AddRule("NoDefer", noDeferRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
+		// "Did you mean ...?" quotes the schema's names: with
+		// introspection off, the rules that suggest names must not.
+		for _, r := range []core.Rule{
+			rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
+			rules.KnownArgumentNamesRuleWithoutSuggestions,
+			rules.KnownTypeNamesRuleWithoutSuggestions,
+			rules.ScalarLeafsRuleWithoutSuggestions,
+			rules.ValuesOfCorrectTypeRuleWithoutSuggestions,
+		} {
+			set.RemoveRule(strings.TrimSuffix(r.Name, "WithoutSuggestions"))
+			set.AddRule(r.Name, r.RuleFunc)
+		}
 	}
 	for name, fn := range set.GetInner() {
 		e.rules = append(e.rules, core.Rule{Name: name, RuleFunc: fn})
 	}
-	sort.Sort(core.NameSorter(e.rules))
+	// Run the rules in graphql-js's order (specifiedRules), so errors
+	// that concern one node come in its order; the others after, by name.
+	sort.SliceStable(e.rules, func(i, j int) bool {
+		ri, rj := ruleOrder(e.rules[i].Name), ruleOrder(e.rules[j].Name)
+		if ri != rj {
+			return ri < rj
+		}
+		return e.rules[i].Name < e.rules[j].Name
+	})
 	return e
+}
+
+// jsRuleOrder is graphql-js 16's specifiedRules order, by gqlparser's rule
+// names (with and without suggestions).
+var jsRuleOrder = []string{
+	"UniqueOperationNames", "LoneAnonymousOperation", "SingleFieldSubscriptions",
+	"KnownTypeNames", "FragmentsOnCompositeTypes", "VariablesAreInputTypes", "ScalarLeafs",
+	"FieldsOnCorrectType", "UniqueFragmentNames", "KnownFragmentNames", "NoUnusedFragments",
+	"PossibleFragmentSpreads", "NoFragmentCycles", "UniqueVariableNames", "NoUndefinedVariables",
+	"NoUnusedVariables", "KnownDirectives", "NoDefer", "UniqueDirectivesPerLocation", "KnownArgumentNames",
+	"UniqueArgumentNames", "ValuesOfCorrectType", "IntLiteralsInRange", "ProvidedRequiredArguments",
+	"VariablesInAllowedPosition", "OverlappingFieldsCanBeMerged", "UniqueInputFieldNames",
+}
+
+// ruleOrder returns the position of a rule in jsRuleOrder, or its length.
+func ruleOrder(name string) int {
+	name = strings.TrimSuffix(name, "WithoutSuggestions")
+	for i, n := range jsRuleOrder {
+		if n == name {
+			return i
+		}
+	}
+	return len(jsRuleOrder)
 }
 
 // validate runs the engine's rules over doc, as validator.ValidateWithRules
@@ -161,6 +210,16 @@ func noIntrospectionRule(observers *core.Events, addError core.AddErrFunc) {
 				core.Message(`GraphQL introspection is not allowed, but the query contained %s.`, field.Name),
 				core.At(field.Position),
 			)
+		}
+	})
+}
+
+// noDeferRule refuses @defer, which gqlparser's prelude declares and graft
+// does not implement (nor list in introspection), as graphql-js 16 does.
+func noDeferRule(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnDirective(func(_ *core.Walker, d *ast.Directive) {
+		if d.Name == "defer" && d.Definition != nil && builtIn(d.Definition.Position) {
+			addError(core.Message(`Unknown directive "@defer".`), core.At(d.Position))
 		}
 	})
 }

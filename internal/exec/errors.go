@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
 	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -69,7 +70,7 @@ func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 // meaning are logged and replaced by a generic internal error.
 func (r *request) resolverError(f *fieldPlan, err error) *gqlerror.Error {
 	if r.e.mask && !public(err) {
-		r.e.logger.Error("graphql: resolver error", "field", f.parent+"."+f.name, "error", err)
+		r.logFieldError("graphql: resolver error", "field", f.parent+"."+f.name, "error", err)
 		err = errPanic
 	}
 	return r.fieldError(f, err)

@@ -24,7 +24,7 @@ func TestRequestErrors(t *testing.T) {
 		{
 			name:  "syntax error",
 			query: `{ hello`,
-			want:  `{"errors":[{"message":"Expected Name, found <EOF>","locations":[{"line":1,"column":8}],"extensions":{"code":"GRAPHQL_PARSE_FAILED"}}]}`,
+			want:  `{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.","locations":[{"line":1,"column":8}],"extensions":{"code":"GRAPHQL_PARSE_FAILED"}}]}`,
 		},
 		{
 			name:  "token limit",

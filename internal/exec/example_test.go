@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"fmt"
+
 	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/graftgql/graft/examples/blog"

@@ -2,10 +2,12 @@ package exec
 
 import (
 	"context"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -29,6 +31,8 @@ type request struct {
 	errs []*gqlerror.Error
 	// sink collects errors resolvers add with AddError; ctx carries it.
 	sink errorSink
+	// logged counts the field failures logged or suppressed (logbound.go).
+	logged atomic.Int32
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -48,11 +52,16 @@ func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any,
 // so callers need not read the body to know.
 func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) (out []byte, hasErrors bool) {
 	if o.cacheable {
-		o.cacheOnce.Do(func() {
-			o.cached, o.cachedErr = e.run(context.Background(), o, nil, nil, nil)
-		})
-		buf = append(buf, o.cached[:len(o.cached)-1]...)
-		return closeResponse(buf, extensions), o.cachedErr
+		if c := o.cached.Load(); c != nil {
+			buf = append(buf, (*c)[:len(*c)-1]...)
+			return closeResponse(buf, extensions), false
+		}
+		start := len(buf)
+		buf, hasErrors = e.run(ctx, o, vars, buf, nil)
+		if !hasErrors {
+			e.cacheAnswer(o, buf[start:])
+		}
+		return closeResponse(buf[:len(buf)-1], extensions), hasErrors
 	}
 	return e.run(ctx, o, vars, buf, extensions)
 }
@@ -72,6 +81,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 	if !r.executeRoot(o) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
+	r.logSuppressed()
 	hasErrors := len(r.errs) > 0
 	if hasErrors {
 		errs := append(make([]byte, 0, 256), `"errors":`...)
@@ -111,6 +121,7 @@ func (r *request) release() {
 	clear(r.errs)
 	r.sink.take()
 	r.e, r.ctx, r.done, r.vars, r.buf = nil, nil, nil, nil, nil
+	r.logged.Store(0)
 	r.path, r.errs = r.path[:0], r.errs[:0]
 	requestPool.Put(r)
 }

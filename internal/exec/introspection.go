@@ -24,32 +24,168 @@ type introVal struct {
 	dir   *ast.DirectiveDefinition
 }
 
-// introIndex holds the schema's types and directives sorted by name.
+// introIndex holds the schema's types and directives in the order
+// graphql-js lists them.
 type introIndex struct {
 	types      []*ast.Definition
 	directives []*ast.DirectiveDefinition
 }
 
+// builtIn reports whether a definition comes from gqlparser's prelude.
+func builtIn(p *ast.Position) bool {
+	return p == nil || p.Src == nil || p.Src.BuiltIn
+}
+
+// bySource orders definitions as their source defines them.
+func bySource(a, b *ast.Position) bool {
+	if a.Src.Name != b.Src.Name {
+		return a.Src.Name < b.Src.Name
+	}
+	return a.Start < b.Start
+}
+
+// specifiedDirectives are the directives graphql-js 16 defines, in its
+// order. gqlparser's prelude also declares @defer, which graft does not
+// implement, so it is not listed.
+var specifiedDirectives = []string{"include", "skip", "deprecated", "specifiedBy", "oneOf"}
+
+// newIntroIndex orders the types as graphql-js's GraphQLSchema collects
+// them from a schema built from SDL: each type the SDL defines, in source
+// order, moved behind the types collected so far and followed by the types
+// it references (fields, arguments, interfaces, union members, input
+// fields) that are not collected yet; then the root types, the types of
+// directive arguments and the introspection types. Built-in scalars the
+// schema never references are not listed, as in graphql-js. Directives
+// are the schema's own in source order, then the specified ones.
 func newIntroIndex(s *ast.Schema) introIndex {
 	var ix introIndex
+	var defined []*ast.Definition
 	for _, t := range s.Types {
-		ix.types = append(ix.types, t)
+		if !builtIn(t.Position) {
+			defined = append(defined, t)
+		}
 	}
-	sort.Slice(ix.types, func(i, j int) bool { return ix.types[i].Name < ix.types[j].Name })
+	sort.Slice(defined, func(i, j int) bool { return bySource(defined[i].Position, defined[j].Position) })
+	c := &typeCollector{s: s, pos: map[string]int{}}
+	for _, t := range defined {
+		c.add(t)
+	}
+	for _, t := range defined {
+		c.remove(t.Name)
+		c.collect(t)
+	}
+	for _, t := range []*ast.Definition{s.Query, s.Mutation, s.Subscription} {
+		if t != nil {
+			c.collect(t)
+		}
+	}
+	var custom []*ast.DirectiveDefinition
 	for _, d := range s.Directives {
-		ix.directives = append(ix.directives, d)
+		if !builtIn(d.Position) {
+			custom = append(custom, d)
+		}
 	}
-	sort.Slice(ix.directives, func(i, j int) bool { return ix.directives[i].Name < ix.directives[j].Name })
+	sort.Slice(custom, func(i, j int) bool { return bySource(custom[i].Position, custom[j].Position) })
+	for _, name := range specifiedDirectives {
+		if d := s.Directives[name]; d != nil && builtIn(d.Position) {
+			custom = append(custom, d)
+		}
+	}
+	ix.directives = custom
+	for _, d := range ix.directives {
+		for _, a := range d.Arguments {
+			c.collectRef(a.Type)
+		}
+	}
+	c.collectName("__Schema")
+	for _, t := range c.order {
+		if t != nil {
+			ix.types = append(ix.types, t)
+		}
+	}
 	return ix
 }
 
-// writeIntroSchema writes the __schema root field.
-func (r *request) writeIntroSchema(f *fieldPlan) bool {
-	r.writeIntroObject(f.sub, "__Schema", &introVal{})
-	return true
+// typeCollector is an insertion-ordered set of types, as graphql-js's Set.
+type typeCollector struct {
+	s     *ast.Schema
+	order []*ast.Definition
+	pos   map[string]int
 }
 
-// writeIntroTypeField writes the __type(name:) root field.
+func (c *typeCollector) add(t *ast.Definition) {
+	c.pos[t.Name] = len(c.order)
+	c.order = append(c.order, t)
+}
+
+func (c *typeCollector) remove(name string) {
+	if i, ok := c.pos[name]; ok {
+		c.order[i] = nil
+		delete(c.pos, name)
+	}
+}
+
+func (c *typeCollector) collectName(name string) {
+	if t := c.s.Types[name]; t != nil {
+		c.collect(t)
+	}
+}
+
+func (c *typeCollector) collectRef(t *ast.Type) {
+	if t != nil {
+		c.collectName(t.Name())
+	}
+}
+
+// collect adds t and, depth first, the types it references.
+func (c *typeCollector) collect(t *ast.Definition) {
+	if _, ok := c.pos[t.Name]; ok {
+		return
+	}
+	c.add(t)
+	switch t.Kind {
+	case ast.Union:
+		for _, m := range t.Types {
+			c.collectName(m)
+		}
+	case ast.Object, ast.Interface:
+		for _, i := range t.Interfaces {
+			c.collectName(i)
+		}
+		for _, f := range t.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue // __schema and __type, which gqlparser adds to the query type
+			}
+			c.collectRef(f.Type)
+			for _, a := range f.Arguments {
+				c.collectRef(a.Type)
+			}
+		}
+	case ast.InputObject:
+		for _, f := range t.Fields {
+			c.collectRef(f.Type)
+		}
+	}
+}
+
+// scalarDescriptions are graphql-js 16's descriptions of the built-in
+// scalars, which gqlparser's prelude words slightly differently.
+var scalarDescriptions = map[string]string{
+	"String":  "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text.",
+	"Int":     "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1.",
+	"Float":   "The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point).",
+	"Boolean": "The `Boolean` scalar type represents `true` or `false`.",
+	"ID":      "The `ID` scalar type represents a unique identifier, often used to refetch an object or as key for a cache. The ID type appears in a JSON response as a String; however, it is not intended to be human-readable. When expected as an input type, any string (such as `\"4\"`) or integer (such as `4`) input value will be accepted as an ID.",
+}
+
+// writeIntroSchema writes the __schema root field. __schema is non-null:
+// false makes the root null.
+func (r *request) writeIntroSchema(f *fieldPlan) bool {
+	return r.writeIntroObject(f, "__Schema", &introVal{})
+}
+
+// writeIntroTypeField writes the __type(name:) root field, null when the
+// type is unknown or could not be written.
 func (r *request) writeIntroTypeField(f *fieldPlan) bool {
 	name, _ := f.ast.ArgumentMap(r.vars)["name"].(string)
 	def := r.e.ast.Types[name]
@@ -57,7 +193,10 @@ func (r *request) writeIntroTypeField(f *fieldPlan) bool {
 		r.buf = append(r.buf, "null"...)
 		return true
 	}
-	r.writeIntroObject(f.sub, "__Type", &introVal{typ: introType{def: def}})
+	start := len(r.buf)
+	if !r.writeIntroObject(f, "__Type", &introVal{typ: introType{def: def}}) {
+		r.buf = append(r.buf[:start], "null"...)
+	}
 	return true
 }
 
@@ -69,9 +208,17 @@ func (r *request) typeRef(t *ast.Type) introType {
 	return introType{def: r.e.ast.Types[t.NamedType]}
 }
 
-// writeIntroObject writes the introspection object v of type typeName.
-func (r *request) writeIntroObject(sp *selectionPlan, typeName string, v *introVal) {
-	op := sp.forType(typeName)
+// writeIntroObject writes the introspection object v of type typeName, the
+// value of the field parent, as ordinary objects are written: the response
+// budget and the request's context are checked before each object, each
+// field's path is kept for errors, and a field that cannot be completed
+// becomes null, or makes the object fail when the field is non-null. It
+// reports false when the object failed; the error is already recorded.
+func (r *request) writeIntroObject(parent *fieldPlan, typeName string, v *introVal) bool {
+	if r.introStopped(parent) {
+		return false
+	}
+	op := parent.sub.forType(typeName)
 	r.buf = append(r.buf, '{')
 	first := true
 	for _, f := range op.fields {
@@ -88,71 +235,96 @@ func (r *request) writeIntroObject(sp *selectionPlan, typeName string, v *introV
 			r.buf = appendString(r.buf, typeName)
 			continue
 		}
+		start := len(r.buf)
+		r.path = append(r.path, pathElem{key: f.key, index: -1})
+		ok := true
 		switch typeName {
 		case "__Schema":
-			r.writeSchemaField(f)
+			ok = r.writeSchemaField(f)
 		case "__Type":
-			r.writeTypeField(f, v.typ)
+			ok = r.writeTypeField(f, v.typ)
 		case "__Field":
-			r.writeFieldField(f, v.field)
+			ok = r.writeFieldField(f, v.field)
 		case "__InputValue":
-			r.writeInputValueField(f, v.input)
+			ok = r.writeInputValueField(f, v.input)
 		case "__EnumValue":
 			r.writeEnumValueField(f, v.enum)
 		case "__Directive":
-			r.writeDirectiveField(f, v.dir)
+			ok = r.writeDirectiveField(f, v.dir)
 		default:
 			r.buf = append(r.buf, "null"...)
 		}
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			if !introNullable(f) {
+				return false
+			}
+			r.buf = append(r.buf[:start], "null"...)
+		}
 	}
 	r.buf = append(r.buf, '}')
+	return true
 }
 
-// writeIntroList writes n introspection objects of type typeName.
-func (r *request) writeIntroList(f *fieldPlan, typeName string, n int, item func(i int) *introVal) {
+// introNullable reports whether the introspection field f may be null.
+func introNullable(f *fieldPlan) bool {
+	return f.ast != nil && f.ast.Definition != nil && f.ast.Definition.Type != nil && !f.ast.Definition.Type.NonNull
+}
+
+// writeIntroList writes n introspection objects of type typeName, the
+// items of the list field f. Introspection lists hold non-null items, so
+// an item that fails makes the list fail.
+func (r *request) writeIntroList(f *fieldPlan, typeName string, n int, item func(i int) *introVal) bool {
 	r.buf = append(r.buf, '[')
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			r.buf = append(r.buf, ',')
 		}
-		r.writeIntroObject(f.sub, typeName, item(i))
+		r.path = append(r.path, pathElem{index: i})
+		ok := r.writeIntroObject(f, typeName, item(i))
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			return false
+		}
 	}
 	r.buf = append(r.buf, ']')
+	return true
 }
 
-func (r *request) writeSchemaField(f *fieldPlan) {
+func (r *request) writeSchemaField(f *fieldPlan) bool {
 	s := r.e.ast
 	switch f.name {
 	case "description":
 		r.buf = appendNullableString(r.buf, s.Description)
 	case "types":
 		types := r.e.intro.types
-		r.writeIntroList(f, "__Type", len(types), func(i int) *introVal {
+		return r.writeIntroList(f, "__Type", len(types), func(i int) *introVal {
 			return &introVal{typ: introType{def: types[i]}}
 		})
 	case "queryType":
-		r.writeNamedType(f, s.Query)
+		return r.writeNamedType(f, s.Query)
 	case "mutationType":
-		r.writeNamedType(f, s.Mutation)
+		return r.writeNamedType(f, s.Mutation)
 	case "subscriptionType":
-		r.writeNamedType(f, s.Subscription)
+		return r.writeNamedType(f, s.Subscription)
 	case "directives":
 		dirs := r.e.intro.directives
-		r.writeIntroList(f, "__Directive", len(dirs), func(i int) *introVal {
+		return r.writeIntroList(f, "__Directive", len(dirs), func(i int) *introVal {
 			return &introVal{dir: dirs[i]}
 		})
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
 // writeNamedType writes def as a __Type, or null.
-func (r *request) writeNamedType(f *fieldPlan, def *ast.Definition) {
+func (r *request) writeNamedType(f *fieldPlan, def *ast.Definition) bool {
 	if def == nil {
 		r.buf = append(r.buf, "null"...)
-		return
+		return true
 	}
-	r.writeIntroObject(f.sub, "__Type", &introVal{typ: introType{def: def}})
+	return r.writeIntroObject(f, "__Type", &introVal{typ: introType{def: def}})
 }
 
 // includeDeprecated reads the includeDeprecated argument of f.
@@ -161,7 +333,7 @@ func (r *request) includeDeprecated(f *fieldPlan) bool {
 	return b
 }
 
-func (r *request) writeTypeField(f *fieldPlan, t introType) {
+func (r *request) writeTypeField(f *fieldPlan, t introType) bool {
 	if t.wrap != nil {
 		switch f.name {
 		case "kind":
@@ -177,11 +349,11 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 				cp.NonNull = false
 				inner = &cp
 			}
-			r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(inner)})
+			return r.writeIntroObject(f, "__Type", &introVal{typ: r.typeRef(inner)})
 		default:
 			r.buf = append(r.buf, "null"...)
 		}
-		return
+		return true
 	}
 	d := t.def
 	switch f.name {
@@ -190,7 +362,11 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 	case "name":
 		r.buf = appendString(r.buf, d.Name)
 	case "description":
-		r.buf = appendNullableString(r.buf, d.Description)
+		desc := d.Description
+		if ref, ok := scalarDescriptions[d.Name]; ok && builtIn(d.Position) {
+			desc = ref
+		}
+		r.buf = appendNullableString(r.buf, desc)
 	case "specifiedByURL":
 		url := ""
 		if dir := d.Directives.ForName("specifiedBy"); dir != nil && d.Kind == ast.Scalar {
@@ -202,7 +378,7 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 	case "fields":
 		if d.Kind != ast.Object && d.Kind != ast.Interface {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		all := r.includeDeprecated(f)
 		var fields []*ast.FieldDefinition
@@ -212,28 +388,28 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 			}
 			fields = append(fields, fd)
 		}
-		r.writeIntroList(f, "__Field", len(fields), func(i int) *introVal { return &introVal{field: fields[i]} })
+		return r.writeIntroList(f, "__Field", len(fields), func(i int) *introVal { return &introVal{field: fields[i]} })
 	case "interfaces":
 		if d.Kind != ast.Object && d.Kind != ast.Interface {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
-		r.writeIntroList(f, "__Type", len(d.Interfaces), func(i int) *introVal {
+		return r.writeIntroList(f, "__Type", len(d.Interfaces), func(i int) *introVal {
 			return &introVal{typ: introType{def: r.e.ast.Types[d.Interfaces[i]]}}
 		})
 	case "possibleTypes":
 		if d.Kind != ast.Interface && d.Kind != ast.Union {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		possible := r.e.ast.GetPossibleTypes(d)
-		r.writeIntroList(f, "__Type", len(possible), func(i int) *introVal {
+		return r.writeIntroList(f, "__Type", len(possible), func(i int) *introVal {
 			return &introVal{typ: introType{def: possible[i]}}
 		})
 	case "enumValues":
 		if d.Kind != ast.Enum {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		all := r.includeDeprecated(f)
 		var values []*ast.EnumValueDefinition
@@ -242,11 +418,11 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 				values = append(values, ev)
 			}
 		}
-		r.writeIntroList(f, "__EnumValue", len(values), func(i int) *introVal { return &introVal{enum: values[i]} })
+		return r.writeIntroList(f, "__EnumValue", len(values), func(i int) *introVal { return &introVal{enum: values[i]} })
 	case "inputFields":
 		if d.Kind != ast.InputObject {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		all := r.includeDeprecated(f)
 		var inputs []*ast.ArgumentDefinition
@@ -258,16 +434,17 @@ func (r *request) writeTypeField(f *fieldPlan, t introType) {
 				})
 			}
 		}
-		r.writeIntroList(f, "__InputValue", len(inputs), func(i int) *introVal { return &introVal{input: inputs[i]} })
+		return r.writeIntroList(f, "__InputValue", len(inputs), func(i int) *introVal { return &introVal{input: inputs[i]} })
 	case "isOneOf":
 		if d.Kind != ast.InputObject {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		r.buf = appendBool(r.buf, d.Directives.ForName("oneOf") != nil)
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
 func appendNullableString(buf []byte, s string) []byte {

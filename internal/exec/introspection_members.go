@@ -11,7 +11,7 @@ import (
 // values.
 
 // writeArgs writes a list of arguments as __InputValue objects.
-func (r *request) writeArgs(f *fieldPlan, args ast.ArgumentDefinitionList) {
+func (r *request) writeArgs(f *fieldPlan, args ast.ArgumentDefinitionList) bool {
 	all := r.includeDeprecated(f)
 	var list []*ast.ArgumentDefinition
 	for _, a := range args {
@@ -19,38 +19,39 @@ func (r *request) writeArgs(f *fieldPlan, args ast.ArgumentDefinitionList) {
 			list = append(list, a)
 		}
 	}
-	r.writeIntroList(f, "__InputValue", len(list), func(i int) *introVal { return &introVal{input: list[i]} })
+	return r.writeIntroList(f, "__InputValue", len(list), func(i int) *introVal { return &introVal{input: list[i]} })
 }
 
-func (r *request) writeFieldField(f *fieldPlan, fd *ast.FieldDefinition) {
+func (r *request) writeFieldField(f *fieldPlan, fd *ast.FieldDefinition) bool {
 	switch f.name {
 	case "name":
 		r.buf = appendString(r.buf, fd.Name)
 	case "description":
 		r.buf = appendNullableString(r.buf, fd.Description)
 	case "args":
-		r.writeArgs(f, fd.Arguments)
+		return r.writeArgs(f, fd.Arguments)
 	case "type":
-		r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(fd.Type)})
+		return r.writeIntroObject(f, "__Type", &introVal{typ: r.typeRef(fd.Type)})
 	case "isDeprecated", "deprecationReason":
 		r.writeDeprecation(f, fd.Directives)
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
-func (r *request) writeInputValueField(f *fieldPlan, a *ast.ArgumentDefinition) {
+func (r *request) writeInputValueField(f *fieldPlan, a *ast.ArgumentDefinition) bool {
 	switch f.name {
 	case "name":
 		r.buf = appendString(r.buf, a.Name)
 	case "description":
 		r.buf = appendNullableString(r.buf, a.Description)
 	case "type":
-		r.writeIntroObject(f.sub, "__Type", &introVal{typ: r.typeRef(a.Type)})
+		return r.writeIntroObject(f, "__Type", &introVal{typ: r.typeRef(a.Type)})
 	case "defaultValue":
 		if a.DefaultValue == nil {
 			r.buf = append(r.buf, "null"...)
-			return
+			return true
 		}
 		r.buf = appendString(r.buf, printLiteral(a.DefaultValue))
 	case "isDeprecated", "deprecationReason":
@@ -58,6 +59,7 @@ func (r *request) writeInputValueField(f *fieldPlan, a *ast.ArgumentDefinition) 
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
 func (r *request) writeEnumValueField(f *fieldPlan, ev *ast.EnumValueDefinition) {
@@ -73,7 +75,7 @@ func (r *request) writeEnumValueField(f *fieldPlan, ev *ast.EnumValueDefinition)
 	}
 }
 
-func (r *request) writeDirectiveField(f *fieldPlan, d *ast.DirectiveDefinition) {
+func (r *request) writeDirectiveField(f *fieldPlan, d *ast.DirectiveDefinition) bool {
 	switch f.name {
 	case "name":
 		r.buf = appendString(r.buf, d.Name)
@@ -91,10 +93,11 @@ func (r *request) writeDirectiveField(f *fieldPlan, d *ast.DirectiveDefinition) 
 		}
 		r.buf = append(r.buf, ']')
 	case "args":
-		r.writeArgs(f, d.Arguments)
+		return r.writeArgs(f, d.Arguments)
 	default:
 		r.buf = append(r.buf, "null"...)
 	}
+	return true
 }
 
 // writeDeprecation writes isDeprecated or deprecationReason from the

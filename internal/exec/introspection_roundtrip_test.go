@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/graftgql/graft/internal/workload"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/workload"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"

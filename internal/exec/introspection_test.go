@@ -50,12 +50,11 @@ func TestIntrospectionFields(t *testing.T) {
 			name:  "repeatable directive",
 			query: `{ __schema { directives { name isRepeatable locations } } }`,
 			want: `{"data":{"__schema":{"directives":[{"name":"cached","isRepeatable":true,"locations":["FIELD_DEFINITION","OBJECT"]},` +
-				`{"name":"defer","isRepeatable":false,"locations":["FRAGMENT_SPREAD","INLINE_FRAGMENT"]},` +
-				`{"name":"deprecated","isRepeatable":false,"locations":["FIELD_DEFINITION","ARGUMENT_DEFINITION","INPUT_FIELD_DEFINITION","ENUM_VALUE","DIRECTIVE_DEFINITION"]},` +
 				`{"name":"include","isRepeatable":false,"locations":["FIELD","FRAGMENT_SPREAD","INLINE_FRAGMENT"]},` +
-				`{"name":"oneOf","isRepeatable":false,"locations":["INPUT_OBJECT"]},` +
 				`{"name":"skip","isRepeatable":false,"locations":["FIELD","FRAGMENT_SPREAD","INLINE_FRAGMENT"]},` +
-				`{"name":"specifiedBy","isRepeatable":false,"locations":["SCALAR"]}]}}}`,
+				`{"name":"deprecated","isRepeatable":false,"locations":["FIELD_DEFINITION","ARGUMENT_DEFINITION","INPUT_FIELD_DEFINITION","ENUM_VALUE","DIRECTIVE_DEFINITION"]},` +
+				`{"name":"specifiedBy","isRepeatable":false,"locations":["SCALAR"]},` +
+				`{"name":"oneOf","isRepeatable":false,"locations":["INPUT_OBJECT"]}]}}}`,
 		},
 		{
 			name:  "variables in introspection arguments",

@@ -3,10 +3,11 @@ package exec
 import (
 	"errors"
 	"fmt"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
 	"github.com/vektah/gqlparser/v2/ast"

@@ -2,10 +2,12 @@ package exec
 
 import (
 	"errors"
-	"github.com/graftgql/graft/internal/gqlerr"
-	"sync"
+	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/gqlsyntax"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -28,9 +30,9 @@ type Operation struct {
 	introOnly bool
 	// cacheable: introOnly and no variables, so the response never changes.
 	cacheable bool
-	cacheOnce sync.Once
-	cached    []byte
-	cachedErr bool // cached carries errors
+	// cached is the response of a cacheable operation once one execution
+	// completed it without error within the bounds of cacheAnswer.
+	cached atomic.Pointer[[]byte]
 }
 
 // AST returns the parsed and validated document.
@@ -47,18 +49,35 @@ func (o *Operation) Kind() ast.Operation { return o.def.Operation }
 func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, e.maxTokens)
 	if err != nil {
-		return nil, gqlerror.List{boundMessage(withCode(toGQLError(err), gqlerr.ParseFailed))}
+		ge := toGQLError(err)
+		if strings.HasPrefix(ge.Message, `Unexpected Name "`) {
+			// graphql-js parses type system definitions and then refuses
+			// them in validation.
+			if defs := gqlsyntax.NonExecutable(query); len(defs) > 0 {
+				errs := make(gqlerror.List, 0, len(defs))
+				for i := range defs {
+					errs = append(errs, withCode(fromSyntax(&defs[i]), gqlerr.ValidationFailed))
+				}
+				return nil, errs
+			}
+		}
+		return nil, gqlerror.List{boundMessage(withCode(syntaxError(query, ge), gqlerr.ParseFailed))}
+	}
+	if se := gqlsyntax.Check(query); se != nil {
+		// gqlparser accepts a few strings graphql-js refuses, such as
+		// lone surrogate escapes.
+		return nil, gqlerror.List{boundMessage(withCode(fromSyntax(se), gqlerr.ParseFailed))}
 	}
 	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
 		// The grammar asks for at least one definition; gqlparser accepts
 		// an empty document.
-		ge := gqlerror.Errorf("Syntax Error: Unexpected <EOF>: the document holds no operation.")
-		return nil, gqlerror.List{withCode(ge, gqlerr.ParseFailed)}
+		return nil, gqlerror.List{withCode(fromSyntax(gqlsyntax.EmptyDocument(query)), gqlerr.ParseFailed)}
 	}
 	if ge := CheckValidationBudget(doc, e.vbudget); ge != nil {
 		return nil, gqlerror.List{ge}
 	}
 	if errs := e.validate(doc); len(errs) > 0 {
+		errs = jsValidationErrors(e.ast, query, errs)
 		if len(errs) > e.maxErrors {
 			errs = errs[:e.maxErrors]
 		}
@@ -96,6 +115,23 @@ func (d *Document) Operation(name string) (*Operation, *gqlerror.Error) {
 		}
 	}
 	return nil, boundMessage(withCode(gqlerror.Errorf("Unknown operation named %q.", name), gqlerr.OperationResolution))
+}
+
+// syntaxError rewords the parse error ge in graphql-js's words, where
+// gqlsyntax knows its form.
+func syntaxError(query string, ge *gqlerror.Error) *gqlerror.Error {
+	if len(ge.Locations) == 0 {
+		return ge
+	}
+	if se, ok := gqlsyntax.Reword(query, ge.Message, ge.Locations[0].Line, ge.Locations[0].Column); ok {
+		return fromSyntax(se)
+	}
+	return ge
+}
+
+// fromSyntax converts a gqlsyntax error.
+func fromSyntax(se *gqlsyntax.Error) *gqlerror.Error {
+	return &gqlerror.Error{Message: se.Message, Locations: []gqlerror.Location{{Line: se.Line, Column: se.Column}}}
 }
 
 // maxMessageBytes bounds the message of a request error: messages quote

@@ -154,7 +154,7 @@ func (r *request) resolveField(ctx context.Context, f *fieldPlan, obj unsafe.Poi
 func (r *request) call(ctx context.Context, f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			r.e.logger.Error("graphql: resolver panicked",
+			r.logFieldError("graphql: resolver panicked",
 				"field", f.parent+"."+f.name, "panic", v, "stack", string(debug.Stack()))
 			p, err = nil, errPanic
 		}

@@ -3,9 +3,10 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/internal/exec"

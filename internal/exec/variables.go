@@ -2,8 +2,9 @@ package exec
 
 import (
 	"fmt"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"strings"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator"

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/graftgql/graft/internal/exec"
 	schema "github.com/graftgql/graft/internal/schemadef"

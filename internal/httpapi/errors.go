@@ -1,10 +1,11 @@
 package httpapi
 
 import (
-	"github.com/graftgql/graft/internal/gqlerr"
 	"net/http"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )

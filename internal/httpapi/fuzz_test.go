@@ -1,10 +1,11 @@
 package httpapi_test
 
 import (
-	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 	"net/http"
 	"testing"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/httpapi"
 )

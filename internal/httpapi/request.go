@@ -3,11 +3,12 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"mime"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 )
 
 // Request is a decoded GraphQL-over-HTTP request.

@@ -1,11 +1,12 @@
 package httpapi
 
 import (
-	"github.com/graftgql/graft/internal/gqlerr"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/internal/gqlerr"
 )
 
 func TestDecodePost(t *testing.T) {

@@ -128,6 +128,10 @@ func TestIntrospectionReproducesSDL(t *testing.T) {
 	op, _ := doc.Operation("")
 	got := string(e.Execute(context.Background(), op, nil, nil, nil))
 	for _, ty := range s.Types {
+		switch ty.Name {
+		case "Int", "Float", "String", "Boolean", "ID":
+			continue // built-in scalars are listed when referenced, as graphql-js lists them
+		}
 		if !strings.Contains(got, fmt.Sprintf(`"name":%q`, ty.Name)) {
 			t.Errorf("introspection lacks type %s", ty.Name)
 		}

@@ -1,0 +1,295 @@
+package exec
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/graftgql/graft/internal/gqlsyntax"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Validation errors as graphql-js 16 gives them. gqlparser's rules word
+// their messages as graphql-js does but often point elsewhere: at a field
+// where graphql-js points at its argument, after the @ of a directive or
+// the quote of a string, at the second of two duplicates where graphql-js
+// gives both, and some of its rules report errors graphql-js does not
+// (a field selected on a scalar is reported both as an unknown field and
+// as a leaf with a selection). jsValidationErrors corrects these from the
+// document's tokens. The differences it leaves are listed with their
+// reasons in e2e/testdata/differential.json.
+
+var (
+	reUnknownType      = regexp.MustCompile(`^Unknown type "([^"]+)"\.`)
+	reNonComposite     = regexp.MustCompile(`cannot condition on non composite type "([^"]+)"\.$`)
+	reNonInput         = regexp.MustCompile(`^Variable "\$[^"]+" cannot be non-input type "([^"]+)"\.$`)
+	reUnknownArg       = regexp.MustCompile(`^Unknown argument "([^"]+)" on `)
+	reDupArg           = regexp.MustCompile(`^There can be only one argument named "([^"]+)"\.$`)
+	reDupOperation     = regexp.MustCompile(`^There can be only one operation named "([^"]*)"\.$`)
+	reDupFragment      = regexp.MustCompile(`^There can be only one fragment named "([^"]+)"\.$`)
+	reDupVariable      = regexp.MustCompile(`^There can be only one variable named "\$([^"]+)"\.$`)
+	reDupDirective     = regexp.MustCompile(`^The directive "@([^"]+)" can only be used once at this location\.$`)
+	reVarPosition      = regexp.MustCompile(`^Variable "\$([^"]+)" of type "[^"]+" used in position expecting type "[^"]+"\.$`)
+	reVarUndefined     = regexp.MustCompile(`^Variable "\$([^"]+)" is not defined`)
+	reVarUnused        = regexp.MustCompile(`^Variable "\$([^"]+)" is never used`)
+	reFieldOnType      = regexp.MustCompile(`^Cannot query field "[^"]+" on type "([^"]+)"\.`)
+	reConflict         = regexp.MustCompile(`^Fields "([^"]+)" conflict because (they|"[^"]+" and)`)
+	reCycleVia         = regexp.MustCompile(`^Cannot spread fragment "([^"]+)" within itself via "([^"]+)"`)
+	reLeafSubselection = regexp.MustCompile(`^Field "[^"]+" must not have a selection since type "[^"]+" has no subfields\.$`)
+)
+
+// jsValidation places the validation errors of one document.
+type jsValidation struct {
+	src    string
+	schema *ast.Schema
+	toks   []gqlsyntax.Token
+}
+
+// jsValidationErrors returns errs corrected as the comment above says.
+func jsValidationErrors(s *ast.Schema, src string, errs gqlerror.List) gqlerror.List {
+	v := &jsValidation{src: src, schema: s, toks: gqlsyntax.Tokens(src)}
+	dupVars := map[string]bool{}
+	for _, ge := range errs {
+		if m := reDupVariable.FindStringSubmatch(ge.Message); m != nil {
+			dupVars[m[1]] = true
+		}
+	}
+	out := errs[:0]
+	for _, ge := range errs {
+		if m := reFieldOnType.FindStringSubmatch(ge.Message); m != nil {
+			// graphql-js checks fields only where the parent type is
+			// composite; a selection on a leaf is ScalarLeafs' error.
+			if t := s.Types[m[1]]; t != nil && !t.IsCompositeType() {
+				continue
+			}
+		}
+		if strings.HasPrefix(ge.Message, `Directive "@defer" may not be used on `) {
+			continue // @defer is unknown (noDeferRule)
+		}
+		if ge.Message == `There can be only one operation named "".` {
+			continue // LoneAnonymousOperation reports it
+		}
+		if m := reVarUnused.FindStringSubmatch(ge.Message); m != nil && dupVars[m[1]] {
+			continue // the second definition of a duplicated variable
+		}
+		if len(ge.Locations) == 1 {
+			ge.Locations = v.locations(ge.Message, ge.Locations[0])
+		}
+		out = append(out, ge)
+	}
+	return out
+}
+
+// token returns the index of the token that starts at or holds the byte
+// offset off, or -1.
+func (v *jsValidation) token(off int) int {
+	for i, t := range v.toks {
+		if t.End > off {
+			return i
+		}
+	}
+	return -1
+}
+
+func (v *jsValidation) loc(i int) gqlerror.Location {
+	line, col := gqlsyntax.Location(v.src, v.toks[i].Start)
+	return gqlerror.Location{Line: line, Column: col}
+}
+
+// isName reports whether token i is the name value.
+func (v *jsValidation) isName(i int, value string) bool {
+	return i >= 0 && i < len(v.toks) && v.toks[i].Kind == "Name" && v.toks[i].Value == value
+}
+
+func (v *jsValidation) isKind(i int, kind string) bool {
+	return i >= 0 && i < len(v.toks) && v.toks[i].Kind == kind
+}
+
+// forward returns the first token from i on (within a short distance)
+// for which ok holds, or -1.
+func (v *jsValidation) forward(i int, ok func(int) bool) int {
+	for j := i; j >= 0 && j < len(v.toks) && j < i+16; j++ {
+		if ok(j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// backward returns the nearest token before i for which ok holds, or -1.
+func (v *jsValidation) backward(i int, ok func(int) bool) int {
+	for j := i - 1; j >= 0; j-- {
+		if ok(j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// locations returns graphql-js's locations for an error that gqlparser
+// placed at l.
+func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Location {
+	i := v.token(gqlsyntax.Offset(v.src, l.Line, l.Column))
+	if i < 0 {
+		return []gqlerror.Location{l}
+	}
+	// gqlparser points at the name of a directive, graphql-js at its @;
+	// and at the name of a fragment spread or the "on" of an inline
+	// fragment, graphql-js at the "...".
+	if v.isKind(i-1, "@") {
+		i--
+	} else if v.isKind(i-1, "...") && !strings.HasPrefix(msg, "Unknown fragment") {
+		i--
+	}
+	one := func(j int) []gqlerror.Location {
+		if j < 0 {
+			return []gqlerror.Location{l}
+		}
+		return []gqlerror.Location{v.loc(j)}
+	}
+	two := func(first, second int) []gqlerror.Location {
+		if first < 0 || second < 0 {
+			return one(second)
+		}
+		return []gqlerror.Location{v.loc(first), v.loc(second)}
+	}
+	argNamed := func(name string) func(int) bool {
+		return func(j int) bool { return v.isName(j, name) && v.isKind(j+1, ":") }
+	}
+	varDefined := func(name string) func(int) bool {
+		return func(j int) bool { return v.isKind(j, "$") && v.isName(j+1, name) && v.isKind(j+2, ":") }
+	}
+	namedAfter := func(keywords ...string) func(name string) func(int) bool {
+		return func(name string) func(int) bool {
+			return func(j int) bool {
+				if !v.isName(j, name) || j == 0 || v.toks[j-1].Kind != "Name" {
+					return false
+				}
+				for _, k := range keywords {
+					if v.toks[j-1].Value == k {
+						return true
+					}
+				}
+				return false
+			}
+		}
+	}
+	switch {
+	case strings.HasPrefix(msg, "Field ") && reLeafSubselection.MatchString(msg):
+		// graphql-js points at the selection set.
+		return one(v.forward(i, func(j int) bool { return v.isKind(j, "{") }))
+	}
+	if m := firstMatch(msg, reUnknownType, reNonComposite, reNonInput); m != "" {
+		name := strings.Trim(m, "[]!")
+		return one(v.forward(i, func(j int) bool { return v.isName(j, name) }))
+	}
+	if m := reUnknownArg.FindStringSubmatch(msg); m != nil {
+		return one(v.forward(i, argNamed(m[1])))
+	}
+	if m := reDupArg.FindStringSubmatch(msg); m != nil {
+		second := v.forward(i, argNamed(m[1]))
+		return two(v.backward(second, argNamed(m[1])), second)
+	}
+	if m := reDupOperation.FindStringSubmatch(msg); m != nil {
+		named := namedAfter("query", "mutation", "subscription")(m[1])
+		second := v.forward(i, named)
+		return two(v.forward(0, named), second)
+	}
+	if m := reDupFragment.FindStringSubmatch(msg); m != nil {
+		named := namedAfter("fragment")(m[1])
+		second := v.forward(i, named)
+		first := -1
+		for j := range v.toks {
+			if named(j) {
+				first = j
+				break
+			}
+		}
+		return two(first, second)
+	}
+	if m := reDupVariable.FindStringSubmatch(msg); m != nil {
+		second := v.forward(i, varDefined(m[1]))
+		first := v.backward(second, varDefined(m[1]))
+		if first < 0 || second < 0 {
+			return one(second)
+		}
+		return two(first+1, second+1) // graphql-js points at the names
+	}
+	if m := reDupDirective.FindStringSubmatch(msg); m != nil {
+		first := v.backward(i, func(j int) bool { return v.isKind(j, "@") && v.isName(j+1, m[1]) })
+		return two(first, i)
+	}
+	if m := reConflict.FindStringSubmatch(msg); m != nil {
+		// The first selection of the response key, in this selection set
+		// or a fragment beside it: graphql-js gives both.
+		rel, paren := 0, 0
+		first := v.backward(i, func(j int) bool {
+			switch v.toks[j].Kind {
+			case "}":
+				rel++
+			case "{":
+				rel--
+			case ")":
+				paren++
+			case "(":
+				paren--
+			}
+			return rel <= 0 && paren == 0 && v.isName(j, m[1]) && !v.isKind(j-1, ":") && !v.isKind(j-1, "$")
+		})
+		return two(first, i)
+	}
+	if m := reCycleVia.FindStringSubmatch(msg); m != nil {
+		// The first location is the spread of the next fragment inside
+		// the fragment that cycles.
+		def := -1
+		for j := range v.toks {
+			if v.isName(j, "fragment") && v.isName(j+1, m[1]) {
+				def = j
+				break
+			}
+		}
+		if def >= 0 {
+			for j := def; j < len(v.toks); j++ {
+				if v.isKind(j, "...") && v.isName(j+1, m[2]) {
+					return two(j, i)
+				}
+			}
+		}
+		return one(i)
+	}
+	if m := reVarPosition.FindStringSubmatch(msg); m != nil {
+		return two(v.backward(i, varDefined(m[1])), i)
+	}
+	if reVarUndefined.MatchString(msg) {
+		// The second location is the operation's start.
+		depth, op := 0, -1
+		for j := 0; j < i; j++ {
+			switch v.toks[j].Kind {
+			case "{":
+				if depth == 0 {
+					op = j
+					if j > 0 && v.toks[j-1].Kind != "}" {
+						op = v.backward(j, func(k int) bool {
+							return v.toks[k].Kind == "Name" && (v.toks[k].Value == "query" || v.toks[k].Value == "mutation" || v.toks[k].Value == "subscription")
+						})
+					}
+				}
+				depth++
+			case "}":
+				depth--
+			}
+		}
+		return two(i, op)
+	}
+	return one(i)
+}
+
+// firstMatch returns the first submatch of msg by any of res, or "".
+func firstMatch(msg string, res ...*regexp.Regexp) string {
+	for _, re := range res {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
