@@ -11,9 +11,9 @@ import (
 
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/limits"
-	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -29,7 +29,7 @@ type Router struct {
 	engine   *exec.Engine
 	docs     *lru.Cache[string, *document]
 	pinned   map[string]*document // safelisted documents, prepared at start
-	pq       *persisted.PersistedQueries
+	pq       *pqstate.PersistedQueries
 	graphiql []byte
 }
 
@@ -72,7 +72,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		if opts.Logger == nil {
 			opts.Logger = cfg.Logger
 		}
-		if r.pq, err = persisted.New(opts); err != nil {
+		if r.pq, err = pqstate.New(opts); err != nil {
 			return nil, err
 		}
 		if err := r.prepareSafelist(); err != nil {
