@@ -50,7 +50,7 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 		}
 	}
 	if r.cfg.Auth != nil {
-		actx, err := r.cfg.Auth(ctx, raw)
+		actx, err := r.cfg.Auth(ctx, authRequest(raw))
 		if err != nil {
 			r.fail(resp, ct, unauthenticated(err))
 			return

@@ -20,8 +20,9 @@ import (
 // Router serves a schema over HTTP: the GraphQL endpoint at Config.Path
 // and, when configured, GraphiQL at its own path. It is an http.Handler,
 // so it composes with other routes in one mux and mounts under a prefix
-// (with http.StripPrefix or a router's Mount). Do runs the same pipeline
-// for hosts that are not net/http.
+// (with http.StripPrefix or a router's Mount). The adapter packages run
+// the same pipeline on fasthttp and AWS Lambda, NewWebHandler in the shape
+// of a fetch handler, and Execute without HTTP.
 type Router struct {
 	cfg      Config
 	schema   *schema.Schema

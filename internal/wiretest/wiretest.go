@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -97,7 +96,7 @@ func ProtectedRouter(t testing.TB) *graft.Router {
 	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), graft.Config{
 		MaxBodyBytes: MaxBodyBytes,
 		CSRF:         &graft.CSRFConfig{},
-		Auth: func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error) {
+		Auth: func(ctx context.Context, r *graft.AuthRequest) (context.Context, error) {
 			auth := r.Header("Authorization")
 			if auth == "" {
 				return ctx, nil
