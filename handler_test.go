@@ -13,7 +13,7 @@ import (
 	"github.com/graftgql/graft/internal/wiretest"
 )
 
-func TestToHandlerRoundTrip(t *testing.T) {
+func TestWebHandlerRoundTrip(t *testing.T) {
 	tests := []struct {
 		name       string
 		method     string
@@ -145,7 +145,7 @@ func TestWireCases(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			wiretest.Check(t, c, wiretest.Result{Status: resp.StatusCode, Header: resp.Header, Body: body})
 		})
-		t.Run("ToHandler/"+c.Name, func(t *testing.T) {
+		t.Run("WebHandler/"+c.Name, func(t *testing.T) {
 			resp, err := web.Handle(context.Background(), newRequest("https://api.example.com"))
 			if err != nil {
 				t.Fatal(err)

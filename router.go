@@ -114,9 +114,6 @@ func (r *Router) Config() Config { return r.cfg }
 // Layer returns the router's service layer.
 func (r *Router) Layer() *Layer { return r.layer }
 
-// Schema returns the schema the router serves.
-func (r *Router) Schema() *schema.Schema { return r.schema }
-
 // document returns the prepared document for query, from the cache or
 // freshly parsed, validated and planned.
 func (r *Router) document(query string) (*document, gqlerror.List) {
