@@ -15,7 +15,7 @@ const NotFoundCacheControl = "private, no-cache, must-revalidate"
 
 // Error is what Resolve returns when a request cannot go on: the HTTP status,
 // the headers the router must send and the GraphQL error for the response
-// body. It wraps one of the typed errors of this package (such as
+// body. It wraps one of the typed errors of package persisted (such as
 // *PersistedQueryNotFoundError), so errors.As finds them.
 //
 // Routers send Err unchanged: clients match its message and code, so no
