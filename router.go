@@ -12,7 +12,6 @@ import (
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/pqstate"
-	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
 )
@@ -56,7 +55,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		layer = NewLayer()
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer}
-	r.engine = exec.New(schemadef.Model(s), exec.Options{
+	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,
 		MaxErrors:            cfg.MaxErrors,

@@ -25,7 +25,7 @@ func TestSchemaMatchesBenchSchema(t *testing.T) {
 	if gerr != nil {
 		t.Fatal(gerr)
 	}
-	if diff := sdldiff.Diff(schemadef.Model(s).AST(), wantSchema); len(diff) > 0 {
+	if diff := sdldiff.Diff(s.AST(), wantSchema); len(diff) > 0 {
 		t.Errorf("schema differs from the bench schema:\n%s\nSDL:\n%s", strings.Join(diff, "\n"), s.SDL())
 	}
 }

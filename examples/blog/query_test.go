@@ -3,7 +3,6 @@ package blog
 import (
 	"context"
 	"encoding/json"
-	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/workload"
 	"testing"
 
@@ -16,7 +15,7 @@ func prepare(tb testing.TB, query string, vars map[string]any) (*exec.Engine, *e
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	doc, errs := e.Prepare(query)
 	if errs != nil {
 		tb.Fatalf("prepare: %v", errs)
@@ -134,7 +133,7 @@ func benchCold(b *testing.B, file string, vars map[string]any) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	buf := make([]byte, 0, 1<<20)
 	b.ReportAllocs()
 	for b.Loop() {

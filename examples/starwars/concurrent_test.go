@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // TestConcurrentExecution runs one prepared document from many goroutines
@@ -17,7 +16,7 @@ func TestConcurrentExecution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	doc, errs := e.Prepare(`query ($ep: Episode) { hero(episode: $ep) { __typename name friends { name ... on Human { homePlanet } } } }`)
 	if errs != nil {
 		t.Fatal(errs)

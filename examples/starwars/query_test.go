@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // run executes a query against the Star Wars schema and returns the
@@ -16,7 +15,7 @@ func run(t *testing.T, query string, vars map[string]any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	doc, errs := e.Prepare(query)
 	if errs != nil {
 		t.Fatalf("prepare: %v", errs)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // The cases of graphql-js's starWarsValidation-test: documents the
@@ -32,7 +31,7 @@ func TestValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs := e.Prepare(tt.query)

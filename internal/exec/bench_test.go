@@ -3,7 +3,6 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/workload"
 	"strings"
 	"testing"
@@ -46,7 +45,7 @@ func blogEngine(b *testing.B) *exec.Engine {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return exec.New(schemadef.Model(s), exec.Options{})
+	return exec.New(s, exec.Options{})
 }
 
 // runOnce prepares (when doc is nil), coerces and executes one request.

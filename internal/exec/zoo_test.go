@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/graftgql/graft/internal/exec"
-	schema "github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
