@@ -11,6 +11,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/wiretest"
+	"github.com/graftgql/graft/schema"
 )
 
 func TestWebHandlerRoundTrip(t *testing.T) {
@@ -153,5 +154,13 @@ func TestWireCases(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			wiretest.Check(t, c, wiretest.Result{Status: resp.StatusCode, Header: resp.Header, Body: body})
 		})
+	}
+}
+
+func TestNewRouterRefusesAMissingSchema(t *testing.T) {
+	for name, s := range map[string]*schema.Schema{"nil": nil, "zero": {}} {
+		if _, err := graft.NewRouter(s, nil, graft.Config{}); err == nil || !strings.Contains(err.Error(), "graft: NewRouter: no schema") {
+			t.Errorf("%s schema: err = %v", name, err)
+		}
 	}
 }

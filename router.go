@@ -44,8 +44,8 @@ type document struct {
 // none) and the given configuration. Invalid configuration, and in
 // safelist mode any listed query that does not validate, is an error.
 func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
-	if s == nil {
-		return nil, fmt.Errorf("graft: NewRouter: schema is nil")
+	if s.SDL() == "" {
+		return nil, fmt.Errorf("graft: NewRouter: no schema (build one with schema.Builder.Build)")
 	}
 	cfg, err := cfg.withDefaults()
 	if err != nil {

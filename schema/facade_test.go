@@ -100,3 +100,21 @@ func TestFacadeBuildErrors(t *testing.T) {
 		t.Fatalf("errors.As(%v) found no *BuildError with a type", err)
 	}
 }
+
+// TestZeroValues checks that a zero Builder is ready to use and that a zero
+// Schema prints nothing instead of panicking.
+func TestZeroValues(t *testing.T) {
+	var b schema.Builder
+	schema.QueryNoArgs(&b, "ok", func(context.Context) (bool, error) { return true, nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.SDL(), "ok: Boolean!") {
+		t.Errorf("SDL = %q", s.SDL())
+	}
+	var zero schema.Schema
+	if zero.SDL() != "" || zero.AST() != nil {
+		t.Error("a zero Schema is not empty")
+	}
+}
