@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/persisted"
 )
@@ -92,7 +91,7 @@ type Config struct {
 
 	// Auth runs before each GraphQL request. It may return a context
 	// carrying the user; an error answers 401 with its message.
-	Auth func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error)
+	Auth func(ctx context.Context, r *AuthRequest) (context.Context, error)
 
 	// Logger receives internal errors and panics. Default slog.Default().
 	Logger *slog.Logger

@@ -55,10 +55,11 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 	if err != nil {
 		return nil, fmt.Errorf("graft: read request body: %w", err)
 	}
-	resp := &httpapi.Response{}
+	var resp *httpapi.Response
 	if tooLarge {
 		resp = bodylimit.TooLarge(limit)
 	} else {
+		resp = &httpapi.Response{}
 		h.router.serveInto(ctx, webRawRequest(req, body), resp)
 	}
 	return webHTTPResponse(req, resp), nil

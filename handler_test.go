@@ -11,9 +11,10 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/wiretest"
+	"github.com/graftgql/graft/schema"
 )
 
-func TestToHandlerRoundTrip(t *testing.T) {
+func TestWebHandlerRoundTrip(t *testing.T) {
 	tests := []struct {
 		name       string
 		method     string
@@ -148,7 +149,7 @@ func TestWireCases(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			wiretest.Check(t, c, wiretest.Result{Status: resp.StatusCode, Header: resp.Header, Body: body})
 		})
-		t.Run("ToHandler/"+c.Name, func(t *testing.T) {
+		t.Run("WebHandler/"+c.Name, func(t *testing.T) {
 			resp, err := web.Handle(context.Background(), newRequest("https://api.example.com"))
 			if err != nil {
 				t.Fatal(err)
@@ -156,5 +157,13 @@ func TestWireCases(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			wiretest.Check(t, c, wiretest.Result{Status: resp.StatusCode, Header: resp.Header, Body: body})
 		})
+	}
+}
+
+func TestNewRouterRefusesAMissingSchema(t *testing.T) {
+	for name, s := range map[string]*schema.Schema{"nil": nil, "zero": {}} {
+		if _, err := graft.NewRouter(s, nil, graft.Config{}); err == nil || !strings.Contains(err.Error(), "graft: NewRouter: no schema") {
+			t.Errorf("%s schema: err = %v", name, err)
+		}
 	}
 }

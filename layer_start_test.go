@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graftgql/graft/internal/httpapi"
-
 	"github.com/graftgql/graft/schema"
 )
 
@@ -337,7 +335,7 @@ func TestAuthHookReadsApplicationServices(t *testing.T) {
 	l := NewLayer()
 	ProvideValue(l, &db{name: "users"})
 	var seen string
-	r := quietRouter(t, l, Config{Auth: func(ctx context.Context, _ *httpapi.RawRequest) (context.Context, error) {
+	r := quietRouter(t, l, Config{Auth: func(ctx context.Context, _ *AuthRequest) (context.Context, error) {
 		d, err := Service[*db](ctx)
 		if err != nil {
 			return nil, err
@@ -361,7 +359,7 @@ func TestUnauthorizedCarriesWWWAuthenticate(t *testing.T) {
 		{"hook's challenge", &AuthError{Challenge: `Bearer realm="api", error="invalid_token"`, Err: errors.New("expired")}, `Bearer realm="api", error="invalid_token"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := quietRouter(t, nil, Config{Auth: func(ctx context.Context, _ *httpapi.RawRequest) (context.Context, error) {
+			r := quietRouter(t, nil, Config{Auth: func(ctx context.Context, _ *AuthRequest) (context.Context, error) {
 				return nil, tc.err
 			}})
 			rec := postQuery(r, "{ db }")
@@ -376,7 +374,7 @@ func TestUnauthorizedCarriesWWWAuthenticate(t *testing.T) {
 }
 
 func TestExecuteRunsTheAuthHook(t *testing.T) {
-	r := quietRouter(t, nil, Config{Auth: func(ctx context.Context, raw *httpapi.RawRequest) (context.Context, error) {
+	r := quietRouter(t, nil, Config{Auth: func(ctx context.Context, raw *AuthRequest) (context.Context, error) {
 		if raw.Header("Authorization") != "Bearer ok" {
 			return nil, errors.New("missing token")
 		}

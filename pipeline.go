@@ -15,8 +15,8 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
-	"github.com/graftgql/graft/persisted"
 )
 
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
@@ -75,7 +75,7 @@ func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *request
 	if e := r.startLayer(ctx); e != nil {
 		return nil, e
 	}
-	actx, err := r.cfg.Auth(ctx, raw)
+	actx, err := r.cfg.Auth(ctx, authRequest(raw))
 	if err != nil {
 		return nil, unauthenticated(err)
 	}
@@ -113,11 +113,11 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response) {
 	ct := httpapi.ContentType(media)
 	query := req.Query
-	var res persisted.Resolution
+	var res pqstate.Resolution
 	if r.pq != nil {
 		var err error
 		if req.HasPersistedQuery {
-			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, persisted.Extension(req.PersistedQuery))
+			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, pqstate.Extension(req.PersistedQuery))
 		} else {
 			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
 		}
@@ -126,8 +126,8 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 			return
 		}
 		query = res.Query
-	} else if req.HasPersistedQuery || persisted.Requested(req.Extensions) {
-		r.fail(resp, ct, pqError(persisted.ErrNotSupported()))
+	} else if req.HasPersistedQuery || pqstate.Requested(req.Extensions) {
+		r.fail(resp, ct, pqError(pqstate.ErrNotSupported()))
 		return
 	}
 	if query == "" {
@@ -226,7 +226,7 @@ func appendErrors(buf []byte, errs ...*gqlerror.Error) []byte {
 }
 
 func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
-	var pe *persisted.Error
+	var pe *pqstate.Error
 	if !errors.As(err, &pe) {
 		r.cfg.Logger.Error("graft: persisted queries", "error", err)
 		r.fail(resp, ct, internalError())
@@ -236,7 +236,7 @@ func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
 	resp.CacheControl = pe.CacheControl
 }
 
-func pqError(pe *persisted.Error) *httpapi.Error {
+func pqError(pe *pqstate.Error) *httpapi.Error {
 	return &httpapi.Error{Status: pe.Status, Allow: pe.Allow, Err: pe.Err}
 }
 

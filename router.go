@@ -11,17 +11,17 @@ import (
 
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
-	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
 
 // Router serves a schema over HTTP: the GraphQL endpoint at Config.Path
 // and, when configured, GraphiQL at its own path. It is an http.Handler,
 // so it composes with other routes in one mux and mounts under a prefix
-// (with http.StripPrefix or a router's Mount). Do runs the same pipeline
-// for hosts that are not net/http.
+// (with http.StripPrefix or a router's Mount). The adapter packages run
+// the same pipeline on fasthttp and AWS Lambda, NewWebHandler in the shape
+// of a fetch handler, and Execute without HTTP.
 type Router struct {
 	cfg      Config
 	schema   *schema.Schema
@@ -29,7 +29,7 @@ type Router struct {
 	engine   *exec.Engine
 	docs     *lru.Cache[string, *document]
 	pinned   map[string]*document // safelisted documents, prepared at start
-	pq       *persisted.PersistedQueries
+	pq       *pqstate.PersistedQueries
 	graphiql []byte
 }
 
@@ -44,8 +44,8 @@ type document struct {
 // none) and the given configuration. Invalid configuration, and in
 // safelist mode any listed query that does not validate, is an error.
 func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
-	if s == nil {
-		return nil, fmt.Errorf("graft: NewRouter: schema is nil")
+	if s.SDL() == "" {
+		return nil, fmt.Errorf("graft: NewRouter: no schema (build one with schema.Builder.Build)")
 	}
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -55,7 +55,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		layer = NewLayer()
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer}
-	r.engine = exec.New(schemadef.Model(s), exec.Options{
+	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,
 		MaxErrors:            cfg.MaxErrors,
@@ -72,7 +72,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		if opts.Logger == nil {
 			opts.Logger = cfg.Logger
 		}
-		if r.pq, err = persisted.New(opts); err != nil {
+		if r.pq, err = pqstate.New(opts); err != nil {
 			return nil, err
 		}
 		if err := r.prepareSafelist(); err != nil {
@@ -112,9 +112,6 @@ func (r *Router) Config() Config { return r.cfg }
 
 // Layer returns the router's service layer.
 func (r *Router) Layer() *Layer { return r.layer }
-
-// Schema returns the schema the router serves.
-func (r *Router) Schema() *schema.Schema { return r.schema }
 
 // document returns the prepared document for query, from the cache or
 // freshly parsed, validated and planned.

@@ -10,7 +10,6 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/persisted"
@@ -43,7 +42,7 @@ func BenchmarkRouter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	eng := exec.New(schemadef.Model(s), exec.Options{})
+	eng := exec.New(s, exec.Options{})
 	for _, q := range []struct{ name, query string }{{"q1", benchQ1}, {"q2", benchQ2}} {
 		body := `{"query":` + quoteJSON(q.query) + `}`
 		b.Run(q.name+"/router", func(b *testing.B) {

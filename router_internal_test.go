@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
@@ -67,7 +66,7 @@ func TestPanicInThePipelineIsContained(t *testing.T) {
 	var logged strings.Builder
 	r, err := NewRouter(helloSchema(t), nil, Config{
 		Logger: slog.New(slog.NewTextHandler(&logged, nil)),
-		Auth: func(ctx context.Context, req *httpapi.RawRequest) (context.Context, error) {
+		Auth: func(ctx context.Context, req *AuthRequest) (context.Context, error) {
 			panic("secret detail")
 		},
 	})

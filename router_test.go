@@ -10,7 +10,6 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
-	"github.com/graftgql/graft/internal/httpapi"
 )
 
 func TestResolverErrorHasPath(t *testing.T) {
@@ -141,7 +140,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestAuthHook(t *testing.T) {
-	r := newTestRouter(t, graft.Config{Auth: func(ctx context.Context, req *httpapi.RawRequest) (context.Context, error) {
+	r := newTestRouter(t, graft.Config{Auth: func(ctx context.Context, req *graft.AuthRequest) (context.Context, error) {
 		tok := req.Header("Authorization")
 		if tok == "" {
 			return ctx, nil

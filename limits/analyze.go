@@ -16,8 +16,7 @@ import (
 func Analyze(s *schema.Schema, doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) Result {
 	var types *ast.Schema
 	var cost costLookup
-	if s != nil {
-		m := schemadef.Model(s)
+	if m := model(s); m != nil {
 		types = m.AST()
 		cost = func(typeName, fieldName string) schema.CostFunc {
 			if t := m.Type(typeName); t != nil {
@@ -29,6 +28,14 @@ func Analyze(s *schema.Schema, doc *ast.QueryDocument, op *ast.OperationDefiniti
 		}
 	}
 	return analyze(types, cost, doc, op, vars)
+}
+
+// model returns the built model behind s, or nil for a nil or zero Schema.
+func model(s *schema.Schema) *schemadef.Schema {
+	if s == nil {
+		return nil
+	}
+	return schemadef.Model(s)
 }
 
 // costLookup returns the declared cost of a field of a named type, or nil

@@ -3,13 +3,12 @@
 // server remembers the text, and safelisting, where only the operations in a
 // known list may run at all.
 //
-// A router with persisted queries calls [PersistedQueries.Resolve] on every
-// request before it parses anything. Resolve turns the request's query and
-// its extensions.persistedQuery into the query text to run, or into an
-// [*Error] carrying the HTTP status, headers and GraphQL error of the wire
-// contract. When Resolve asks for it ([Resolution.Register]), the router
-// stores the query with [PersistedQueries.Register] once the query has parsed
-// and validated, so an invalid query is never stored.
+// Turn them on with graft.Config.PersistedQueries (an [Options]), or from the
+// environment with [ConfigFromEnv]. The router resolves every request's
+// extensions.persistedQuery before it parses anything, and registers a new
+// query only once it has parsed and validated, so an invalid query is never
+// stored. Each refusal has a stable extensions.code (CodeNotFound and the
+// rest) and a typed error (such as [*PersistedQueryNotFoundError]).
 //
 // Queries live in a [Store]: [NewMemoryStore] is an in-process LRU,
 // [NewSafelistStore] a read-only list (usually loaded with [LoadManifest]),
@@ -19,9 +18,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	p, err := persisted.New(persisted.Options{Mode: persisted.APQ, Store: store})
-//	if err != nil {
-//		return err
-//	}
-//	res, err := p.Resolve(ctx, false, body.Query, body.Extensions)
+//	router, err := graft.NewRouter(s, layer, graft.Config{
+//		PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: store},
+//	})
 package persisted

@@ -2,63 +2,67 @@ package persisted_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
+	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/persisted"
+	"github.com/graftgql/graft/schema"
 )
+
+func helloSchema() *schema.Builder {
+	b := schema.New()
+	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
+	return b
+}
 
 // The APQ round trip: a client first sends only the hash, gets
 // PersistedQueryNotFound, retries with the query, and from then on the hash
 // alone is enough.
 func Example() {
 	ctx := context.Background()
-	p, err := persisted.New(persisted.Options{Mode: persisted.APQ})
+	router, err := graft.ToRouter(helloSchema(), nil, graft.Config{
+		PersistedQueries: &persisted.Options{Mode: persisted.APQ},
+	})
 	if err != nil {
 		panic(err)
 	}
-	query := "{ hero { name } }"
+	query := "{ hello }"
 	ext := map[string]any{"persistedQuery": map[string]any{
 		"version":    float64(1),
-		"sha256Hash": persisted.Hash("sha256", query),
+		"sha256Hash": persisted.Hash(persisted.SHA256, query),
 	}}
 
-	_, err = p.Resolve(ctx, false, "", ext)
-	var pe *persisted.Error
-	if errors.As(err, &pe) {
-		fmt.Println(pe.Status, pe.Err.Message, pe.CacheControl)
-	}
-
-	res, _ := p.Resolve(ctx, false, query, ext)
-	if res.Register {
-		// The router parses and validates res.Query first.
-		p.Register(ctx, res.Hash, res.Query)
-	}
-
-	res, _ = p.Resolve(ctx, true, "", ext)
-	fmt.Println(res.Query, "|", res.CacheControl)
+	status, body := router.Execute(ctx, graft.Request{Extensions: ext})
+	fmt.Println(status, string(body))
+	status, body = router.Execute(ctx, graft.Request{Query: query, Extensions: ext})
+	fmt.Println(status, string(body))
+	status, body = router.Execute(ctx, graft.Request{Extensions: ext})
+	fmt.Println(status, string(body))
 	// Output:
-	// 200 PersistedQueryNotFound private, no-cache, must-revalidate
-	// { hero { name } } | public, max-age=60
+	// 200 {"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}
+	// 200 {"data":{"hello":"world"}}
+	// 200 {"data":{"hello":"world"}}
 }
 
 // A safelist from a manifest refuses everything else.
 func ExampleNewSafelistStore() {
 	ctx := context.Background()
-	allowed := "query Hero { hero { name } }"
-	store, err := persisted.NewSafelistStore(map[string]string{persisted.Hash("sha256", allowed): allowed})
+	allowed := "query Hello { hello }"
+	store, err := persisted.NewSafelistStore(map[string]string{persisted.Hash(persisted.SHA256, allowed): allowed})
 	if err != nil {
 		panic(err)
 	}
-	p, err := persisted.New(persisted.Options{Mode: persisted.Safelist, Store: store})
+	router, err := graft.ToRouter(helloSchema(), nil, graft.Config{
+		PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store},
+	})
 	if err != nil {
 		panic(err)
 	}
-	res, _ := p.Resolve(ctx, false, allowed, nil)
-	fmt.Println(res.Query)
-	_, err = p.Resolve(ctx, false, "{ secrets }", nil)
-	fmt.Println(err)
+	status, body := router.Execute(ctx, graft.Request{Query: allowed})
+	fmt.Println(status, string(body))
+	status, _ = router.Execute(ctx, graft.Request{Query: "{ hello }"})
+	fmt.Println(status)
 	// Output:
-	// query Hero { hero { name } }
-	// Persisted query not in safelist
+	// 200 {"data":{"hello":"world"}}
+	// 403
 }

@@ -28,18 +28,6 @@ func Hash(algorithm, query string) string {
 	return ""
 }
 
-// hashLength returns the length in hex digits of the algorithm's hashes, or
-// 0 for an unknown algorithm.
-func hashLength(algorithm string) int {
-	switch algorithm {
-	case "", SHA256:
-		return 2 * sha256.Size
-	case SHA512:
-		return 2 * sha512.Size
-	}
-	return 0
-}
-
 // algorithmForLength returns the algorithm whose hex hashes have length n,
 // or "".
 func algorithmForLength(n int) string {
@@ -61,29 +49,6 @@ func isHex(s string) bool {
 		}
 	}
 	return true
-}
-
-// normalizeHash returns h in lowercase when it is hex of the algorithm's
-// length, and false otherwise. It reads h once and allocates only when h has
-// uppercase digits.
-func normalizeHash(algorithm, h string) (string, bool) {
-	if len(h) != hashLength(algorithm) {
-		return "", false
-	}
-	upper := false
-	for i := 0; i < len(h); i++ {
-		switch c := h[i]; {
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
-		case 'A' <= c && c <= 'F':
-			upper = true
-		default:
-			return "", false
-		}
-	}
-	if upper {
-		return strings.ToLower(h), true
-	}
-	return h, true
 }
 
 // toLowerHex lowercases a hex string without allocating when it already is.

@@ -20,27 +20,3 @@ func TestHash(t *testing.T) {
 		}
 	}
 }
-
-func TestNormalizeHash(t *testing.T) {
-	upper := "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"
-	tests := []struct {
-		name, alg, in, want string
-		ok                  bool
-	}{
-		{"lowercase sha256", SHA256, hHero, hHero, true},
-		{"uppercase is lowered", SHA256, upper, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", true},
-		{"sha512 length", SHA512, hHero512, hHero512, true},
-		{"sha512 hash in sha256 mode", SHA256, hHero512, "", false},
-		{"sha256 hash in sha512 mode", SHA512, hHero, "", false},
-		{"not hex", SHA256, "g" + hHero[1:], "", false},
-		{"empty", SHA256, "", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := normalizeHash(tt.alg, tt.in)
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("normalizeHash(%q, %q) = %q, %v; want %q, %v", tt.alg, tt.in, got, ok, tt.want, tt.ok)
-			}
-		})
-	}
-}

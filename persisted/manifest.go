@@ -9,19 +9,19 @@ import (
 	"sort"
 )
 
-// ManifestFormat is the format field of Apollo's persisted query manifest.
-const ManifestFormat = "apollo-persisted-query-manifest"
+// manifestFormat is the format field of Apollo's persisted query manifest.
+const manifestFormat = "apollo-persisted-query-manifest"
 
-// Manifest is Apollo's persisted query manifest, as BuildManifest writes it
+// manifest is Apollo's persisted query manifest, as BuildManifest writes it
 // and LoadManifest reads it.
-type Manifest struct {
+type manifest struct {
 	Format     string              `json:"format"`
 	Version    int                 `json:"version"`
-	Operations []ManifestOperation `json:"operations"`
+	Operations []manifestOperation `json:"operations"`
 }
 
-// ManifestOperation is one operation of a Manifest.
-type ManifestOperation struct {
+// manifestOperation is one operation of a manifest.
+type manifestOperation struct {
 	// ID is the lowercase hex sha256 (or sha512) of Body.
 	ID string `json:"id"`
 	// Name is the operation's name.
@@ -85,12 +85,12 @@ func parseApollo(data []byte) (map[string]string, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("not an Apollo persisted query manifest: %w", err)
 	}
-	if m.Format == nil || *m.Format != ManifestFormat {
+	if m.Format == nil || *m.Format != manifestFormat {
 		f := "<not a string>"
 		if m.Format != nil {
 			f = *m.Format
 		}
-		return nil, fmt.Errorf("unknown manifest format %q (want %q, or a Relay map of hash to query)", f, ManifestFormat)
+		return nil, fmt.Errorf("unknown manifest format %q (want %q, or a Relay map of hash to query)", f, manifestFormat)
 	}
 	if m.Version == nil || *m.Version != 1 {
 		return nil, errors.New("unsupported Apollo manifest version (want 1)")

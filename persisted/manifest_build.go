@@ -62,7 +62,7 @@ func BuildManifest(sources map[string]string) ([]byte, error) {
 		opNames = append(opNames, name)
 	}
 	sort.Strings(opNames)
-	m := Manifest{Format: ManifestFormat, Version: 1, Operations: make([]ManifestOperation, 0, len(ops))}
+	m := manifest{Format: manifestFormat, Version: 1, Operations: make([]manifestOperation, 0, len(ops))}
 	for _, name := range opNames {
 		op := ops[name]
 		used := map[string]bool{}
@@ -70,7 +70,7 @@ func BuildManifest(sources map[string]string) ([]byte, error) {
 			return nil, fmt.Errorf("persisted: build manifest: %s: operation %q: %w", opFile[name], name, err)
 		}
 		body := printOperation(op, frags, used)
-		m.Operations = append(m.Operations, ManifestOperation{
+		m.Operations = append(m.Operations, manifestOperation{
 			ID:   Hash(SHA256, body),
 			Name: name,
 			Type: string(op.Operation),

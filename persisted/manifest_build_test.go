@@ -22,16 +22,16 @@ fragment Unused on Character { id }`,
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m Manifest
+	var m manifest
 	if err := json.Unmarshal(out, &m); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
-	if m.Format != ManifestFormat || m.Version != 1 || len(m.Operations) != 2 {
+	if m.Format != manifestFormat || m.Version != 1 || len(m.Operations) != 2 {
 		t.Fatalf("manifest = %+v", m)
 	}
 	wantHero := "query Hero ($ep: Episode = JEDI) {\n  hero(episode: $ep) {\n    ... HeroFields\n    friends {\n      ... Name\n    }\n  }\n}\n" +
 		"fragment HeroFields on Character {\n  id\n  ... Name\n}\nfragment Name on Character {\n  name\n}"
-	want := []ManifestOperation{
+	want := []manifestOperation{
 		{ID: Hash(SHA256, wantHero), Name: "Hero", Type: "query", Body: wantHero},
 		{ID: Hash(SHA256, "mutation Like {\n  like(id: \"1\") {\n    id\n  }\n}"), Name: "Like", Type: "mutation",
 			Body: "mutation Like {\n  like(id: \"1\") {\n    id\n  }\n}"},

@@ -20,8 +20,8 @@ func writeFile(t *testing.T, name, content string) string {
 	return p
 }
 
-func apolloManifest(ops ...ManifestOperation) string {
-	b, _ := json.Marshal(Manifest{Format: ManifestFormat, Version: 1, Operations: ops})
+func apolloManifest(ops ...manifestOperation) string {
+	b, _ := json.Marshal(manifest{Format: manifestFormat, Version: 1, Operations: ops})
 	return string(b)
 }
 
@@ -31,8 +31,8 @@ func relayManifest(entries map[string]string) string {
 }
 
 func TestLoadManifest(t *testing.T) {
-	hero := ManifestOperation{ID: hHero, Name: "Hero", Type: "query", Body: qHero}
-	droid := ManifestOperation{ID: hDroid, Name: "Droid", Type: "query", Body: qDroid}
+	hero := manifestOperation{ID: hHero, Name: "Hero", Type: "query", Body: qHero}
+	droid := manifestOperation{ID: hDroid, Name: "Droid", Type: "query", Body: qDroid}
 	both := map[string]string{hHero: qHero, hDroid: qDroid}
 	tests := []struct {
 		name    string
@@ -41,21 +41,21 @@ func TestLoadManifest(t *testing.T) {
 		wantErr string // after `persisted: load manifest "<path>": `
 	}{
 		{"apollo", apolloManifest(hero, droid), both, ""},
-		{"apollo with uppercase ids", apolloManifest(ManifestOperation{ID: strings.ToUpper(hHero), Name: "Hero", Body: qHero}),
+		{"apollo with uppercase ids", apolloManifest(manifestOperation{ID: strings.ToUpper(hHero), Name: "Hero", Body: qHero}),
 			map[string]string{hHero: qHero}, ""},
-		{"apollo with sha512 ids", apolloManifest(ManifestOperation{ID: hHero512, Name: "Hero", Body: qHero}),
+		{"apollo with sha512 ids", apolloManifest(manifestOperation{ID: hHero512, Name: "Hero", Body: qHero}),
 			map[string]string{hHero512: qHero}, ""},
 		{"relay", relayManifest(both), both, ""},
 		{"relay with sha512 ids", relayManifest(map[string]string{hDroid512: qDroid}), map[string]string{hDroid512: qDroid}, ""},
-		{"apollo id of another body", apolloManifest(hero, ManifestOperation{ID: hHero, Name: "GetUser", Body: qDroid}), nil,
+		{"apollo id of another body", apolloManifest(hero, manifestOperation{ID: hHero, Name: "GetUser", Body: qDroid}), nil,
 			`operation "GetUser": id does not match the sha256 of its body`},
-		{"apollo sha512 id of another body", apolloManifest(ManifestOperation{ID: hHero512, Name: "GetUser", Body: qDroid}), nil,
+		{"apollo sha512 id of another body", apolloManifest(manifestOperation{ID: hHero512, Name: "GetUser", Body: qDroid}), nil,
 			`operation "GetUser": id does not match the sha512 of its body`},
-		{"apollo id not a hash", apolloManifest(ManifestOperation{ID: "abc", Name: "GetUser", Body: qDroid}), nil,
+		{"apollo id not a hash", apolloManifest(manifestOperation{ID: "abc", Name: "GetUser", Body: qDroid}), nil,
 			`operation "GetUser": id is not a sha256 or sha512 hex hash`},
-		{"apollo operation without id", apolloManifest(ManifestOperation{Name: "GetUser", Body: qDroid}), nil,
+		{"apollo operation without id", apolloManifest(manifestOperation{Name: "GetUser", Body: qDroid}), nil,
 			`operation "GetUser": no id`},
-		{"apollo operation without body or name", apolloManifest(hero, ManifestOperation{ID: hDroid}), nil,
+		{"apollo operation without body or name", apolloManifest(hero, manifestOperation{ID: hDroid}), nil,
 			`operation "#1": no body`},
 		{"apollo without operations", apolloManifest(), nil, "the manifest has no operations"},
 		{"apollo of another version", `{"format":"apollo-persisted-query-manifest","version":2,"operations":[]}`, nil,

@@ -33,7 +33,7 @@ type Options struct {
 	// a SafelistStore from a manifest).
 	Store Store
 	// EnableGet allows persisted queries over GET, so CDNs can cache them.
-	// Nil means true. When false, Resolve answers every GET with 405 and
+	// Nil means true. When false, the router answers every GET with 405 and
 	// Allow: POST.
 	EnableGet *bool
 	// ValidateHash checks that a query sent for registration hashes to the

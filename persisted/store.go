@@ -17,7 +17,7 @@ type Store interface {
 }
 
 // Lister is implemented by stores that can list every entry, such as
-// *SafelistStore. A router uses it, through PersistedQueries.Entries, to
+// *SafelistStore. In safelist mode the router uses it to
 // validate every allowed query when it starts.
 type Lister interface {
 	// Entries returns a copy of every stored hash and its query.

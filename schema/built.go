@@ -10,8 +10,9 @@ func init() {
 	schemadef.Model = func(public any) *schemadef.Schema { return public.(*Schema).model }
 }
 
-// Schema is a built, immutable GraphQL schema. One *Schema may serve any
-// number of routers and goroutines.
+// Schema is a built, immutable GraphQL schema, made by Builder.Build (the
+// zero value holds no schema). One *Schema may serve any number of routers
+// and goroutines.
 type Schema struct {
 	model *schemadef.Schema
 }
@@ -19,15 +20,26 @@ type Schema struct {
 // AST returns the schema in gqlparser's form, loaded from the printed SDL:
 // the types, fields and directives by name, for validating documents
 // (gqlparser.LoadQuery) and for tools. Do not modify it.
-func (s *Schema) AST() *ast.Schema { return s.model.AST() }
+func (s *Schema) AST() *ast.Schema {
+	if s == nil || s.model == nil {
+		return nil
+	}
+	return s.model.AST()
+}
 
 // SDL returns the schema printed in the GraphQL schema definition language.
 // The output is deterministic: the same schema always prints the same text.
-func (s *Schema) SDL() string { return s.model.SDL() }
+func (s *Schema) SDL() string {
+	if s == nil || s.model == nil {
+		return ""
+	}
+	return s.model.SDL()
+}
 
 // Builder collects type and field declarations and turns them into a
 // *Schema with Build. Declarations may come in any order: a field may name
-// a type that is declared later. A Builder is not safe for concurrent use.
+// a type that is declared later. The zero value is an empty Builder ready
+// to use. A Builder is not safe for concurrent use.
 type Builder struct {
 	impl *schemadef.Builder
 }
@@ -37,10 +49,18 @@ func New() *Builder {
 	return &Builder{impl: schemadef.New()}
 }
 
+// def returns the builder's implementation, creating it for a zero Builder.
+func (b *Builder) def() *schemadef.Builder {
+	if b.impl == nil {
+		b.impl = schemadef.New()
+	}
+	return b.impl
+}
+
 // Build checks the declarations and builds the schema. The error, when
 // not nil, joins one *BuildError per mistake found.
 func (b *Builder) Build() (*Schema, error) {
-	m, err := b.impl.Build()
+	m, err := b.def().Build()
 	if err != nil {
 		return nil, err
 	}

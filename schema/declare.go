@@ -24,7 +24,7 @@ func (o *ObjectType[T]) Name() string { return o.impl.Name() }
 // Fields of embedded structs are promoted. Options: Description,
 // Implements.
 func Object[T any](b *Builder, name string, opts ...Option) *ObjectType[T] {
-	return &ObjectType[T]{impl: schemadef.Object[T](b.impl, name, opts...)}
+	return &ObjectType[T]{impl: schemadef.Object[T](b.def(), name, opts...)}
 }
 
 // FieldFunc adds a resolver field with arguments to an object type. A is a
@@ -47,23 +47,23 @@ func FieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.
 // Query adds a field with arguments to the Query type. See FieldFunc for
 // the argument struct A and the result R.
 func Query[A, R any](b *Builder, name string, fn func(context.Context, A) (R, error), opts ...Option) {
-	schemadef.Query(b.impl, name, fn, opts...)
+	schemadef.Query(b.def(), name, fn, opts...)
 }
 
 // QueryNoArgs adds a field without arguments to the Query type.
 func QueryNoArgs[R any](b *Builder, name string, fn func(context.Context) (R, error), opts ...Option) {
-	schemadef.QueryNoArgs(b.impl, name, fn, opts...)
+	schemadef.QueryNoArgs(b.def(), name, fn, opts...)
 }
 
 // Mutation adds a field with arguments to the Mutation type. Mutation
 // fields run one after another, in the order of the operation.
 func Mutation[A, R any](b *Builder, name string, fn func(context.Context, A) (R, error), opts ...Option) {
-	schemadef.Mutation(b.impl, name, fn, opts...)
+	schemadef.Mutation(b.def(), name, fn, opts...)
 }
 
 // MutationNoArgs adds a field without arguments to the Mutation type.
 func MutationNoArgs[R any](b *Builder, name string, fn func(context.Context) (R, error), opts ...Option) {
-	schemadef.MutationNoArgs(b.impl, name, fn, opts...)
+	schemadef.MutationNoArgs(b.def(), name, fn, opts...)
 }
 
 // InterfaceType is an interface type declared with Interface. Its fields
@@ -91,7 +91,7 @@ func (it *InterfaceType[I]) Field(name, gqlType string, opts ...Option) *Interfa
 // Description, ResolveTypeFunc, Implements (an interface implementing
 // other interfaces; its implementations must declare those as well).
 func Interface[I any](b *Builder, name string, opts ...Option) *InterfaceType[I] {
-	return &InterfaceType[I]{impl: schemadef.Interface[I](b.impl, name, opts...)}
+	return &InterfaceType[I]{impl: schemadef.Interface[I](b.def(), name, opts...)}
 }
 
 // Union declares a union of the named object types. U is the Go type of
@@ -99,7 +99,7 @@ func Interface[I any](b *Builder, name string, opts ...Option) *InterfaceType[I]
 // object type is found as for Interface. Options: Description,
 // ResolveTypeFunc.
 func Union[U any](b *Builder, name string, members []string, opts ...Option) {
-	schemadef.Union[U](b.impl, name, members, opts...)
+	schemadef.Union[U](b.def(), name, members, opts...)
 }
 
 // EnumValueDef declares one value of an enum: its GraphQL name, the Go
@@ -121,7 +121,7 @@ func Enum[E comparable](b *Builder, name string, values []EnumValueDef[E], opts 
 	for i, v := range values {
 		defs[i] = schemadef.EnumValueDef[E](v)
 	}
-	schemadef.Enum(b.impl, name, defs, opts...)
+	schemadef.Enum(b.def(), name, defs, opts...)
 }
 
 // Input declares an input object type from the Go struct T, for use as an
@@ -129,14 +129,14 @@ func Enum[E comparable](b *Builder, name string, values []EnumValueDef[E], opts 
 // argument structs (see FieldFunc). Struct types used in arguments without
 // Input are registered under their Go type name. Options: Description.
 func Input[T any](b *Builder, name string, opts ...Option) {
-	schemadef.Input[T](b.impl, name, opts...)
+	schemadef.Input[T](b.def(), name, opts...)
 }
 
 // Scalar declares a custom scalar whose Go type is T. T (or *T) must
 // implement Marshaler and *T must implement Unmarshaler. Options:
 // Description, SpecifiedBy.
 func Scalar[T any](b *Builder, name string, opts ...Option) {
-	schemadef.Scalar[T](b.impl, name, opts...)
+	schemadef.Scalar[T](b.def(), name, opts...)
 }
 
 // ID is the Go type of the GraphQL ID scalar, a string. Its JSON form is a

@@ -1,6 +1,6 @@
 // Package fasthttpadapter serves a graft router natively on
 // github.com/valyala/fasthttp: the request is read straight from the
-// fasthttp.RequestCtx into the transport-neutral httpapi.RawRequest and
+// fasthttp.RequestCtx into the router's transport-neutral pipeline and
 // the pipeline's answer written back, with no net/http types on the way.
 // The behaviour is that of the router's ServeHTTP; only the host differs.
 package fasthttpadapter

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/workload"
 )
 
@@ -17,7 +16,7 @@ func prepare(tb testing.TB, query string, vars map[string]any) (*exec.Engine, *e
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	doc, errs := e.Prepare(query)
 	if errs != nil {
 		tb.Fatalf("prepare: %v", errs)
@@ -62,7 +61,7 @@ func benchCold(b *testing.B, file string, vars map[string]any) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	buf := make([]byte, 0, 1<<20)
 	b.ReportAllocs()
 	for b.Loop() {

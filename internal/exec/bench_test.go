@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/workload"
 
 	"github.com/graftgql/graft/examples/blog"
@@ -47,7 +46,7 @@ func blogEngine(b *testing.B) *exec.Engine {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return exec.New(schemadef.Model(s), exec.Options{})
+	return exec.New(s, exec.Options{})
 }
 
 // runOnce prepares (when doc is nil), coerces and executes one request.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
+	graftschema "github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
@@ -68,8 +69,14 @@ type Engine struct {
 }
 
 // New returns an Engine for the built schema s.
-func New(s *schema.Schema, opts Options) *Engine {
-	return newEngine(s.AST(), s.Query, s.Mutation, s.Types, opts)
+func New(s *graftschema.Schema, opts Options) *Engine {
+	return NewModel(schema.Model(s), opts)
+}
+
+// NewModel returns an Engine for the built model m, for tests of the
+// builder that have no public *schema.Schema.
+func NewModel(m *schema.Schema, opts Options) *Engine {
+	return newEngine(m.AST(), m.Query, m.Mutation, m.Types, opts)
 }
 
 // newEngine builds an Engine from the parts of a schema, so tests can pair

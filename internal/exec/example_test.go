@@ -8,7 +8,6 @@ import (
 
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // A request goes through four steps: Prepare (cacheable per query text),
@@ -18,7 +17,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	doc, errs := e.Prepare(`query Post($id: ID!) { author(id: $id) { name posts(first: 2) { title } } }`)
 	if errs != nil {
 		fmt.Println(string(gqlerr.AppendResponse(nil, errs, nil)))

@@ -8,7 +8,6 @@ import (
 
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // FuzzExecute feeds arbitrary documents through Prepare and Execute on the
@@ -28,7 +27,7 @@ func FuzzExecute(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{Logger: slog.New(slog.DiscardHandler), MaxTokens: 2000})
+	e := exec.New(s, exec.Options{Logger: slog.New(slog.DiscardHandler), MaxTokens: 2000})
 	f.Fuzz(func(t *testing.T, query, rawVars string) {
 		doc, errs := e.Prepare(query)
 		if errs != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // introResponse is the part of a response the introspection bound tests
@@ -30,7 +29,7 @@ func starwarsEngine(t *testing.T, opts exec.Options) *exec.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return exec.New(schemadef.Model(s), opts)
+	return exec.New(s, opts)
 }
 
 func readFanOut(t *testing.T, levels string) string {

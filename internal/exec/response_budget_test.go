@@ -10,7 +10,6 @@ import (
 
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/schemadef"
 )
 
 func TestResponseBudgetStopsExplodingLists(t *testing.T) {
@@ -18,7 +17,7 @@ func TestResponseBudgetStopsExplodingLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := exec.New(schemadef.Model(s), exec.Options{})
+	e := exec.New(s, exec.Options{})
 	// Each level multiplies the response by about four: twelve levels
 	// would write about 95 MB.
 	query := "{ hero { name " + strings.Repeat("friends { name ", 12) + strings.Repeat("} ", 12) + "} }"

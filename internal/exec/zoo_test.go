@@ -12,7 +12,7 @@ import (
 	"github.com/graftgql/graft/internal/gqlerr"
 
 	"github.com/graftgql/graft/internal/exec"
-	schema "github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 

@@ -65,7 +65,7 @@ func eventSchema(t *testing.T) *schema.Schema {
 // the resolver's argument struct.
 func TestArgumentsThroughTheExecutor(t *testing.T) {
 	s := eventSchema(t)
-	e := exec.New(s, exec.Options{})
+	e := exec.NewModel(s, exec.Options{})
 	tests := []struct {
 		name  string
 		query string
@@ -120,7 +120,7 @@ func TestArgumentsThroughTheExecutor(t *testing.T) {
 // introspection describes names every type and field of the SDL.
 func TestIntrospectionReproducesSDL(t *testing.T) {
 	s := eventSchema(t)
-	e := exec.New(s, exec.Options{})
+	e := exec.NewModel(s, exec.Options{})
 	doc, errs := e.Prepare(`{ __schema { types { name fields { name type { name kind ofType { name kind ofType { name kind ofType { name } } } } } inputFields { name defaultValue } } } }`)
 	if errs != nil {
 		t.Fatal(errs)

@@ -18,7 +18,6 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/limits"
@@ -173,7 +172,7 @@ func ProtectedRouter(t testing.TB) *graft.Router {
 	cfg := Config()
 	cfg.GraphiQL = nil
 	cfg.CSRF = &graft.CSRFConfig{}
-	cfg.Auth = func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error) {
+	cfg.Auth = func(ctx context.Context, r *graft.AuthRequest) (context.Context, error) {
 		auth := r.Header("Authorization")
 		if auth == "" {
 			return ctx, nil

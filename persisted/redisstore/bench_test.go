@@ -4,11 +4,12 @@ import (
 	"context"
 	"testing"
 
+	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/persisted"
 )
 
-// BenchmarkResolveHit measures a hash-only APQ hit through persisted.Resolve with
+// BenchmarkResolveHit measures a hash-only APQ hit through the persisted-query resolver with
 // the query in Redis, straight and behind the local cache.
 func BenchmarkResolveHit(b *testing.B) {
 	addr, _ := testenv.StartRedis(b)
@@ -29,7 +30,7 @@ func BenchmarkResolveHit(b *testing.B) {
 			if err := s.Set(ctx, hash, query); err != nil {
 				b.Fatal(err)
 			}
-			p, err := persisted.New(persisted.Options{Store: s})
+			p, err := pqstate.New(persisted.Options{Store: s})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/persisted"
 )
@@ -40,11 +41,11 @@ func TestRedisStoppedMidRun(t *testing.T) {
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	store := New(newClient(t, addr, true), Options{Timeout: 2 * time.Second})
-	apq, err := persisted.New(persisted.Options{Store: store, Logger: logger})
+	apq, err := pqstate.New(persisted.Options{Store: store, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
-	safelist, err := persisted.New(persisted.Options{Mode: persisted.Safelist, Store: store, Logger: logger})
+	safelist, err := pqstate.New(persisted.Options{Mode: persisted.Safelist, Store: store, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 		}
 		apq.Register(ctx, res.Hash, res.Query)
 	}
-	hit := func(p *persisted.PersistedQueries) {
+	hit := func(p *pqstate.PersistedQueries) {
 		t.Helper()
 		res, err := p.Resolve(ctx, false, "", hashOnly)
 		if err != nil || res.Query != query {
@@ -98,7 +99,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 				ext = nil
 			}
 			_, err := safelist.Resolve(ctx, false, q, ext)
-			var pe *persisted.Error
+			var pe *pqstate.Error
 			if !errors.As(err, &pe) || pe.Status != http.StatusServiceUnavailable || pe.Err.Extensions["code"] != persisted.CodeStoreUnavailable {
 				t.Fatalf("err = %v, want 503 PERSISTED_QUERY_STORE_UNAVAILABLE", err)
 			}

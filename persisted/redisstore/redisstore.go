@@ -5,10 +5,10 @@
 //
 //	client := redis.NewClient(&redis.Options{Addr: "localhost:6379", ContextTimeoutEnabled: true})
 //	store := redisstore.New(client, redisstore.Options{TTL: 24 * time.Hour, LocalCacheSize: 1000})
-//	p, err := persisted.New(persisted.Options{Store: store})
+//	cfg.PersistedQueries = &persisted.Options{Store: store}
 //
 // Every call is bounded by Options.Timeout, so a hung Redis slows a request
-// by at most that much; package persisted then treats the failure as a miss (APQ)
+// by at most that much; the router then treats the failure as a miss (APQ)
 // or refuses the request (safelist).
 package redisstore
 

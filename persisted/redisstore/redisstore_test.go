@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/persisted"
 )
@@ -89,8 +90,8 @@ func TestGetSet(t *testing.T) {
 func TestSharedBetweenInstances(t *testing.T) {
 	addr, _ := testenv.StartRedis(t)
 	ctx := context.Background()
-	newPQ := func(prefix string) *persisted.PersistedQueries {
-		p, err := persisted.New(persisted.Options{Store: New(newClient(t, addr, true), Options{Prefix: prefix, LocalCacheSize: 16})})
+	newPQ := func(prefix string) *pqstate.PersistedQueries {
+		p, err := pqstate.New(persisted.Options{Store: New(newClient(t, addr, true), Options{Prefix: prefix, LocalCacheSize: 16})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +119,7 @@ func TestSharedBetweenInstances(t *testing.T) {
 }
 
 func isCode(err error, code string) bool {
-	var pe *persisted.Error
+	var pe *pqstate.Error
 	return errors.As(err, &pe) && pe.Err.Extensions["code"] == code
 }
 

@@ -1,10 +1,12 @@
-package persisted
+package pqstate
 
 import (
 	"context"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 // TestResolveExtensionMatchesResolve checks that the typed entry point
@@ -32,20 +34,20 @@ func TestResolveExtensionMatchesResolve(t *testing.T) {
 		}
 		return map[string]any{"persistedQuery": m}
 	}
-	for _, alg := range []string{SHA256, SHA512} {
-		safelist, err := NewSafelistStore(map[string]string{Hash(alg, qHero): qHero})
+	for _, alg := range []string{persisted.SHA256, persisted.SHA512} {
+		safelist, err := persisted.NewSafelistStore(map[string]string{persisted.Hash(alg, qHero): qHero})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opts := range []Options{
-			{Mode: APQ, HashAlgorithm: alg, Logger: logger},
-			{Mode: Safelist, HashAlgorithm: alg, Store: safelist, Logger: logger},
+		for _, opts := range []persisted.Options{
+			{Mode: persisted.APQ, HashAlgorithm: alg, Logger: logger},
+			{Mode: persisted.Safelist, HashAlgorithm: alg, Store: safelist, Logger: logger},
 		} {
 			p, err := New(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p.Register(context.Background(), Hash(alg, qHero), qHero)
+			p.Register(context.Background(), persisted.Hash(alg, qHero), qHero)
 			for _, ext := range exts {
 				for _, query := range []string{"", qHero, qUnlist} {
 					for _, isGet := range []bool{false, true} {

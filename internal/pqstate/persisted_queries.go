@@ -1,4 +1,4 @@
-package persisted
+package pqstate
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 // PersistedQueries resolves the persisted-query part of requests. It is
 // safe for concurrent use.
 type PersistedQueries struct {
-	opts          Options
-	store         Store
+	opts          persisted.Options
+	store         persisted.Store
 	safelist      bool
 	enableGet     bool
 	validateHash  bool
@@ -25,36 +27,36 @@ type PersistedQueries struct {
 
 // New checks opts, fills in the defaults and returns the PersistedQueries
 // they describe. Invalid options are an error that names the field.
-func New(opts Options) (*PersistedQueries, error) {
+func New(opts persisted.Options) (*PersistedQueries, error) {
 	var errs []error
 	switch opts.Mode {
 	case "":
-		opts.Mode = APQ
-	case APQ, Safelist:
+		opts.Mode = persisted.APQ
+	case persisted.APQ, persisted.Safelist:
 	default:
-		errs = append(errs, fmt.Errorf("persisted: Mode %q is not %q or %q", opts.Mode, APQ, Safelist))
+		errs = append(errs, fmt.Errorf("persisted: Mode %q is not %q or %q", opts.Mode, persisted.APQ, persisted.Safelist))
 	}
 	switch strings.ToLower(opts.HashAlgorithm) {
-	case "", SHA256:
-		opts.HashAlgorithm = SHA256
-	case SHA512:
-		opts.HashAlgorithm = SHA512
+	case "", persisted.SHA256:
+		opts.HashAlgorithm = persisted.SHA256
+	case persisted.SHA512:
+		opts.HashAlgorithm = persisted.SHA512
 	default:
-		errs = append(errs, fmt.Errorf("persisted: HashAlgorithm %q is not %q or %q", opts.HashAlgorithm, SHA256, SHA512))
+		errs = append(errs, fmt.Errorf("persisted: HashAlgorithm %q is not %q or %q", opts.HashAlgorithm, persisted.SHA256, persisted.SHA512))
 	}
 	if opts.Store == nil {
-		if opts.Mode == Safelist {
+		if opts.Mode == persisted.Safelist {
 			errs = append(errs, errors.New("persisted: safelist mode needs a Store (see NewSafelistStore and LoadManifest)"))
 		} else {
-			s, err := NewMemoryStore(DefaultStoreSize)
+			s, err := persisted.NewMemoryStore(persisted.DefaultStoreSize)
 			if err != nil {
 				errs = append(errs, err)
 			}
 			opts.Store = s
 		}
 	}
-	if s, ok := opts.Store.(*SafelistStore); ok {
-		if opts.Mode == APQ {
+	if s, ok := opts.Store.(*persisted.SafelistStore); ok {
+		if opts.Mode == persisted.APQ {
 			errs = append(errs, errors.New("persisted: a SafelistStore is read-only and cannot back APQ mode; use Mode safelist"))
 		}
 		if alg := s.Algorithm(); alg != "" && alg != opts.HashAlgorithm {
@@ -71,7 +73,7 @@ func New(opts Options) (*PersistedQueries, error) {
 		opts.ValidateHash = new(true)
 	}
 	if opts.CacheControl == "" {
-		opts.CacheControl = DefaultCacheControl
+		opts.CacheControl = persisted.DefaultCacheControl
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -79,7 +81,7 @@ func New(opts Options) (*PersistedQueries, error) {
 	p := &PersistedQueries{
 		opts:         opts,
 		store:        opts.Store,
-		safelist:     opts.Mode == Safelist,
+		safelist:     opts.Mode == persisted.Safelist,
 		enableGet:    *opts.EnableGet,
 		validateHash: *opts.ValidateHash,
 		algorithm:    opts.HashAlgorithm,
@@ -87,7 +89,7 @@ func New(opts Options) (*PersistedQueries, error) {
 		cacheControl: opts.CacheControl,
 		logger:       opts.Logger,
 	}
-	if p.algorithm == SHA512 {
+	if p.algorithm == persisted.SHA512 {
 		p.hashKey = sha512Key
 	}
 	n := hashLength(p.algorithm)
@@ -99,10 +101,10 @@ func New(opts Options) (*PersistedQueries, error) {
 }
 
 // Options returns the options in force, defaults filled in.
-func (p *PersistedQueries) Options() Options { return p.opts }
+func (p *PersistedQueries) Options() persisted.Options { return p.opts }
 
 // Hash returns the hash of query with the configured algorithm.
-func (p *PersistedQueries) Hash(query string) string { return Hash(p.algorithm, query) }
+func (p *PersistedQueries) Hash(query string) string { return persisted.Hash(p.algorithm, query) }
 
 // Register stores query under hash, once the router has parsed and
 // validated it. A store failure is logged and skipped: the request goes on.
@@ -124,7 +126,7 @@ func (p *PersistedQueries) Entries(ctx context.Context) (map[string]string, bool
 	if !p.safelist {
 		return nil, false
 	}
-	l, ok := p.store.(Lister)
+	l, ok := p.store.(persisted.Lister)
 	if !ok {
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package persisted
+package pqstate
 
 import (
 	"context"
@@ -7,13 +7,15 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 func TestErrorsAs(t *testing.T) {
-	safelist, _ := NewSafelistStore(map[string]string{hHero: qHero})
-	apq, _ := New(Options{})
-	sl, _ := New(Options{Mode: Safelist, Store: safelist})
-	noGet, _ := New(Options{EnableGet: new(false)})
+	safelist, _ := persisted.NewSafelistStore(map[string]string{hHero: qHero})
+	apq, _ := New(persisted.Options{})
+	sl, _ := New(persisted.Options{Mode: persisted.Safelist, Store: safelist})
+	noGet, _ := New(persisted.Options{EnableGet: new(false)})
 	ctx := context.Background()
 	resolve := func(p *PersistedQueries, isGet bool, q string, ext map[string]any) error {
 		_, err := p.Resolve(ctx, isGet, q, ext)
@@ -25,31 +27,31 @@ func TestErrorsAs(t *testing.T) {
 		check func(error) bool
 	}{
 		{"not found", resolve(apq, false, "", pqExt(sha256Key, hDroid)), func(err error) bool {
-			var e *PersistedQueryNotFoundError
+			var e *persisted.PersistedQueryNotFoundError
 			return errors.As(err, &e) && e.Hash == hDroid
 		}},
 		{"not allowed", resolve(sl, false, "", pqExt(sha256Key, hDroid)), func(err error) bool {
-			var e *PersistedQueryNotAllowedError
+			var e *persisted.PersistedQueryNotAllowedError
 			return errors.As(err, &e) && e.Hash == hDroid
 		}},
 		{"hash mismatch", resolve(apq, false, qDroid, pqExt(sha256Key, hHero)), func(err error) bool {
-			var e *PersistedQueryHashMismatchError
+			var e *persisted.PersistedQueryHashMismatchError
 			return errors.As(err, &e) && e.ProvidedHash == hHero && e.ComputedHash == hDroid
 		}},
 		{"version", resolve(apq, false, "", map[string]any{"persistedQuery": map[string]any{"version": 2.5, "sha256Hash": hHero}}), func(err error) bool {
-			var e *PersistedQueryVersionError
+			var e *persisted.PersistedQueryVersionError
 			return errors.As(err, &e) && e.Version == 2.5 && err.Error() == "Unsupported persisted query version: 2.5"
 		}},
 		{"invalid extension", resolve(apq, false, "", map[string]any{"persistedQuery": "x"}), func(err error) bool {
-			var e *InvalidExtensionError
+			var e *persisted.InvalidExtensionError
 			return errors.As(err, &e)
 		}},
 		{"GET not enabled", resolve(noGet, true, qHero, nil), func(err error) bool {
-			var e *GetNotEnabledError
+			var e *persisted.GetNotEnabledError
 			return errors.As(err, &e)
 		}},
 		{"not supported", ErrNotSupported(), func(err error) bool {
-			var e *PersistedQueryNotSupportedError
+			var e *persisted.PersistedQueryNotSupportedError
 			return errors.As(err, &e)
 		}},
 	}
@@ -76,7 +78,7 @@ func TestErrNotSupported(t *testing.T) {
 		t.Errorf("JSON = %s, want %s", b, want)
 	}
 	e.Err.Extensions["code"] = "CHANGED"
-	if ErrNotSupported().Err.Extensions["code"] != CodeNotSupported {
+	if ErrNotSupported().Err.Extensions["code"] != persisted.CodeNotSupported {
 		t.Error("ErrNotSupported shares its error between calls")
 	}
 }
@@ -100,7 +102,7 @@ func TestRequested(t *testing.T) {
 }
 
 func TestErrorJSONShape(t *testing.T) {
-	p, _ := New(Options{})
+	p, _ := New(persisted.Options{})
 	_, err := p.Resolve(context.Background(), false, qDroid, pqExt(sha256Key, hHero))
 	b, _ := json.Marshal(err.(*Error).Err)
 	for _, want := range []string{`"message":"Provided query does not match hash"`, `"code":"PERSISTED_QUERY_HASH_MISMATCH"`,

@@ -1,17 +1,19 @@
-package persisted
+package pqstate
 
 import (
 	"context"
 	"testing"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 func BenchmarkResolve(b *testing.B) {
 	ctx := context.Background()
-	store, _ := NewMemoryStore(DefaultStoreSize)
+	store, _ := persisted.NewMemoryStore(persisted.DefaultStoreSize)
 	_ = store.Set(ctx, hHero, qHero)
-	apq, _ := New(Options{Store: store})
-	list, _ := NewSafelistStore(map[string]string{hHero: qHero})
-	sl, _ := New(Options{Mode: Safelist, Store: list})
+	apq, _ := New(persisted.Options{Store: store})
+	list, _ := persisted.NewSafelistStore(map[string]string{hHero: qHero})
+	sl, _ := New(persisted.Options{Mode: persisted.Safelist, Store: list})
 	hashOnly := pqExt(sha256Key, hHero)
 	cases := []struct {
 		name  string

@@ -1,10 +1,12 @@
-package persisted
+package pqstate
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 // FuzzResolve feeds arbitrary extensions and queries to Resolve: it must
@@ -15,11 +17,11 @@ func FuzzResolve(f *testing.F) {
 	f.Add(`{"persistedQuery":{"version":"1","sha512Hash":null}}`, qDroid, false)
 	f.Add(`{"persistedQuery":[1,2]}`, "", true)
 	f.Add(`{"persistedQuery":{"version":1e400}}`, "", false)
-	store, _ := NewMemoryStore(8)
+	store, _ := persisted.NewMemoryStore(8)
 	_ = store.Set(context.Background(), hHero, qHero)
-	list, _ := NewSafelistStore(map[string]string{hHero: qHero})
-	apq, _ := New(Options{Store: store})
-	sl, _ := New(Options{Mode: Safelist, Store: list})
+	list, _ := persisted.NewSafelistStore(map[string]string{hHero: qHero})
+	apq, _ := New(persisted.Options{Store: store})
+	sl, _ := New(persisted.Options{Mode: persisted.Safelist, Store: list})
 	f.Fuzz(func(t *testing.T, extJSON, query string, isGet bool) {
 		var ext map[string]any
 		if json.Unmarshal([]byte(extJSON), &ext) != nil {
@@ -32,7 +34,7 @@ func FuzzResolve(f *testing.F) {
 			}
 			var pe *Error
 			if !errors.As(err, &pe) || pe.Err == nil || pe.Status == 0 || pe.Err.Extensions["code"] == nil {
-				t.Fatalf("error %#v is not a complete *persisted.Error", err)
+				t.Fatalf("error %#v is not a complete *Error", err)
 			}
 			if res != (Resolution{}) {
 				t.Fatalf("Resolution %+v alongside an error", res)

@@ -1,8 +1,10 @@
-package persisted
+package pqstate
 
 import (
 	"context"
 	"log/slog"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 // Resolution is the outcome of Resolve for a request that may go on.
@@ -112,7 +114,7 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 		return Resolution{}, errNotFound(hash)
 	}
 	if p.validateHash {
-		if computed := Hash(p.algorithm, query); computed != hash {
+		if computed := persisted.Hash(p.algorithm, query); computed != hash {
 			return Resolution{}, errHashMismatch(provided, computed)
 		}
 	}
@@ -124,7 +126,7 @@ func (p *PersistedQueries) resolvePlain(ctx context.Context, isGet bool, query s
 	if !p.safelist || query == "" {
 		return Resolution{Query: query}, nil
 	}
-	hash := Hash(p.algorithm, query)
+	hash := persisted.Hash(p.algorithm, query)
 	if p.opts.RequireHash {
 		return Resolution{}, errNotAllowed(hash)
 	}

@@ -1,4 +1,4 @@
-package persisted
+package pqstate
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 // wantErr describes the *Error a Resolve call must return.
@@ -22,7 +24,7 @@ type wantErr struct {
 
 type resolveCase struct {
 	name    string
-	opts    Options           // Store nil: a store seeded from seed
+	opts    persisted.Options // Store nil: a store seeded from seed
 	seed    map[string]string // entries of the memory (APQ) or safelist store
 	isGet   bool
 	query   string
@@ -37,14 +39,14 @@ func runResolveCases(t *testing.T, cases []resolveCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
 			if opts.Store == nil {
-				if opts.Mode == Safelist {
-					s, err := NewSafelistStore(tc.seed)
+				if opts.Mode == persisted.Safelist {
+					s, err := persisted.NewSafelistStore(tc.seed)
 					if err != nil {
 						t.Fatal(err)
 					}
 					opts.Store = s
 				} else {
-					s, _ := NewMemoryStore(10)
+					s, _ := persisted.NewMemoryStore(10)
 					for h, q := range tc.seed {
 						_ = s.Set(context.Background(), h, q)
 					}
@@ -77,7 +79,7 @@ func checkResolve(t *testing.T, got Resolution, err error, want Resolution, we *
 	}
 	var pe *Error
 	if !errors.As(err, &pe) {
-		t.Fatalf("Resolve error = %v (%T), want *persisted.Error with code %s", err, err, we.code)
+		t.Fatalf("Resolve error = %v (%T), want *Error with code %s", err, err, we.code)
 	}
 	if got != (Resolution{}) {
 		t.Errorf("Resolution = %+v alongside an error, want zero", got)
@@ -107,11 +109,11 @@ func checkResolve(t *testing.T, got Resolution, err error, want Resolution, we *
 }
 
 func badRequest(msg string) *wantErr {
-	return &wantErr{status: http.StatusBadRequest, code: CodeBadRequest, message: msg}
+	return &wantErr{status: http.StatusBadRequest, code: persisted.CodeBadRequest, message: msg}
 }
 
 func TestResolveAPQ(t *testing.T) {
-	notFound := &wantErr{status: http.StatusOK, code: CodeNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl}
+	notFound := &wantErr{status: http.StatusOK, code: persisted.CodeNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl}
 	known := map[string]string{hHero: qHero}
 	cases := []resolveCase{
 		{name: "plain query passes untouched", query: qHero, want: Resolution{Query: qHero}},
@@ -128,12 +130,12 @@ func TestResolveAPQ(t *testing.T) {
 		{name: "uppercase hash matches and is stored lowercase", query: qHero, ext: pqExt(sha256Key, strings.ToUpper(hHero)),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, Register: true}},
 		{name: "mismatching query is refused", query: qDroid, ext: pqExt(sha256Key, hHero),
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeHashMismatch, message: "Provided query does not match hash",
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeHashMismatch, message: "Provided query does not match hash",
 				ext: map[string]any{"providedHash": hHero, "computedHash": hDroid}}},
 		{name: "mismatch reports the hash as sent", query: qDroid, ext: pqExt(sha256Key, strings.ToUpper(hHero)),
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeHashMismatch, message: "Provided query does not match hash",
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeHashMismatch, message: "Provided query does not match hash",
 				ext: map[string]any{"providedHash": strings.ToUpper(hHero), "computedHash": hDroid}}},
-		{name: "mismatch registers under the sent hash with ValidateHash off", opts: Options{ValidateHash: new(false)},
+		{name: "mismatch registers under the sent hash with ValidateHash off", opts: persisted.Options{ValidateHash: new(false)},
 			query: qDroid, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qDroid, Hash: hHero, Persisted: true, Register: true}},
 		{name: "known hash runs the stored query", seed: known, ext: pqExt(sha256Key, hHero),
@@ -141,8 +143,8 @@ func TestResolveAPQ(t *testing.T) {
 		{name: "known hash ignores a differing body query", seed: known, query: qDroid, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 		{name: "known hash over GET carries the default Cache-Control", seed: known, isGet: true, ext: pqExt(sha256Key, hHero),
-			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: DefaultCacheControl}},
-		{name: "known hash over GET carries a configured Cache-Control", opts: Options{CacheControl: "public, max-age=3600"},
+			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: persisted.DefaultCacheControl}},
+		{name: "known hash over GET carries a configured Cache-Control", opts: persisted.Options{CacheControl: "public, max-age=3600"},
 			seed: known, isGet: true, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: "public, max-age=3600"}},
 		{name: "unknown fields such as urql's miss are ignored", query: qHero,
@@ -152,16 +154,16 @@ func TestResolveAPQ(t *testing.T) {
 			ext:  map[string]any{"persistedQuery": map[string]any{"version": json.Number("1"), "sha256Hash": hHero}},
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 		{name: "version 2 is not supported", ext: map[string]any{"persistedQuery": map[string]any{"version": float64(2), "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
 				message: "Unsupported persisted query version: 2", ext: map[string]any{"version": float64(2)}}},
 		{name: "version 0 is not supported", ext: map[string]any{"persistedQuery": map[string]any{"version": float64(0), "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
 				message: "Unsupported persisted query version: 0", ext: map[string]any{"version": float64(0)}}},
 		{name: "a huge version prints briefly", ext: map[string]any{"persistedQuery": map[string]any{"version": 1e300, "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
 				message: "Unsupported persisted query version: 1e+300", ext: map[string]any{"version": 1e300}}},
 		{name: "a fractional version", ext: map[string]any{"persistedQuery": map[string]any{"version": 1.5, "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
 				message: "Unsupported persisted query version: 1.5", ext: map[string]any{"version": 1.5}}},
 		{name: "version as a string is a bad request", ext: map[string]any{"persistedQuery": map[string]any{"version": "1", "sha256Hash": hHero}},
 			wantErr: badRequest("extensions.persistedQuery.version must be a number")},
@@ -179,17 +181,17 @@ func TestResolveAPQ(t *testing.T) {
 			wantErr: badRequest("extensions.persistedQuery.sha256Hash must be a sha256 hash: 64 hex digits")},
 		{name: "short hash is a bad request", query: qHero, ext: pqExt(sha256Key, hHero[:63]),
 			wantErr: badRequest("extensions.persistedQuery.sha256Hash must be a sha256 hash: 64 hex digits")},
-		{name: "GET is refused with EnableGet off", opts: Options{EnableGet: new(false)}, seed: known, isGet: true, ext: pqExt(sha256Key, hHero),
-			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: CodeMethodNotAllowed,
+		{name: "GET is refused with EnableGet off", opts: persisted.Options{EnableGet: new(false)}, seed: known, isGet: true, ext: pqExt(sha256Key, hHero),
+			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: persisted.CodeMethodNotAllowed,
 				message: "GET requests are not enabled for persisted queries; use POST", allow: "POST"}},
-		{name: "POST still works with EnableGet off", opts: Options{EnableGet: new(false)}, seed: known, ext: pqExt(sha256Key, hHero),
+		{name: "POST still works with EnableGet off", opts: persisted.Options{EnableGet: new(false)}, seed: known, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 	}
 	runResolveCases(t, cases)
 }
 
 func TestResolveSHA512(t *testing.T) {
-	opts := Options{HashAlgorithm: SHA512}
+	opts := persisted.Options{HashAlgorithm: persisted.SHA512}
 	known := map[string]string{hHero512: qHero}
 	cases := []resolveCase{
 		{name: "known sha512Hash runs the stored query", opts: opts, seed: known, ext: pqExt(sha512Key, hHero512),
@@ -202,7 +204,7 @@ func TestResolveSHA512(t *testing.T) {
 		{name: "registers with a matching sha512", opts: opts, query: qDroid, ext: pqExt(sha512Key, hDroid512),
 			want: Resolution{Query: qDroid, Hash: hDroid512, Persisted: true, Register: true}},
 		{name: "mismatch computes sha512", opts: opts, query: qDroid, ext: pqExt(sha512Key, hHero512),
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeHashMismatch, message: "Provided query does not match hash",
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeHashMismatch, message: "Provided query does not match hash",
 				ext: map[string]any{"providedHash": hHero512, "computedHash": hDroid512}}},
 		{name: "a sha256-length hash is malformed", opts: opts, query: qHero, ext: pqExt(sha512Key, hHero),
 			wantErr: badRequest("extensions.persistedQuery.sha512Hash must be a sha512 hash: 128 hex digits")},
@@ -212,7 +214,7 @@ func TestResolveSHA512(t *testing.T) {
 			wantErr: badRequest("extensions.persistedQuery.sha512Hash is required")},
 		{name: "sha256 mode does not read sha512Hash", seed: map[string]string{hHero: qHero}, ext: pqExt(sha512Key, hHero512),
 			wantErr: badRequest("extensions.persistedQuery.sha256Hash is required")},
-		{name: "safelist plain query hashed with sha512", opts: Options{Mode: Safelist, HashAlgorithm: SHA512}, seed: known, query: qHero,
+		{name: "safelist plain query hashed with sha512", opts: persisted.Options{Mode: persisted.Safelist, HashAlgorithm: persisted.SHA512}, seed: known, query: qHero,
 			want: Resolution{Query: qHero, Hash: hHero512, Persisted: true}},
 	}
 	runResolveCases(t, cases)
@@ -220,9 +222,9 @@ func TestResolveSHA512(t *testing.T) {
 
 func TestResolveSafelist(t *testing.T) {
 	list := map[string]string{hHero: qHero, hDroid: qDroid}
-	sl := Options{Mode: Safelist}
+	sl := persisted.Options{Mode: persisted.Safelist}
 	notAllowed := func(hash string) *wantErr {
-		return &wantErr{status: http.StatusForbidden, code: CodeNotAllowed, message: "Persisted query not in safelist",
+		return &wantErr{status: http.StatusForbidden, code: persisted.CodeNotAllowed, message: "Persisted query not in safelist",
 			ext: map[string]any{"hash": hash}}
 	}
 	cases := []resolveCase{
@@ -231,7 +233,7 @@ func TestResolveSafelist(t *testing.T) {
 		{name: "listed uppercase hash runs its query", opts: sl, seed: list, ext: pqExt(sha256Key, strings.ToUpper(hDroid)),
 			want: Resolution{Query: qDroid, Hash: hDroid, Persisted: true}},
 		{name: "listed hash over GET carries Cache-Control", opts: sl, seed: list, isGet: true, ext: pqExt(sha256Key, hHero),
-			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: DefaultCacheControl}},
+			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: persisted.DefaultCacheControl}},
 		{name: "listed hash ignores a differing body query", opts: sl, seed: list, query: qUnlist, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 		{name: "unlisted hash is not allowed", opts: sl, seed: list, ext: pqExt(sha256Key, hUnlist), wantErr: notAllowed(hUnlist)},
@@ -240,55 +242,55 @@ func TestResolveSafelist(t *testing.T) {
 		{name: "listed plain query runs", opts: sl, seed: list, query: qHero,
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 		{name: "listed plain query over GET carries Cache-Control", opts: sl, seed: list, isGet: true, query: qHero,
-			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: DefaultCacheControl}},
+			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, CacheControl: persisted.DefaultCacheControl}},
 		{name: "plain query must match the listed text exactly", opts: sl, seed: list, query: qHero + " ",
-			wantErr: notAllowed(Hash(SHA256, qHero+" "))},
+			wantErr: notAllowed(persisted.Hash(persisted.SHA256, qHero+" "))},
 		{name: "unlisted plain query is not allowed", opts: sl, seed: list, query: qUnlist, wantErr: notAllowed(hUnlist)},
-		{name: "RequireHash refuses a listed plain query", opts: Options{Mode: Safelist, RequireHash: true}, seed: list, query: qHero,
+		{name: "RequireHash refuses a listed plain query", opts: persisted.Options{Mode: persisted.Safelist, RequireHash: true}, seed: list, query: qHero,
 			wantErr: notAllowed(hHero)},
-		{name: "RequireHash still runs listed hashes", opts: Options{Mode: Safelist, RequireHash: true}, seed: list, ext: pqExt(sha256Key, hHero),
+		{name: "RequireHash still runs listed hashes", opts: persisted.Options{Mode: persisted.Safelist, RequireHash: true}, seed: list, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 		{name: "no query passes to the router", opts: sl, seed: list, want: Resolution{}},
 		{name: "version 3 is not supported", opts: sl, seed: list,
 			ext: map[string]any{"persistedQuery": map[string]any{"version": float64(3), "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
 				message: "Unsupported persisted query version: 3", ext: map[string]any{"version": float64(3)}}},
 		{name: "malformed hash is a bad request", opts: sl, seed: list, ext: pqExt(sha256Key, "abc"),
 			wantErr: badRequest("extensions.persistedQuery.sha256Hash must be a sha256 hash: 64 hex digits")},
-		{name: "GET refused with EnableGet off", opts: Options{Mode: Safelist, EnableGet: new(false)}, seed: list, isGet: true, query: qHero,
-			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: CodeMethodNotAllowed,
+		{name: "GET refused with EnableGet off", opts: persisted.Options{Mode: persisted.Safelist, EnableGet: new(false)}, seed: list, isGet: true, query: qHero,
+			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: persisted.CodeMethodNotAllowed,
 				message: "GET requests are not enabled for persisted queries; use POST", allow: "POST"}},
 	}
 	runResolveCases(t, cases)
 }
 
 func TestResolveStoreFailure(t *testing.T) {
-	unavailable := &wantErr{status: http.StatusServiceUnavailable, code: CodeStoreUnavailable, message: "Persisted query store unavailable"}
+	unavailable := &wantErr{status: http.StatusServiceUnavailable, code: persisted.CodeStoreUnavailable, message: "Persisted query store unavailable"}
 	tests := []struct {
 		name    string
-		mode    Mode
+		mode    persisted.Mode
 		query   string
 		ext     map[string]any
 		want    Resolution
 		wantErr *wantErr
 		wantLog string
 	}{
-		{name: "APQ hash only is a miss", mode: APQ, ext: pqExt(sha256Key, hHero),
-			wantErr: &wantErr{status: http.StatusOK, code: CodeNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl},
+		{name: "APQ hash only is a miss", mode: persisted.APQ, ext: pqExt(sha256Key, hHero),
+			wantErr: &wantErr{status: http.StatusOK, code: persisted.CodeNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl},
 			wantLog: "level=WARN msg=\"persisted: persisted query lookup failed; treating it as a miss\""},
-		{name: "APQ hash and query still runs and asks to register", mode: APQ, query: qHero, ext: pqExt(sha256Key, hHero),
+		{name: "APQ hash and query still runs and asks to register", mode: persisted.APQ, query: qHero, ext: pqExt(sha256Key, hHero),
 			want:    Resolution{Query: qHero, Hash: hHero, Persisted: true, Register: true},
 			wantLog: "treating it as a miss"},
-		{name: "safelist hash fails closed", mode: Safelist, ext: pqExt(sha256Key, hHero), wantErr: unavailable,
+		{name: "safelist hash fails closed", mode: persisted.Safelist, ext: pqExt(sha256Key, hHero), wantErr: unavailable,
 			wantLog: "level=ERROR msg=\"persisted: safelist store unavailable; refusing the request\""},
-		{name: "safelist plain query fails closed", mode: Safelist, query: qHero, wantErr: unavailable,
+		{name: "safelist plain query fails closed", mode: persisted.Safelist, query: qHero, wantErr: unavailable,
 			wantLog: "refusing the request"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			logger, logs := newTestLogger()
 			store := &failingStore{err: errStoreDown}
-			p, err := New(Options{Mode: tt.mode, Store: store, Logger: logger})
+			p, err := New(persisted.Options{Mode: tt.mode, Store: store, Logger: logger})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,8 +299,8 @@ func TestResolveStoreFailure(t *testing.T) {
 			if !strings.Contains(logs.String(), tt.wantLog) || !strings.Contains(logs.String(), "connection refused") {
 				t.Errorf("log = %q, want it to contain %q and the store error", logs.String(), tt.wantLog)
 			}
-			if tt.wantErr != nil && tt.wantErr.code == CodeStoreUnavailable {
-				var su *StoreUnavailableError
+			if tt.wantErr != nil && tt.wantErr.code == persisted.CodeStoreUnavailable {
+				var su *persisted.StoreUnavailableError
 				if !errors.As(err, &su) || !errors.Is(err, errStoreDown) {
 					t.Errorf("error %v does not unwrap to StoreUnavailableError and the store error", err)
 				}
@@ -312,8 +314,8 @@ func TestResolveStoreFailure(t *testing.T) {
 
 func TestRegister(t *testing.T) {
 	t.Run("APQ stores the query", func(t *testing.T) {
-		s, _ := NewMemoryStore(4)
-		p, _ := New(Options{Store: s})
+		s, _ := persisted.NewMemoryStore(4)
+		p, _ := New(persisted.Options{Store: s})
 		p.Register(context.Background(), hHero, qHero)
 		res, err := p.Resolve(context.Background(), false, "", pqExt(sha256Key, hHero))
 		if err != nil || res.Query != qHero {
@@ -323,7 +325,7 @@ func TestRegister(t *testing.T) {
 	t.Run("APQ logs a failing store and goes on", func(t *testing.T) {
 		logger, logs := newTestLogger()
 		s := &failingStore{err: errStoreDown}
-		p, _ := New(Options{Store: s, Logger: logger})
+		p, _ := New(persisted.Options{Store: s, Logger: logger})
 		p.Register(context.Background(), hHero, qHero)
 		if s.sets != 1 || !strings.Contains(logs.String(), "it was not registered") || !strings.Contains(logs.String(), hHero) {
 			t.Errorf("sets = %d, log = %q; want one Set and a warning naming the hash", s.sets, logs.String())
@@ -331,7 +333,7 @@ func TestRegister(t *testing.T) {
 	})
 	t.Run("safelist never writes", func(t *testing.T) {
 		s := &failingStore{err: errStoreDown}
-		p, _ := New(Options{Mode: Safelist, Store: s})
+		p, _ := New(persisted.Options{Mode: persisted.Safelist, Store: s})
 		p.Register(context.Background(), hHero, qHero)
 		if s.sets != 0 {
 			t.Errorf("Set called %d times in safelist mode, want 0", s.sets)
@@ -340,15 +342,15 @@ func TestRegister(t *testing.T) {
 }
 
 func TestEntries(t *testing.T) {
-	list, _ := NewSafelistStore(map[string]string{hHero: qHero})
+	list, _ := persisted.NewSafelistStore(map[string]string{hHero: qHero})
 	tests := []struct {
 		name   string
-		opts   Options
+		opts   persisted.Options
 		wantOK bool
 	}{
-		{"safelist store lists its entries", Options{Mode: Safelist, Store: list}, true},
-		{"APQ lists nothing", Options{}, false},
-		{"safelist over a store that cannot list", Options{Mode: Safelist, Store: &failingStore{}}, false},
+		{"safelist store lists its entries", persisted.Options{Mode: persisted.Safelist, Store: list}, true},
+		{"APQ lists nothing", persisted.Options{}, false},
+		{"safelist over a store that cannot list", persisted.Options{Mode: persisted.Safelist, Store: &failingStore{}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -368,19 +370,19 @@ func TestEntries(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	list256, _ := NewSafelistStore(map[string]string{hHero: qHero})
+	list256, _ := persisted.NewSafelistStore(map[string]string{hHero: qHero})
 	tests := []struct {
 		name    string
-		opts    Options
+		opts    persisted.Options
 		wantErr string // empty: New must succeed
 	}{
-		{"zero value is APQ with defaults", Options{}, ""},
-		{"mode safelist with a store", Options{Mode: Safelist, Store: list256}, ""},
-		{"unknown mode", Options{Mode: "cache"}, `persisted: Mode "cache" is not "apq" or "safelist"`},
-		{"unknown algorithm", Options{HashAlgorithm: "md5"}, `persisted: HashAlgorithm "md5" is not "sha256" or "sha512"`},
-		{"safelist without a store", Options{Mode: Safelist}, "persisted: safelist mode needs a Store"},
-		{"APQ over a read-only safelist", Options{Store: list256}, "persisted: a SafelistStore is read-only"},
-		{"safelist hashes of another algorithm", Options{Mode: Safelist, Store: list256, HashAlgorithm: SHA512},
+		{"zero value is APQ with defaults", persisted.Options{}, ""},
+		{"mode safelist with a store", persisted.Options{Mode: persisted.Safelist, Store: list256}, ""},
+		{"unknown mode", persisted.Options{Mode: "cache"}, `persisted: Mode "cache" is not "apq" or "safelist"`},
+		{"unknown algorithm", persisted.Options{HashAlgorithm: "md5"}, `persisted: HashAlgorithm "md5" is not "sha256" or "sha512"`},
+		{"safelist without a store", persisted.Options{Mode: persisted.Safelist}, "persisted: safelist mode needs a Store"},
+		{"APQ over a read-only safelist", persisted.Options{Store: list256}, "persisted: a SafelistStore is read-only"},
+		{"safelist hashes of another algorithm", persisted.Options{Mode: persisted.Safelist, Store: list256, HashAlgorithm: persisted.SHA512},
 			"persisted: the safelist holds sha256 hashes but HashAlgorithm is sha512"},
 	}
 	for _, tt := range tests {
@@ -391,7 +393,7 @@ func TestNew(t *testing.T) {
 					t.Fatalf("New: %v", err)
 				}
 				o := p.Options()
-				if o.Store == nil || !*o.EnableGet || !*o.ValidateHash || o.HashAlgorithm != SHA256 || o.CacheControl != DefaultCacheControl {
+				if o.Store == nil || !*o.EnableGet || !*o.ValidateHash || o.HashAlgorithm != persisted.SHA256 || o.CacheControl != persisted.DefaultCacheControl {
 					t.Errorf("defaults not filled in: %+v", o)
 				}
 				return
@@ -402,7 +404,7 @@ func TestNew(t *testing.T) {
 		})
 	}
 	t.Run("every bad field is reported at once", func(t *testing.T) {
-		_, err := New(Options{Mode: "x", HashAlgorithm: "y"})
+		_, err := New(persisted.Options{Mode: "x", HashAlgorithm: "y"})
 		if err == nil || !strings.Contains(err.Error(), "Mode") || !strings.Contains(err.Error(), "HashAlgorithm") {
 			t.Fatalf("New error = %v, want both fields named", err)
 		}
