@@ -218,20 +218,24 @@ func builtinSetter(name string, gt reflect.Type) setter {
 		}
 	case "DateTime":
 		if gt == timeType {
-			return func(p unsafe.Pointer, v any) error {
-				s, ok := v.(string)
-				if !ok {
-					return fmt.Errorf("DateTime cannot represent %v", v)
-				}
-				t, err := time.Parse(time.RFC3339Nano, s)
-				if err != nil {
-					return fmt.Errorf("DateTime cannot represent %q: not an RFC 3339 date-time", s)
-				}
-				*(*time.Time)(p) = t
-				return nil
-			}
+			return dateTimeSet
 		}
 	}
+	return nil
+}
+
+// dateTimeSet stores a DateTime input value, an RFC 3339 string, into a
+// time.Time.
+func dateTimeSet(p unsafe.Pointer, v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DateTime cannot represent a non string value: %v", v)
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return fmt.Errorf("DateTime cannot represent %q: not an RFC 3339 date-time", s)
+	}
+	*(*time.Time)(p) = t
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"github.com/graftgql/graft/internal/coerce"
 	"log/slog"
 	"sort"
 	"strconv"
@@ -60,6 +61,7 @@ type Engine struct {
 	vbudget     int
 	rules       []core.Rule
 	intro       introIndex
+	coerce      *coerce.Coercer
 }
 
 // New returns an Engine for the built schema s.
@@ -113,8 +115,10 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	add(query)
 	add(mutation)
 	e.intro = newIntroIndex(as)
+	e.coerce = newCoercer(e)
 	set := rules.NewDefaultRules()
 	set.AddRule("IntLiteralsInRange", intRangeRule)
+	set.AddRule("CustomScalarLiterals", e.scalarLiteralRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
 	}
@@ -176,6 +180,32 @@ func intRangeRule(observers *core.Events, addError core.AddErrFunc) {
 		if _, err := strconv.ParseInt(v.Raw, 10, 32); err != nil {
 			addError(
 				core.Message(`Int cannot represent non 32-bit signed integer value: %s`, v.Raw),
+				core.At(v.Position),
+			)
+		}
+	})
+}
+
+// scalarLiteralRule refuses a literal of a custom scalar (or DateTime)
+// that the scalar's parser refuses, so a bad literal fails validation
+// rather than execution. Literals holding variables are checked when the
+// variables are coerced.
+func (e *Engine) scalarLiteralRule(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
+		if v.ExpectedType == nil || v.ExpectedType.Elem != nil || v.Kind == ast.Variable || v.Kind == ast.NullValue {
+			return
+		}
+		t := e.types[v.ExpectedType.NamedType]
+		if t == nil || t.Kind != schema.ScalarKind || usesVariables(v) {
+			return
+		}
+		val, err := v.Value(nil)
+		if err != nil {
+			return
+		}
+		if err := t.CheckInput(val); err != nil {
+			addError(
+				core.Message(`Expected value of type "%s", found %s; %s`, t.Name, v.String(), err.Error()),
 				core.At(v.Position),
 			)
 		}
