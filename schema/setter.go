@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"github.com/graftgql/graft/internal/coerce"
 	"math"
 	"reflect"
 	"strconv"
@@ -55,7 +56,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 		set = func(p unsafe.Pointer, v any) error {
 			m, ok := v.(map[string]any)
 			if !ok {
-				return fmt.Errorf("%s needs an object, got %T", t.Name, v)
+				return fmt.Errorf("Expected type %q to be an object.", t.Name)
 			}
 			return setFields(p, c.fields, m)
 		}
@@ -67,7 +68,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 		set = func(p unsafe.Pointer, v any) error {
 			name, ok := v.(string)
 			if !ok || !enumSet(p, name) {
-				return fmt.Errorf("%v is not a value of enum %s", v, t.Name)
+				return fmt.Errorf("Value %s does not exist in %q enum.", coerce.Describe(v), t.Name)
 			}
 			return nil
 		}
@@ -160,7 +161,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 			return func(p unsafe.Pointer, v any) error {
 				s, ok := v.(string)
 				if !ok {
-					return fmt.Errorf("String cannot represent %v", v)
+					return fmt.Errorf("String cannot represent value: %s", coerce.Describe(v))
 				}
 				*(*string)(p) = s
 				return nil
@@ -175,7 +176,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 				case int64:
 					*(*string)(p) = strconv.FormatInt(x, 10)
 				default:
-					return fmt.Errorf("ID cannot represent %v", v)
+					return fmt.Errorf("ID cannot represent value: %s", coerce.Describe(v))
 				}
 				return nil
 			}
@@ -195,7 +196,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 				case int:
 					f = float64(x)
 				default:
-					return fmt.Errorf("Float cannot represent %v", v)
+					return fmt.Errorf("Float cannot represent value: %s", coerce.Describe(v))
 				}
 				if k == reflect.Float32 {
 					*(*float32)(p) = float32(f)
@@ -210,7 +211,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 			return func(p unsafe.Pointer, v any) error {
 				b, ok := v.(bool)
 				if !ok {
-					return fmt.Errorf("Boolean cannot represent %v", v)
+					return fmt.Errorf("Boolean cannot represent value: %s", coerce.Describe(v))
 				}
 				*(*bool)(p) = b
 				return nil
@@ -229,7 +230,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 func dateTimeSet(p unsafe.Pointer, v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return fmt.Errorf("DateTime cannot represent a non string value: %v", v)
+		return fmt.Errorf("DateTime cannot represent a non string value: %s", coerce.Describe(v))
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -281,10 +282,10 @@ func intSetter(k reflect.Kind) setter {
 	return func(p unsafe.Pointer, v any) error {
 		n, ok := toInt64(v)
 		if !ok {
-			return fmt.Errorf("Int cannot represent %v", v)
+			return fmt.Errorf("Int cannot represent value: %s", coerce.Describe(v))
 		}
 		if n < lo || n > hi {
-			return fmt.Errorf("%d is out of range for the argument", n)
+			return fmt.Errorf("%d is out of range for this argument", n)
 		}
 		store(p, n)
 		return nil
