@@ -157,7 +157,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	switch op.Kind() {
 	case ast.Mutation:
 		if req.IsGet {
-			r.fail(resp, ct, &httpapi.Error{Status: http.StatusMethodNotAllowed, Allow: "POST",
+			r.fail(resp, ct, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"POST"}},
 				Err: gqlerr.New(gqlerr.BadRequest, "Mutations cannot run over GET: use POST")})
 			return
 		}
@@ -199,7 +199,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	resp.ContentType = ct
 	resp.Body = body
 	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
-		resp.CacheControl = res.CacheControl
+		resp.SetHeader("Cache-Control", res.CacheControl)
 	}
 }
 
@@ -215,7 +215,6 @@ func (r *Router) requestErrorStatus(media string) int {
 func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.Status = e.Status
 	resp.ContentType = ct
-	resp.Allow = e.Allow
 	resp.Header = e.Header
 	resp.Body = appendErrors(resp.Body[:0], e.Err)
 }
@@ -239,11 +238,22 @@ func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
 		return
 	}
 	r.fail(resp, ct, pqError(pe))
-	resp.CacheControl = pe.CacheControl
 }
 
+// pqError is the answer to a persisted-query error, with its Allow and
+// Cache-Control headers.
 func pqError(pe *persisted.Error) *httpapi.Error {
-	return &httpapi.Error{Status: pe.Status, Allow: pe.Allow, Err: pe.Err}
+	e := &httpapi.Error{Status: pe.Status, Err: pe.Err}
+	if pe.Allow != "" || pe.CacheControl != "" {
+		e.Header = make(http.Header, 2)
+		if pe.Allow != "" {
+			e.Header.Set("Allow", pe.Allow)
+		}
+		if pe.CacheControl != "" {
+			e.Header.Set("Cache-Control", pe.CacheControl)
+		}
+	}
+	return e
 }
 
 // unauthenticated is the 401 answer to an error of the Auth hook, with
@@ -300,7 +310,7 @@ func isSimpleContentType(ct string) bool {
 func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) {
 	if raw.Method != http.MethodGet && raw.Method != http.MethodHead {
 		resp.Status = http.StatusMethodNotAllowed
-		resp.Allow = "GET, HEAD"
+		resp.SetHeader("Allow", "GET, HEAD")
 		resp.ContentType = httpapi.ContentTypeJSON
 		resp.Body = appendErrors(resp.Body[:0], gqlerr.New(gqlerr.BadRequest, "GraphiQL is served over GET"))
 		return

@@ -50,7 +50,7 @@ func Decode(raw *RawRequest) (Request, *Error) {
 	}
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,
-		Allow:  "GET, POST",
+		Header: http.Header{"Allow": {"GET, POST"}},
 		Err:    gqlerr.New(gqlerr.BadRequest, "Method "+raw.Method+" is not allowed: use GET or POST"),
 	}
 }

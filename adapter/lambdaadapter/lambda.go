@@ -128,12 +128,6 @@ func responseHeader(resp *httpapi.Response) (h http.Header, cookies []string) {
 	if resp.ContentType != "" {
 		h.Set("Content-Type", resp.ContentType)
 	}
-	if resp.Allow != "" {
-		h.Set("Allow", resp.Allow)
-	}
-	if resp.CacheControl != "" {
-		h.Set("Cache-Control", resp.CacheControl)
-	}
 	cookies = h.Values("Set-Cookie")
 	h.Del("Set-Cookie")
 	return h, cookies
