@@ -1,24 +1,12 @@
 package persisted
 
 import (
+	"github.com/graftgql/graft/internal/gqlerr"
 	"math"
 	"net/http"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
-)
-
-// The extensions.code values of persisted-query errors. Clients match on
-// them (and on the messages), so they never change.
-const (
-	CodeNotFound            = "PERSISTED_QUERY_NOT_FOUND"
-	CodeNotSupported        = "PERSISTED_QUERY_NOT_SUPPORTED"
-	CodeNotAllowed          = "PERSISTED_QUERY_NOT_ALLOWED"
-	CodeHashMismatch        = "PERSISTED_QUERY_HASH_MISMATCH"
-	CodeVersionNotSupported = "PERSISTED_QUERY_VERSION_NOT_SUPPORTED"
-	CodeStoreUnavailable    = "PERSISTED_QUERY_STORE_UNAVAILABLE"
-	CodeBadRequest          = "BAD_REQUEST"
-	CodeMethodNotAllowed    = "METHOD_NOT_ALLOWED"
 )
 
 // NotFoundCacheControl is the Cache-Control header sent with
@@ -74,7 +62,7 @@ func newError(status int, code, message string, ext map[string]any, cause error)
 // PERSISTED_QUERY_NOT_SUPPORTED, message PersistedQueryNotSupported. Apollo
 // clients read it and send the full query from then on.
 func ErrNotSupported() *Error {
-	return newError(http.StatusOK, CodeNotSupported, "PersistedQueryNotSupported", nil, &PersistedQueryNotSupportedError{})
+	return newError(http.StatusOK, gqlerr.PersistedQueryNotSupported, "PersistedQueryNotSupported", nil, &PersistedQueryNotSupportedError{})
 }
 
 // Requested reports whether request extensions carry a persistedQuery
@@ -101,7 +89,7 @@ type PersistedQueryNotFoundError struct {
 func (*PersistedQueryNotFoundError) Error() string { return "PersistedQueryNotFound" }
 
 func errNotFound(hash string) *Error {
-	e := newError(http.StatusOK, CodeNotFound, "PersistedQueryNotFound", nil, &PersistedQueryNotFoundError{Hash: hash})
+	e := newError(http.StatusOK, gqlerr.PersistedQueryNotFound, "PersistedQueryNotFound", nil, &PersistedQueryNotFoundError{Hash: hash})
 	e.CacheControl = NotFoundCacheControl
 	return e
 }
@@ -116,7 +104,7 @@ type PersistedQueryNotAllowedError struct {
 func (*PersistedQueryNotAllowedError) Error() string { return "Persisted query not in safelist" }
 
 func errNotAllowed(hash string) *Error {
-	return newError(http.StatusForbidden, CodeNotAllowed, "Persisted query not in safelist",
+	return newError(http.StatusForbidden, gqlerr.PersistedQueryNotAllowed, "Persisted query not in safelist",
 		map[string]any{"hash": hash}, &PersistedQueryNotAllowedError{Hash: hash})
 }
 
@@ -131,7 +119,7 @@ type PersistedQueryHashMismatchError struct {
 func (*PersistedQueryHashMismatchError) Error() string { return "Provided query does not match hash" }
 
 func errHashMismatch(provided, computed string) *Error {
-	return newError(http.StatusBadRequest, CodeHashMismatch, "Provided query does not match hash",
+	return newError(http.StatusBadRequest, gqlerr.PersistedQueryHashMismatch, "Provided query does not match hash",
 		map[string]any{"providedHash": provided, "computedHash": computed},
 		&PersistedQueryHashMismatchError{ProvidedHash: provided, ComputedHash: computed})
 }
@@ -158,7 +146,7 @@ func formatVersion(v float64) string {
 
 func errVersion(v float64) *Error {
 	cause := &PersistedQueryVersionError{Version: v}
-	return newError(http.StatusBadRequest, CodeVersionNotSupported, cause.Error(),
+	return newError(http.StatusBadRequest, gqlerr.PersistedQueryVersionNotSupported, cause.Error(),
 		map[string]any{"version": v}, cause)
 }
 
@@ -178,7 +166,7 @@ func (e *StoreUnavailableError) Error() string {
 func (e *StoreUnavailableError) Unwrap() error { return e.Err }
 
 func errStoreUnavailable(err error) *Error {
-	return newError(http.StatusServiceUnavailable, CodeStoreUnavailable,
+	return newError(http.StatusServiceUnavailable, gqlerr.PersistedQueryStoreUnavailable,
 		"Persisted query store unavailable", nil, &StoreUnavailableError{Err: err})
 }
 
@@ -193,7 +181,7 @@ type InvalidExtensionError struct {
 func (e *InvalidExtensionError) Error() string { return e.Reason }
 
 func errInvalid(reason string) *Error {
-	return newError(http.StatusBadRequest, CodeBadRequest, reason, nil, &InvalidExtensionError{Reason: reason})
+	return newError(http.StatusBadRequest, gqlerr.BadRequest, reason, nil, &InvalidExtensionError{Reason: reason})
 }
 
 // GetNotEnabledError is returned for a GET request when Options.EnableGet is
@@ -207,7 +195,7 @@ func (*GetNotEnabledError) Error() string {
 
 func errGetNotEnabled() *Error {
 	cause := &GetNotEnabledError{}
-	e := newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed, cause.Error(), nil, cause)
+	e := newError(http.StatusMethodNotAllowed, gqlerr.MethodNotAllowed, cause.Error(), nil, cause)
 	e.Allow = http.MethodPost
 	return e
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func TestErrNotSupported(t *testing.T) {
 		t.Errorf("JSON = %s, want %s", b, want)
 	}
 	e.Err.Extensions["code"] = "CHANGED"
-	if ErrNotSupported().Err.Extensions["code"] != CodeNotSupported {
+	if ErrNotSupported().Err.Extensions["code"] != gqlerr.PersistedQueryNotSupported {
 		t.Error("ErrNotSupported shares its error between calls")
 	}
 }
