@@ -134,23 +134,6 @@ func allocator(gt reflect.Type) func() unsafe.Pointer {
 	return func() unsafe.Pointer { return reflect.New(gt).UnsafePointer() }
 }
 
-// toInt64 reads an integer from a coerced value.
-func toInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
-			return int64(x), true
-		}
-	}
-	return 0, false
-}
-
 // builtinSetter returns the setter for a built-in scalar into a basic Go
 // type, or nil when they do not fit.
 func builtinSetter(name string, gt reflect.Type) setter {
@@ -280,7 +263,7 @@ func intSetter(k reflect.Kind) setter {
 		return nil
 	}
 	return func(p unsafe.Pointer, v any) error {
-		n, ok := toInt64(v)
+		n, ok := coerce.Int64(v)
 		if !ok {
 			return fmt.Errorf("Int cannot represent value: %s", coerce.Describe(v))
 		}

@@ -161,7 +161,7 @@ func (c *Coercer) object(v any, def *ast.Definition) (any, *Error) {
 func (c *Coercer) scalar(v any, name string) (any, *Error) {
 	switch name {
 	case "Int":
-		n, ok := toInt64(v)
+		n, ok := Int64(v)
 		if !ok {
 			return nil, fail(v, "Int cannot represent non-integer value: %s", Describe(v))
 		}
@@ -196,7 +196,7 @@ func (c *Coercer) scalar(v any, name string) (any, *Error) {
 				return string(x), nil
 			}
 		default:
-			if n, ok := toInt64(v); ok {
+			if n, ok := Int64(v); ok {
 				return strconv.FormatInt(n, 10), nil
 			}
 		}
@@ -237,7 +237,9 @@ func isIntegerText(s string) bool {
 	return true
 }
 
-func toInt64(v any) (int64, bool) {
+// Int64 reads an integer from an input value: an int64 or smaller int, an
+// integral float64 within float64's exact range, or a json.Number.
+func Int64(v any) (int64, bool) {
 	switch n := v.(type) {
 	case int64:
 		return n, true
