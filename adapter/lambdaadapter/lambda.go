@@ -35,14 +35,20 @@ type HandlerFunc func(ctx context.Context, event json.RawMessage) (any, error)
 // nor a function URL HTTP event.
 var ErrUnknownEvent = errors.New("graft lambda: event is not an API Gateway or function URL HTTP request")
 
-// Handler returns the Lambda handler for the router. The layer (nil means
-// router.Layer()) is started by the first invocation, as Lambda has no
-// start-up hook, and lives as long as the execution environment. An error
-// is returned to Lambda only for an unknown event shape, a body that is
-// not valid base64, or a layer that fails to start; everything else is an
+// Handler returns the Lambda handler for the router. The router's layer is
+// started by the first invocation that needs it, as Lambda has no start-up
+// hook, and lives as long as the execution environment; while it cannot
+// start, requests answer 503 SERVICE_UNAVAILABLE and a later invocation
+// tries again after a back-off. A layer other than the router's (layer
+// not nil) is started before each invocation until it starts. An error is
+// returned to Lambda only for an unknown event shape, a body that is not
+// valid base64, or such a layer failing to start; everything else is an
 // HTTP response.
 func Handler(router *graft.Router, layer *graft.Layer) HandlerFunc {
-	starter := graft.ToHandler(router, layer)
+	var starter *graft.WebHandler
+	if layer != nil && layer != router.Layer() {
+		starter = graft.ToHandler(router, layer)
+	}
 	limit := router.Config().MaxBodyBytes
 	return func(ctx context.Context, event json.RawMessage) (any, error) {
 		var shape struct {
@@ -58,8 +64,10 @@ func Handler(router *graft.Router, layer *graft.Layer) HandlerFunc {
 		if err := json.Unmarshal(event, &shape); err != nil {
 			return nil, fmt.Errorf("graft lambda: decode event: %w", err)
 		}
-		if err := starter.Start(ctx); err != nil {
-			return nil, err
+		if starter != nil {
+			if err := starter.Start(ctx); err != nil {
+				return nil, err
+			}
 		}
 		switch {
 		case shape.HTTPMethod != "":
