@@ -213,6 +213,14 @@ func (l *Layer) wait(ctx context.Context, done chan struct{}) error {
 	return l.startErr
 }
 
+// retryIn returns how long until a request may start the layer again
+// after the last failure (at least a second, for Retry-After).
+func (l *Layer) retryIn() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return max(l.retryAt.Sub(l.clock()), time.Second)
+}
+
 func (l *Layer) clock() time.Time {
 	if l.now != nil {
 		return l.now()

@@ -139,6 +139,9 @@ func TestLayerFailedStartIsRetriedAfterBackoff(t *testing.T) {
 	if st, c := statusAndCode(t, rec.Code, rec.Body.Bytes()); st != 503 || c != CodeServiceUnavailable {
 		t.Fatalf("failed start: %d %s %s", st, c, rec.Body)
 	}
+	if ra := rec.Header().Get("Retry-After"); ra != "1" {
+		t.Fatalf("Retry-After = %q, want 1 (the first back-off, rounded up)", ra)
+	}
 	// Within the back-off a request answers 503 without starting again.
 	for range 5 {
 		rec = postQuery(r, "{ db }")

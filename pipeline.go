@@ -7,8 +7,10 @@ import (
 	"maps"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -110,7 +112,8 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 	if err == nil {
 		return nil
 	}
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+	retry := strconv.Itoa(int((r.layer.retryIn() + time.Second - 1) / time.Second))
+	return &httpapi.Error{Status: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {retry}},
 		Err: gqlerr.New(gqlerr.ServiceUnavailable, "The service is not ready: its services could not be started. Try again later.")}
 }
 
