@@ -3,6 +3,7 @@ package graft_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -76,5 +77,21 @@ func TestAddErrorReportsSeveralErrorsFromOneField(t *testing.T) {
 	}
 	if graft.AddError(context.Background(), errors.New("x")) {
 		t.Fatal("AddError outside a resolver reported true")
+	}
+}
+
+func TestWrappedGraftErrorShowsItsOwnMessage(t *testing.T) {
+	b := schema.New()
+	schema.QueryNoArgs(b, "wrapped", func(ctx context.Context) (*string, error) {
+		return nil, fmt.Errorf("loading row 7 for tenant 3: %w", graft.NewError(graft.CodeForbidden, "Not yours"))
+	})
+	r, err := graft.ToRouter(b, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := r.Execute(context.Background(), graft.Request{Query: "{ wrapped }"})
+	want := `{"errors":[{"message":"Not yours","locations":[{"line":1,"column":3}],"path":["wrapped"],"extensions":{"code":"FORBIDDEN"}}],"data":{"wrapped":null}}`
+	if string(body) != want {
+		t.Fatalf("got %s\nwant %s", body, want)
 	}
 }

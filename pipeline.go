@@ -269,12 +269,15 @@ func unauthenticated(err error) *httpapi.Error {
 	}
 	e := &httpapi.Error{Status: http.StatusUnauthorized, Header: http.Header{"Www-Authenticate": {challenge}}}
 	var ge *gqlerror.Error
-	var ee interface{ Extensions() map[string]any }
+	var ee interface {
+		error
+		Extensions() map[string]any
+	}
 	switch {
 	case errors.As(err, &ge):
 		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: ge.Message, Extensions: maps.Clone(ge.Extensions)}, gqlerr.Unauthenticated)
 	case errors.As(err, &ee):
-		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: err.Error(), Extensions: maps.Clone(ee.Extensions())}, gqlerr.Unauthenticated)
+		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: ee.Error(), Extensions: maps.Clone(ee.Extensions())}, gqlerr.Unauthenticated)
 	default:
 		e.Err = gqlerr.New(gqlerr.Unauthenticated, err.Error())
 	}
