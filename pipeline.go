@@ -106,6 +106,9 @@ func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *request
 // startLayer starts the layer unless it is started, and answers 503 while
 // it cannot be: the request is fine, the service is not ready.
 func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
+	if r.layer.ready.Load() != nil {
+		return nil // started: no closure to allocate
+	}
 	err := r.layer.ensureStarted(ctx, func(err error) {
 		r.cfg.Logger.ErrorContext(ctx, "graft: layer failed to start", "error", err)
 	})
