@@ -398,3 +398,21 @@ func TestExecuteRunsTheAuthHook(t *testing.T) {
 		t.Fatalf("with token: %d %s", status, body)
 	}
 }
+
+func TestLazyStartHasItsOwnTimeout(t *testing.T) {
+	var deadline time.Time
+	var hasDeadline bool
+	l := &Layer{StartTimeout: time.Hour}
+	Provide(l, func(ctx context.Context) (*db, func(context.Context) error, error) {
+		deadline, hasDeadline = ctx.Deadline()
+		return &db{name: "main"}, nil, nil
+	})
+	before := time.Now()
+	status, body := quietRouter(t, l, Config{}).Execute(context.Background(), Request{Query: "{ db }"})
+	if status != 200 || string(body) != `{"data":{"db":"main"}}` {
+		t.Fatalf("%d %s", status, body)
+	}
+	if !hasDeadline || deadline.Before(before.Add(time.Hour)) {
+		t.Fatalf("builder's context deadline = %v (set %v), want StartTimeout after the start", deadline, hasDeadline)
+	}
+}
