@@ -81,7 +81,7 @@ func webRawRequest(req *http.Request, body []byte) *httpapi.RawRequest {
 }
 
 // webResponseHeader returns the HTTP header of a pipeline response: its
-// extra headers plus Content-Type, Allow and Cache-Control when set.
+// headers plus Content-Type.
 func webResponseHeader(resp *httpapi.Response) http.Header {
 	h := make(http.Header, len(resp.Header)+3)
 	for k, v := range resp.Header {
@@ -89,12 +89,6 @@ func webResponseHeader(resp *httpapi.Response) http.Header {
 	}
 	if resp.ContentType != "" {
 		h.Set("Content-Type", resp.ContentType)
-	}
-	if resp.Allow != "" {
-		h.Set("Allow", resp.Allow)
-	}
-	if resp.CacheControl != "" {
-		h.Set("Cache-Control", resp.CacheControl)
 	}
 	return h
 }

@@ -81,7 +81,6 @@ var (
 	hdrContentType   = http.CanonicalHeaderKey("Content-Type")
 	ctGraphQL        = []string{httpapi.ContentTypeGraphQLResponse}
 	ctJSON           = []string{httpapi.ContentTypeJSON}
-	hdrCacheControl  = http.CanonicalHeaderKey("Cache-Control")
 	hdrContentLength = http.CanonicalHeaderKey("Content-Length")
 )
 
@@ -94,12 +93,6 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 		h[hdrContentType] = ctJSON
 	default:
 		h.Set(hdrContentType, resp.ContentType)
-	}
-	if resp.Allow != "" {
-		h.Set("Allow", resp.Allow)
-	}
-	if resp.CacheControl != "" {
-		h.Set(hdrCacheControl, resp.CacheControl)
 	}
 	for k, v := range resp.Header {
 		h[k] = v

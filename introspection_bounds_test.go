@@ -94,7 +94,7 @@ func TestIntrospectionFanOutRefused(t *testing.T) {
 				srv := httptest.NewServer(newTestRouter(t, graft.Config{Complexity: c.cfg}))
 				status, n, got := postServer(t, srv.URL, fanOut(t, tt.levels))
 				srv.Close()
-				if status != http.StatusBadRequest || got.code(0) != limits.Code || n > 1<<10 {
+				if status != http.StatusBadRequest || got.code(0) != graft.CodeComplexityLimit || n > 1<<10 {
 					t.Fatalf("%+v: got %d, %d bytes: %s", c.cfg, status, n, got.raw)
 				}
 				ext := got.body.Errors[0]["extensions"].(map[string]any)

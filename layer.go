@@ -48,9 +48,16 @@ type Layer struct {
 	retryAt  time.Time     // no lazy start before this after a failure
 	now      func() time.Time
 
-	// ready holds the application services once Start has built them all;
-	// resolvers read it without a lock.
-	ready atomic.Pointer[map[reflect.Type]any]
+	// ready holds the services once Start has built them all; resolvers
+	// read it without a lock.
+	ready atomic.Pointer[readyServices]
+}
+
+// readyServices is what a started layer serves: the built application
+// services and the request service builders.
+type readyServices struct {
+	values   map[reflect.Type]any
+	requests map[reflect.Type]func(context.Context) (any, error)
 }
 
 // DefaultStartTimeout bounds a layer start begun by a request when
@@ -206,6 +213,14 @@ func (l *Layer) wait(ctx context.Context, done chan struct{}) error {
 	return l.startErr
 }
 
+// retryIn returns how long until a request may start the layer again
+// after the last failure (at least a second, for Retry-After).
+func (l *Layer) retryIn() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return max(l.retryAt.Sub(l.clock()), time.Second)
+}
+
 func (l *Layer) clock() time.Time {
 	if l.now != nil {
 		return l.now()
@@ -234,9 +249,9 @@ func (l *Layer) start(ctx context.Context) error {
 		}
 	}
 	l.mu.Lock()
-	ready := maps.Clone(l.values)
+	ready := &readyServices{values: maps.Clone(l.values), requests: maps.Clone(l.requests)}
 	l.mu.Unlock()
-	l.ready.Store(&ready)
+	l.ready.Store(ready)
 	return nil
 }
 
@@ -375,20 +390,17 @@ type requestBuild struct {
 type buildingKey struct{}
 
 func (st *requestState) service(ctx context.Context, t reflect.Type) (any, error) {
-	l := st.layer
 	if st.app != nil {
 		return st.app.get(ctx, t)
 	}
-	l.mu.Lock()
-	build, ok := l.requests[t]
-	l.mu.Unlock()
-	if ok {
+	rs := st.layer.ready.Load()
+	if rs == nil {
+		return nil, &MissingServiceError{Type: t} // not started
+	}
+	if build, ok := rs.requests[t]; ok {
 		return st.requestService(ctx, t, build)
 	}
-	var v any
-	if ready := l.ready.Load(); ready != nil {
-		v, ok = (*ready)[t]
-	}
+	v, ok := rs.values[t]
 	if !ok {
 		return nil, &MissingServiceError{Type: t}
 	}

@@ -138,6 +138,9 @@ func TestLayerFailedStartIsRetriedAfterBackoff(t *testing.T) {
 	if st, c := statusAndCode(t, rec.Code, rec.Body.Bytes()); st != 503 || c != CodeServiceUnavailable {
 		t.Fatalf("failed start: %d %s %s", st, c, rec.Body)
 	}
+	if ra := rec.Header().Get("Retry-After"); ra != "1" {
+		t.Fatalf("Retry-After = %q, want 1 (the first back-off, rounded up)", ra)
+	}
 	// Within the back-off a request answers 503 without starting again.
 	for range 5 {
 		rec = postQuery(r, "{ db }")
@@ -392,5 +395,23 @@ func TestExecuteRunsTheAuthHook(t *testing.T) {
 	}})
 	if status != 200 || string(body) != `{"data":{"__typename":"Query"}}` {
 		t.Fatalf("with token: %d %s", status, body)
+	}
+}
+
+func TestLazyStartHasItsOwnTimeout(t *testing.T) {
+	var deadline time.Time
+	var hasDeadline bool
+	l := &Layer{StartTimeout: time.Hour}
+	Provide(l, func(ctx context.Context) (*db, func(context.Context) error, error) {
+		deadline, hasDeadline = ctx.Deadline()
+		return &db{name: "main"}, nil, nil
+	})
+	before := time.Now()
+	status, body := quietRouter(t, l, Config{}).Execute(context.Background(), Request{Query: "{ db }"})
+	if status != 200 || string(body) != `{"data":{"db":"main"}}` {
+		t.Fatalf("%d %s", status, body)
+	}
+	if !hasDeadline || deadline.Before(before.Add(time.Hour)) {
+		t.Fatalf("builder's context deadline = %v (set %v), want StartTimeout after the start", deadline, hasDeadline)
 	}
 }

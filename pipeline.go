@@ -6,8 +6,10 @@ import (
 	"maps"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -88,6 +90,9 @@ func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *request
 // startLayer starts the layer unless it is started, and answers 503 while
 // it cannot be: the request is fine, the service is not ready.
 func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
+	if r.layer.ready.Load() != nil {
+		return nil // started: no closure to allocate
+	}
 	err := r.layer.ensureStarted(ctx, func(err error) {
 		r.cfg.Logger.ErrorContext(ctx, "graft: layer failed to start", "error", err)
 	})
@@ -104,7 +109,8 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 		return &httpapi.Error{Status: http.StatusServiceUnavailable,
 			Err: gqlerr.New(gqlerr.RequestCancelled, "Request cancelled.")}
 	}
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+	retry := strconv.Itoa(int((r.layer.retryIn() + time.Second - 1) / time.Second))
+	return &httpapi.Error{Status: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {retry}},
 		Err: gqlerr.New(gqlerr.ServiceUnavailable, "The service is not ready: its services could not be started. Try again later.")}
 }
 
@@ -151,7 +157,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	switch op.Kind() {
 	case ast.Mutation:
 		if req.IsGet {
-			r.fail(resp, ct, &httpapi.Error{Status: http.StatusMethodNotAllowed, Allow: "POST",
+			r.fail(resp, ct, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"POST"}},
 				Err: gqlerr.New(gqlerr.BadRequest, "Mutations cannot run over GET: use POST")})
 			return
 		}
@@ -193,7 +199,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	resp.ContentType = ct
 	resp.Body = body
 	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
-		resp.CacheControl = res.CacheControl
+		resp.SetHeader("Cache-Control", res.CacheControl)
 	}
 }
 
@@ -209,7 +215,6 @@ func (r *Router) requestErrorStatus(media string) int {
 func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.Status = e.Status
 	resp.ContentType = ct
-	resp.Allow = e.Allow
 	resp.Header = e.Header
 	resp.Body = appendErrors(resp.Body[:0], e.Err)
 }
@@ -233,11 +238,22 @@ func (r *Router) failPQ(resp *httpapi.Response, ct string, err error) {
 		return
 	}
 	r.fail(resp, ct, pqError(pe))
-	resp.CacheControl = pe.CacheControl
 }
 
+// pqError is the answer to a persisted-query error, with its Allow and
+// Cache-Control headers.
 func pqError(pe *pqstate.Error) *httpapi.Error {
-	return &httpapi.Error{Status: pe.Status, Allow: pe.Allow, Err: pe.Err}
+	e := &httpapi.Error{Status: pe.Status, Err: pe.Err}
+	if pe.Allow != "" || pe.CacheControl != "" {
+		e.Header = make(http.Header, 2)
+		if pe.Allow != "" {
+			e.Header.Set("Allow", pe.Allow)
+		}
+		if pe.CacheControl != "" {
+			e.Header.Set("Cache-Control", pe.CacheControl)
+		}
+	}
+	return e
 }
 
 // unauthenticated is the 401 answer to an error of the Auth hook, with
@@ -250,12 +266,15 @@ func unauthenticated(err error) *httpapi.Error {
 	}
 	e := &httpapi.Error{Status: http.StatusUnauthorized, Header: http.Header{"Www-Authenticate": {challenge}}}
 	var ge *gqlerror.Error
-	var ee interface{ Extensions() map[string]any }
+	var ee interface {
+		error
+		Extensions() map[string]any
+	}
 	switch {
 	case errors.As(err, &ge):
 		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: ge.Message, Extensions: maps.Clone(ge.Extensions)}, gqlerr.Unauthenticated)
 	case errors.As(err, &ee):
-		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: err.Error(), Extensions: maps.Clone(ee.Extensions())}, gqlerr.Unauthenticated)
+		e.Err = gqlerr.WithCode(&gqlerror.Error{Message: ee.Error(), Extensions: maps.Clone(ee.Extensions())}, gqlerr.Unauthenticated)
 	default:
 		e.Err = gqlerr.New(gqlerr.Unauthenticated, err.Error())
 	}
@@ -294,7 +313,7 @@ func isSimpleContentType(ct string) bool {
 func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) {
 	if raw.Method != http.MethodGet && raw.Method != http.MethodHead {
 		resp.Status = http.StatusMethodNotAllowed
-		resp.Allow = "GET, HEAD"
+		resp.SetHeader("Allow", "GET, HEAD")
 		resp.ContentType = httpapi.ContentTypeJSON
 		resp.Body = appendErrors(resp.Body[:0], gqlerr.New(gqlerr.BadRequest, "GraphiQL is served over GET"))
 		return

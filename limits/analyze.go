@@ -1,6 +1,7 @@
 package limits
 
 import (
+	"github.com/graftgql/graft/internal/coerce"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -50,6 +51,9 @@ type analyzer struct {
 	doc   *ast.QueryDocument
 	op    *ast.OperationDefinition
 	vars  map[string]any
+	// coerce is the executor's input coercion, for cost functions'
+	// arguments.
+	coerce *coerce.Coercer
 
 	fragments fragmentIndex
 
@@ -65,7 +69,8 @@ func analyze(types *ast.Schema, cost costLookup, doc *ast.QueryDocument, op *ast
 	if op == nil {
 		return Result{}
 	}
-	a := &analyzer{types: types, cost: cost, doc: doc, op: op, vars: vars}
+	a := &analyzer{types: types, cost: cost, doc: doc, op: op, coerce: &coerce.Coercer{Schema: types}}
+	a.vars = coercedVariables(a.coerce, op, vars)
 	c := a.countSet(op.SelectionSet, false)
 	directives := satAdd(c.directives, len(op.Directives))
 	for _, v := range op.VariableDefinitions {

@@ -1,13 +1,11 @@
 package limits
 
 import (
+	"github.com/graftgql/graft/internal/gqlerr"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
-
-// Code is the extensions.code of every error Check returns.
-const Code = "COMPLEXITY_LIMIT_EXCEEDED"
 
 // DefaultMaxIntrospectionDepth is the introspection depth allowed when
 // Config.MaxIntrospectionDepth is zero. The standard introspection query
@@ -139,7 +137,7 @@ func limitError(limitType, noun string, limit, actual int) *gqlerror.Error {
 		Message: "Query " + noun + " of " + strconv.Itoa(actual) +
 			" exceeds maximum allowed " + noun + " of " + strconv.Itoa(limit),
 		Extensions: map[string]any{
-			"code":      Code,
+			"code":      gqlerr.ComplexityLimit,
 			"limitType": limitType,
 			"limit":     limit,
 			"actual":    actual,

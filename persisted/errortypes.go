@@ -5,19 +5,6 @@ import (
 	"strconv"
 )
 
-// The extensions.code values of persisted-query errors. Clients match on
-// them (and on the messages), so they never change.
-const (
-	CodeNotFound            = "PERSISTED_QUERY_NOT_FOUND"
-	CodeNotSupported        = "PERSISTED_QUERY_NOT_SUPPORTED"
-	CodeNotAllowed          = "PERSISTED_QUERY_NOT_ALLOWED"
-	CodeHashMismatch        = "PERSISTED_QUERY_HASH_MISMATCH"
-	CodeVersionNotSupported = "PERSISTED_QUERY_VERSION_NOT_SUPPORTED"
-	CodeStoreUnavailable    = "PERSISTED_QUERY_STORE_UNAVAILABLE"
-	CodeBadRequest          = "BAD_REQUEST"
-	CodeMethodNotAllowed    = "METHOD_NOT_ALLOWED"
-)
-
 // PersistedQueryNotSupportedError is behind ErrNotSupported.
 type PersistedQueryNotSupportedError struct{}
 

@@ -64,12 +64,6 @@ func writeResponse(ctx *fasthttp.RequestCtx, resp *httpapi.Response) {
 	if resp.ContentType != "" {
 		h.SetContentType(resp.ContentType)
 	}
-	if resp.Allow != "" {
-		h.Set("Allow", resp.Allow)
-	}
-	if resp.CacheControl != "" {
-		h.Set("Cache-Control", resp.CacheControl)
-	}
 	for k, vs := range resp.Header {
 		for i, v := range vs {
 			if i == 0 {

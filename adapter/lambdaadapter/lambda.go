@@ -59,8 +59,10 @@ func Handler(router *graft.Router) HandlerFunc {
 		if err := json.Unmarshal(event, &shape); err != nil {
 			return nil, fmt.Errorf("graft lambda: decode event: %w", err)
 		}
-		if err := starter.Start(ctx); err != nil {
-			return nil, err
+		if starter != nil {
+			if err := starter.Start(ctx); err != nil {
+				return nil, err
+			}
 		}
 		switch {
 		case shape.HTTPMethod != "":
@@ -130,12 +132,6 @@ func responseHeader(resp *httpapi.Response) (h http.Header, cookies []string) {
 	}
 	if resp.ContentType != "" {
 		h.Set("Content-Type", resp.ContentType)
-	}
-	if resp.Allow != "" {
-		h.Set("Allow", resp.Allow)
-	}
-	if resp.CacheControl != "" {
-		h.Set("Cache-Control", resp.CacheControl)
 	}
 	cookies = h.Values("Set-Cookie")
 	h.Del("Set-Cookie")

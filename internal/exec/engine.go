@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/graftgql/graft/internal/coerce"
+
 	schema "github.com/graftgql/graft/internal/schemadef"
 	graftschema "github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -66,6 +68,7 @@ type Engine struct {
 	// cachedBytes is the size of the introspection answers cached in live
 	// operations (see cacheAnswer).
 	cachedBytes atomic.Int64
+	coerce      *coerce.Coercer
 }
 
 // New returns an Engine for the built schema s.
@@ -125,9 +128,11 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	add(query)
 	add(mutation)
 	e.intro = newIntroIndex(as)
+	e.coerce = newCoercer(e)
 	set := rules.NewDefaultRules()
 	set.AddRule("IntLiteralsInRange", intRangeRule)
 	set.AddRule("NoDefer", noDeferRule)
+	set.AddRule("CustomScalarLiterals", e.scalarLiteralRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
 		// "Did you mean ...?" quotes the schema's names: with
@@ -242,6 +247,32 @@ func intRangeRule(observers *core.Events, addError core.AddErrFunc) {
 		if _, err := strconv.ParseInt(v.Raw, 10, 32); err != nil {
 			addError(
 				core.Message(`Int cannot represent non 32-bit signed integer value: %s`, v.Raw),
+				core.At(v.Position),
+			)
+		}
+	})
+}
+
+// scalarLiteralRule refuses a literal of a custom scalar (or DateTime)
+// that the scalar's parser refuses, so a bad literal fails validation
+// rather than execution. Literals holding variables are checked when the
+// variables are coerced.
+func (e *Engine) scalarLiteralRule(observers *core.Events, addError core.AddErrFunc) {
+	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
+		if v.ExpectedType == nil || v.ExpectedType.Elem != nil || v.Kind == ast.Variable || v.Kind == ast.NullValue {
+			return
+		}
+		t := e.types[v.ExpectedType.NamedType]
+		if t == nil || t.Kind != schema.ScalarKind || usesVariables(v) {
+			return
+		}
+		val, err := v.Value(nil)
+		if err != nil {
+			return
+		}
+		if err := t.CheckInput(val); err != nil {
+			addError(
+				core.Message(`Expected value of type "%s", found %s; %s`, t.Name, v.String(), err.Error()),
 				core.At(v.Position),
 			)
 		}

@@ -31,7 +31,8 @@ func internalError(path ast.Path) *gqlerror.Error { return gqlerr.Internal(path)
 
 // fieldError converts err, raised while completing f, into a GraphQL error
 // at the current path. An error that is or wraps a *gqlerror.Error keeps
-// its message and extensions; so does any error with an Extensions method.
+// its message and extensions; so does any error with an Extensions method
+// (graft.Error among them: its doc comment states this contract to users).
 func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 	path := r.currentPath()
 	var ge *gqlerror.Error
@@ -48,7 +49,7 @@ func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 	case errors.As(err, &ge):
 		out = &gqlerror.Error{Message: ge.Message, Path: path, Extensions: ge.Extensions, Err: err}
 	case errors.As(err, &ee):
-		out = &gqlerror.Error{Message: err.Error(), Path: path, Extensions: ee.Extensions(), Err: err}
+		out = &gqlerror.Error{Message: ee.Error(), Path: path, Extensions: ee.Extensions(), Err: err}
 	case errors.As(err, &ae):
 		out = &gqlerror.Error{
 			Message:    fmt.Sprintf("Invalid arguments for field %s.%s: %s", f.parent, f.name, ae.err.Error()),

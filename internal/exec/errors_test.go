@@ -100,25 +100,25 @@ func TestRequestErrors(t *testing.T) {
 		{
 			name:  "missing variable",
 			query: `query Q($in: EchoInput!) { echo(input: $in) }`,
-			want:  `{"errors":[{"message":"Variable \"$in\" must be defined.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+			want:  `{"errors":[{"message":"Variable \"$in\" of required type \"EchoInput!\" was not provided.","locations":[{"line":1,"column":9}],"extensions":{"code":"BAD_USER_INPUT"}}]}`,
 		},
 		{
 			name:  "wrong variable type",
 			query: `query Q($n: Int!) { add: echo(input: {text: "a"}, times: $n) }`,
 			vars:  map[string]any{"n": "x"},
-			want:  `{"errors":[{"message":"Variable \"$n\" cannot use string as Int.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+			want:  `{"errors":[{"message":"Variable \"$n\" got invalid value \"x\"; Int cannot represent non-integer value: \"x\"","locations":[{"line":1,"column":9}],"extensions":{"code":"BAD_USER_INPUT"}}]}`,
 		},
 		{
 			name:  "variable out of the Int range",
 			query: `query Q($n: Int!) { echo(input: {text: "a"}, times: $n) }`,
 			vars:  map[string]any{"n": float64(1 << 40)},
-			want:  `{"errors":[{"message":"Variable \"$n\" got invalid value: 1099511627776 is outside the 32-bit range of Int.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+			want:  `{"errors":[{"message":"Variable \"$n\" got invalid value 1099511627776; Int cannot represent non 32-bit signed integer value: 1099511627776","locations":[{"line":1,"column":9}],"extensions":{"code":"BAD_USER_INPUT"}}]}`,
 		},
 		{
 			name:  "bad field inside an input variable",
 			query: `query Q($in: EchoInput!) { echo(input: $in) }`,
 			vars:  map[string]any{"in": map[string]any{"text": "a", "color": "BLUE"}},
-			want:  `{"errors":[{"message":"Variable \"$in\" at \"color\": BLUE is not a valid Color.","extensions":{"code":"BAD_USER_INPUT"}}]}`,
+			want:  `{"errors":[{"message":"Variable \"$in\" got invalid value \"BLUE\" at \"in.color\"; Value \"BLUE\" does not exist in \"Color\" enum.","locations":[{"line":1,"column":9}],"extensions":{"code":"BAD_USER_INPUT"}}]}`,
 		},
 		{
 			name:  "empty list and typename on a nested object",

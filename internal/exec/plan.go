@@ -263,7 +263,7 @@ func (p *planner) planArgs(fp *fieldPlan) {
 			return
 		}
 	}
-	vals, err := argumentValues(p.e.ast, fp.ast.Definition.Arguments, fp.ast.Arguments, nil)
+	vals, err := p.e.coerce.Arguments(fp.ast.Definition.Arguments, fp.ast.Arguments, nil)
 	if err == nil {
 		fp.args, err = fp.def.NewArgs(vals)
 	}

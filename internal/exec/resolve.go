@@ -139,7 +139,7 @@ func (r *request) resolveField(ctx context.Context, f *fieldPlan, obj unsafe.Poi
 		return nil, argumentError{f.argsErr}
 	}
 	if f.dynArgs {
-		vals, err := argumentValues(r.e.ast, f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
+		vals, err := r.e.coerce.Arguments(f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
 		if err == nil {
 			args, err = def.NewArgs(vals)
 		}

@@ -24,13 +24,22 @@ type RawRequest struct {
 	Remote string
 }
 
-// Response is what the pipeline answers: adapters copy it to the wire.
+// Response is what the pipeline answers: adapters copy it to the wire,
+// the status, Content-Type, every entry of Header as it is, and the body.
 type Response struct {
-	Status       int
-	ContentType  string
-	Allow        string // set for 405
-	CacheControl string
-	// Header holds any further headers (rarely set; nil on the hot path).
+	Status      int
+	ContentType string
+	// Header holds the other headers (Allow, Cache-Control,
+	// WWW-Authenticate, ...): nil on the hot path.
 	Header http.Header
 	Body   []byte
+}
+
+// SetHeader sets a header of the response, allocating Header on first
+// use.
+func (r *Response) SetHeader(name, value string) {
+	if r.Header == nil {
+		r.Header = make(http.Header, 1)
+	}
+	r.Header.Set(name, value)
 }

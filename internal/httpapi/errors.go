@@ -13,9 +13,8 @@ import (
 // Error is a request error with the HTTP status it answers with.
 type Error struct {
 	Status int
-	Allow  string // the Allow header of a 405
-	// Header holds further headers of the answer (WWW-Authenticate of a
-	// 401, for example).
+	// Header holds headers of the answer: Allow for a 405,
+	// WWW-Authenticate for a 401, ...
 	Header http.Header
 	Err    *gqlerror.Error
 }

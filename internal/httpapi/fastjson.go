@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -402,8 +404,9 @@ func (p *fastParser) value(depth int) (any, bool) {
 }
 
 // number reads a JSON number: an int64 when it is an integer that fits,
-// else a float64, else (out of float64's range) its text, as the general
-// path's json.Number handling gives.
+// else a float64 when it has a fraction or exponent, else (an integer
+// beyond int64, or out of float64's range) a json.Number, as the general
+// path gives. A large integer stays exact, so it can still be an ID.
 func (p *fastParser) number() (any, bool) {
 	start := p.i
 	p.eat('-')
@@ -431,10 +434,10 @@ func (p *fastParser) number() (any, bool) {
 	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 		return n, true
 	}
-	if f, err := strconv.ParseFloat(text, 64); err == nil {
+	if f, err := strconv.ParseFloat(text, 64); err == nil && !isIntegerText(text) {
 		return f, true
 	}
-	return text, true
+	return json.Number(text), true
 }
 
 func (p *fastParser) digits() bool {
@@ -443,4 +446,10 @@ func (p *fastParser) digits() bool {
 		p.i++
 	}
 	return p.i > start
+}
+
+// isIntegerText reports whether a JSON number's text has neither fraction
+// nor exponent.
+func isIntegerText(s string) bool {
+	return !strings.ContainsAny(s, ".eE")
 }

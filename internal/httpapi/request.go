@@ -51,7 +51,7 @@ func Decode(raw *RawRequest) (Request, *Error) {
 	}
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,
-		Allow:  "GET, POST",
+		Header: http.Header{"Allow": {"GET, POST"}},
 		Err:    gqlerr.New(gqlerr.BadRequest, "Method "+raw.Method+" is not allowed: use GET or POST"),
 	}
 }
@@ -183,7 +183,9 @@ func objectParam(name string, raw json.RawMessage, dst *map[string]any) *Error {
 }
 
 // normalizeNumbers turns json.Number values into int64 when they are
-// integers and float64 otherwise, the forms gqlparser's coercion expects.
+// integers that fit and float64 when they have a fraction or exponent; an
+// integer beyond int64 or a number out of float64's range stays a
+// json.Number, exact, and no coercion mistakes it for a string.
 func normalizeNumbers(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -200,10 +202,10 @@ func normalizeNumbers(v any) any {
 		if i, err := x.Int64(); err == nil {
 			return i
 		}
-		if f, err := x.Float64(); err == nil {
+		if f, err := x.Float64(); err == nil && !isIntegerText(x.String()) {
 			return f
 		}
-		return x.String()
+		return x // a large integer or out of float64's range: kept exact, never a string
 	}
 	return v
 }

@@ -101,7 +101,7 @@ func TestDecodeGet(t *testing.T) {
 func TestDecodeOtherMethods(t *testing.T) {
 	for _, m := range []string{"PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"} {
 		_, err := Decode(&RawRequest{Method: m})
-		if err == nil || err.Status != http.StatusMethodNotAllowed || err.Allow != "GET, POST" {
+		if err == nil || err.Status != http.StatusMethodNotAllowed || err.Header.Get("Allow") != "GET, POST" {
 			t.Errorf("%s: got %+v", m, err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftgql/graft/internal/gqlerr"
+
 	"github.com/graftgql/graft/persisted"
 )
 
@@ -78,7 +80,7 @@ func TestErrNotSupported(t *testing.T) {
 		t.Errorf("JSON = %s, want %s", b, want)
 	}
 	e.Err.Extensions["code"] = "CHANGED"
-	if ErrNotSupported().Err.Extensions["code"] != persisted.CodeNotSupported {
+	if ErrNotSupported().Err.Extensions["code"] != gqlerr.PersistedQueryNotSupported {
 		t.Error("ErrNotSupported shares its error between calls")
 	}
 }

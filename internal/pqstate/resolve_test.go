@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftgql/graft/internal/gqlerr"
+
 	"github.com/graftgql/graft/persisted"
 )
 
@@ -109,11 +111,11 @@ func checkResolve(t *testing.T, got Resolution, err error, want Resolution, we *
 }
 
 func badRequest(msg string) *wantErr {
-	return &wantErr{status: http.StatusBadRequest, code: persisted.CodeBadRequest, message: msg}
+	return &wantErr{status: http.StatusBadRequest, code: gqlerr.BadRequest, message: msg}
 }
 
 func TestResolveAPQ(t *testing.T) {
-	notFound := &wantErr{status: http.StatusOK, code: persisted.CodeNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl}
+	notFound := &wantErr{status: http.StatusOK, code: gqlerr.PersistedQueryNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl}
 	known := map[string]string{hHero: qHero}
 	cases := []resolveCase{
 		{name: "plain query passes untouched", query: qHero, want: Resolution{Query: qHero}},
@@ -130,10 +132,10 @@ func TestResolveAPQ(t *testing.T) {
 		{name: "uppercase hash matches and is stored lowercase", query: qHero, ext: pqExt(sha256Key, strings.ToUpper(hHero)),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true, Register: true}},
 		{name: "mismatching query is refused", query: qDroid, ext: pqExt(sha256Key, hHero),
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeHashMismatch, message: "Provided query does not match hash",
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryHashMismatch, message: "Provided query does not match hash",
 				ext: map[string]any{"providedHash": hHero, "computedHash": hDroid}}},
 		{name: "mismatch reports the hash as sent", query: qDroid, ext: pqExt(sha256Key, strings.ToUpper(hHero)),
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeHashMismatch, message: "Provided query does not match hash",
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryHashMismatch, message: "Provided query does not match hash",
 				ext: map[string]any{"providedHash": strings.ToUpper(hHero), "computedHash": hDroid}}},
 		{name: "mismatch registers under the sent hash with ValidateHash off", opts: persisted.Options{ValidateHash: new(false)},
 			query: qDroid, ext: pqExt(sha256Key, hHero),
@@ -154,16 +156,16 @@ func TestResolveAPQ(t *testing.T) {
 			ext:  map[string]any{"persistedQuery": map[string]any{"version": json.Number("1"), "sha256Hash": hHero}},
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
 		{name: "version 2 is not supported", ext: map[string]any{"persistedQuery": map[string]any{"version": float64(2), "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryVersionNotSupported,
 				message: "Unsupported persisted query version: 2", ext: map[string]any{"version": float64(2)}}},
 		{name: "version 0 is not supported", ext: map[string]any{"persistedQuery": map[string]any{"version": float64(0), "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryVersionNotSupported,
 				message: "Unsupported persisted query version: 0", ext: map[string]any{"version": float64(0)}}},
 		{name: "a huge version prints briefly", ext: map[string]any{"persistedQuery": map[string]any{"version": 1e300, "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryVersionNotSupported,
 				message: "Unsupported persisted query version: 1e+300", ext: map[string]any{"version": 1e300}}},
 		{name: "a fractional version", ext: map[string]any{"persistedQuery": map[string]any{"version": 1.5, "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryVersionNotSupported,
 				message: "Unsupported persisted query version: 1.5", ext: map[string]any{"version": 1.5}}},
 		{name: "version as a string is a bad request", ext: map[string]any{"persistedQuery": map[string]any{"version": "1", "sha256Hash": hHero}},
 			wantErr: badRequest("extensions.persistedQuery.version must be a number")},
@@ -182,7 +184,7 @@ func TestResolveAPQ(t *testing.T) {
 		{name: "short hash is a bad request", query: qHero, ext: pqExt(sha256Key, hHero[:63]),
 			wantErr: badRequest("extensions.persistedQuery.sha256Hash must be a sha256 hash: 64 hex digits")},
 		{name: "GET is refused with EnableGet off", opts: persisted.Options{EnableGet: new(false)}, seed: known, isGet: true, ext: pqExt(sha256Key, hHero),
-			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: persisted.CodeMethodNotAllowed,
+			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: gqlerr.MethodNotAllowed,
 				message: "GET requests are not enabled for persisted queries; use POST", allow: "POST"}},
 		{name: "POST still works with EnableGet off", opts: persisted.Options{EnableGet: new(false)}, seed: known, ext: pqExt(sha256Key, hHero),
 			want: Resolution{Query: qHero, Hash: hHero, Persisted: true}},
@@ -204,7 +206,7 @@ func TestResolveSHA512(t *testing.T) {
 		{name: "registers with a matching sha512", opts: opts, query: qDroid, ext: pqExt(sha512Key, hDroid512),
 			want: Resolution{Query: qDroid, Hash: hDroid512, Persisted: true, Register: true}},
 		{name: "mismatch computes sha512", opts: opts, query: qDroid, ext: pqExt(sha512Key, hHero512),
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeHashMismatch, message: "Provided query does not match hash",
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryHashMismatch, message: "Provided query does not match hash",
 				ext: map[string]any{"providedHash": hHero512, "computedHash": hDroid512}}},
 		{name: "a sha256-length hash is malformed", opts: opts, query: qHero, ext: pqExt(sha512Key, hHero),
 			wantErr: badRequest("extensions.persistedQuery.sha512Hash must be a sha512 hash: 128 hex digits")},
@@ -224,7 +226,7 @@ func TestResolveSafelist(t *testing.T) {
 	list := map[string]string{hHero: qHero, hDroid: qDroid}
 	sl := persisted.Options{Mode: persisted.Safelist}
 	notAllowed := func(hash string) *wantErr {
-		return &wantErr{status: http.StatusForbidden, code: persisted.CodeNotAllowed, message: "Persisted query not in safelist",
+		return &wantErr{status: http.StatusForbidden, code: gqlerr.PersistedQueryNotAllowed, message: "Persisted query not in safelist",
 			ext: map[string]any{"hash": hash}}
 	}
 	cases := []resolveCase{
@@ -253,19 +255,19 @@ func TestResolveSafelist(t *testing.T) {
 		{name: "no query passes to the router", opts: sl, seed: list, want: Resolution{}},
 		{name: "version 3 is not supported", opts: sl, seed: list,
 			ext: map[string]any{"persistedQuery": map[string]any{"version": float64(3), "sha256Hash": hHero}},
-			wantErr: &wantErr{status: http.StatusBadRequest, code: persisted.CodeVersionNotSupported,
+			wantErr: &wantErr{status: http.StatusBadRequest, code: gqlerr.PersistedQueryVersionNotSupported,
 				message: "Unsupported persisted query version: 3", ext: map[string]any{"version": float64(3)}}},
 		{name: "malformed hash is a bad request", opts: sl, seed: list, ext: pqExt(sha256Key, "abc"),
 			wantErr: badRequest("extensions.persistedQuery.sha256Hash must be a sha256 hash: 64 hex digits")},
 		{name: "GET refused with EnableGet off", opts: persisted.Options{Mode: persisted.Safelist, EnableGet: new(false)}, seed: list, isGet: true, query: qHero,
-			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: persisted.CodeMethodNotAllowed,
+			wantErr: &wantErr{status: http.StatusMethodNotAllowed, code: gqlerr.MethodNotAllowed,
 				message: "GET requests are not enabled for persisted queries; use POST", allow: "POST"}},
 	}
 	runResolveCases(t, cases)
 }
 
 func TestResolveStoreFailure(t *testing.T) {
-	unavailable := &wantErr{status: http.StatusServiceUnavailable, code: persisted.CodeStoreUnavailable, message: "Persisted query store unavailable"}
+	unavailable := &wantErr{status: http.StatusServiceUnavailable, code: gqlerr.PersistedQueryStoreUnavailable, message: "Persisted query store unavailable"}
 	tests := []struct {
 		name    string
 		mode    persisted.Mode
@@ -276,7 +278,7 @@ func TestResolveStoreFailure(t *testing.T) {
 		wantLog string
 	}{
 		{name: "APQ hash only is a miss", mode: persisted.APQ, ext: pqExt(sha256Key, hHero),
-			wantErr: &wantErr{status: http.StatusOK, code: persisted.CodeNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl},
+			wantErr: &wantErr{status: http.StatusOK, code: gqlerr.PersistedQueryNotFound, message: "PersistedQueryNotFound", cacheControl: NotFoundCacheControl},
 			wantLog: "level=WARN msg=\"persisted: persisted query lookup failed; treating it as a miss\""},
 		{name: "APQ hash and query still runs and asks to register", mode: persisted.APQ, query: qHero, ext: pqExt(sha256Key, hHero),
 			want:    Resolution{Query: qHero, Hash: hHero, Persisted: true, Register: true},
@@ -299,7 +301,7 @@ func TestResolveStoreFailure(t *testing.T) {
 			if !strings.Contains(logs.String(), tt.wantLog) || !strings.Contains(logs.String(), "connection refused") {
 				t.Errorf("log = %q, want it to contain %q and the store error", logs.String(), tt.wantLog)
 			}
-			if tt.wantErr != nil && tt.wantErr.code == persisted.CodeStoreUnavailable {
+			if tt.wantErr != nil && tt.wantErr.code == gqlerr.PersistedQueryStoreUnavailable {
 				var su *persisted.StoreUnavailableError
 				if !errors.As(err, &su) || !errors.Is(err, errStoreDown) {
 					t.Errorf("error %v does not unwrap to StoreUnavailableError and the store error", err)

@@ -151,7 +151,7 @@ func TestNewArgs(t *testing.T) {
 			values: map[string]any{"query": "q", "numbers": int64(7)},
 			want:   SearchArgs{Query: "q", Numbers: []int{7}},
 		},
-		{name: "an undeclared enum value", values: map[string]any{"color": "BLUE"}, errSub: "BLUE is not a value of enum Color"},
+		{name: "an undeclared enum value", values: map[string]any{"color": "BLUE"}, errSub: `Value "BLUE" does not exist in "Color" enum.`},
 		{name: "an integer too big for int8", values: map[string]any{"small": int64(300)}, errSub: "out of range"},
 		{name: "a bad DateTime", values: map[string]any{"after": "yesterday"}, errSub: "RFC 3339"},
 		{name: "a wrong kind of value", values: map[string]any{"query": int64(3)}, errSub: "String cannot represent"},

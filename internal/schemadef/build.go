@@ -183,7 +183,7 @@ func (bc *build) register() {
 	}
 	for _, d := range b.scalars {
 		ti := &typeInfo{t: &Type{Kind: ScalarKind, Name: d.name, Description: d.opts.description,
-			SpecifiedByURL: d.opts.specifiedBy, GoType: d.goType}, scalar: d}
+			SpecifiedByURL: d.opts.specifiedBy, GoType: d.goType, checkInput: d.check}, scalar: d}
 		if bc.addType(ti) {
 			bc.addOutGo(ti, d.goType)
 		}
@@ -209,7 +209,7 @@ func (bc *build) dateTime() *Type {
 	}
 	t := &Type{Kind: ScalarKind, Name: "DateTime", GoType: timeType,
 		Description:    "A date and time, represented as an RFC 3339 string.",
-		SpecifiedByURL: "https://scalars.graphql.org/andimarek/date-time"}
+		SpecifiedByURL: "https://scalars.graphql.org/andimarek/date-time", checkInput: checkDateTime}
 	bc.names["DateTime"] = &typeInfo{t: t}
 	return t
 }

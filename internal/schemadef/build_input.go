@@ -87,25 +87,36 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 			continue
 		}
 		seen[name] = true
+		gt := sf.f.Type
+		elem, isOptional := optionalElem(gt)
+		if isOptional {
+			gt = elem
+		}
 		var ref *TypeRef
 		var err error
 		if override := sf.f.Tag.Get("type"); override != "" {
 			ref, err = bc.refFromString(override)
 		} else {
-			ref, err = bc.deriveIn(sf.f.Type)
+			ref, err = bc.deriveIn(gt)
 		}
 		if err != nil {
 			fail("%v", err)
 			continue
+		}
+		if isOptional {
+			ref = nullable(ref)
 		}
 		if k := ref.NamedType().Kind; k == ObjectKind || k == InterfaceKind || k == UnionKind {
 			fail("%s is an output type and cannot be an argument type", ref.NamedType().Name)
 			continue
 		}
-		set, err := bc.setter(sf.f.Type, ref)
+		set, err := bc.setter(gt, ref)
 		if err != nil {
 			fail("%v", err)
 			continue
+		}
+		if isOptional {
+			set = optionalSetter(sf.f.Type, set)
 		}
 		a := &Argument{Name: name, Description: sf.f.Tag.Get("description"), Type: ref}
 		if reason, has := sf.f.Tag.Lookup("deprecated"); has {
@@ -198,4 +209,18 @@ func (bc *build) compiled(ti *typeInfo) *inputCompiled {
 		ti.compiled = &inputCompiled{}
 	}
 	return ti.compiled
+}
+
+// optionalSetter stores a value into an Optional of type ot whose Value
+// setter is set: Set is marked for any given value, Null for null.
+func optionalSetter(ot reflect.Type, set setter) setter {
+	valueOff, setOff, nullOff := ot.Field(0).Offset, ot.Field(1).Offset, ot.Field(2).Offset
+	return func(p unsafe.Pointer, v any) error {
+		*(*bool)(unsafe.Add(p, setOff)) = true
+		if v == nil {
+			*(*bool)(unsafe.Add(p, nullOff)) = true
+			return nil
+		}
+		return set(unsafe.Add(p, valueOff), v)
+	}
 }

@@ -65,6 +65,19 @@ type Type struct {
 	GoType reflect.Type
 
 	fieldIndex map[string]*Field
+	checkInput func(v any) error // custom scalars and DateTime
+}
+
+// CheckInput reports why v, an input value (nil, bool, int64, float64,
+// string, []any or map[string]any), is not a value of the scalar t: for a
+// custom scalar, the error of its UnmarshalGraphQL; for DateTime, a value
+// that is not an RFC 3339 string. It returns nil for every other type;
+// the executor checks built-in scalars itself.
+func (t *Type) CheckInput(v any) error {
+	if t.checkInput == nil {
+		return nil
+	}
+	return t.checkInput(v)
 }
 
 // Field returns the field with the given name, or nil.

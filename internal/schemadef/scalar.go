@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"time"
 	"unsafe"
 )
 
@@ -33,6 +34,7 @@ type scalarDecl struct {
 	opts   options
 	write  func(buf []byte, p unsafe.Pointer) ([]byte, error)
 	read   func(p unsafe.Pointer, v any) error
+	check  func(v any) error
 }
 
 // Scalar declares a custom scalar whose Go type is T. T (or *T) must
@@ -64,7 +66,17 @@ func Scalar[T any](b *Builder, name string, opts ...Option) {
 		}
 		return u.UnmarshalGraphQL(v)
 	}
+	d.check = func(v any) error {
+		var x T
+		return d.read(unsafe.Pointer(&x), v)
+	}
 	b.scalars = append(b.scalars, d)
+}
+
+// checkDateTime checks a DateTime input value.
+func checkDateTime(v any) error {
+	var t time.Time
+	return dateTimeSet(unsafe.Pointer(&t), v)
 }
 
 // appendAnyJSON appends the JSON form of a marshaled scalar value.

@@ -2,6 +2,7 @@ package schemadef
 
 import (
 	"fmt"
+	"github.com/graftgql/graft/internal/coerce"
 	"math"
 	"reflect"
 	"strconv"
@@ -55,7 +56,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 		set = func(p unsafe.Pointer, v any) error {
 			m, ok := v.(map[string]any)
 			if !ok {
-				return fmt.Errorf("%s needs an object, got %T", t.Name, v)
+				return fmt.Errorf("Expected type %q to be an object.", t.Name)
 			}
 			return setFields(p, c.fields, m)
 		}
@@ -67,7 +68,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 		set = func(p unsafe.Pointer, v any) error {
 			name, ok := v.(string)
 			if !ok || !enumSet(p, name) {
-				return fmt.Errorf("%v is not a value of enum %s", v, t.Name)
+				return fmt.Errorf("Value %s does not exist in %q enum.", coerce.Describe(v), t.Name)
 			}
 			return nil
 		}
@@ -133,23 +134,6 @@ func allocator(gt reflect.Type) func() unsafe.Pointer {
 	return func() unsafe.Pointer { return reflect.New(gt).UnsafePointer() }
 }
 
-// toInt64 reads an integer from a coerced value.
-func toInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
-			return int64(x), true
-		}
-	}
-	return 0, false
-}
-
 // builtinSetter returns the setter for a built-in scalar into a basic Go
 // type, or nil when they do not fit.
 func builtinSetter(name string, gt reflect.Type) setter {
@@ -160,7 +144,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 			return func(p unsafe.Pointer, v any) error {
 				s, ok := v.(string)
 				if !ok {
-					return fmt.Errorf("String cannot represent %v", v)
+					return fmt.Errorf("String cannot represent value: %s", coerce.Describe(v))
 				}
 				*(*string)(p) = s
 				return nil
@@ -175,7 +159,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 				case int64:
 					*(*string)(p) = strconv.FormatInt(x, 10)
 				default:
-					return fmt.Errorf("ID cannot represent %v", v)
+					return fmt.Errorf("ID cannot represent value: %s", coerce.Describe(v))
 				}
 				return nil
 			}
@@ -195,7 +179,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 				case int:
 					f = float64(x)
 				default:
-					return fmt.Errorf("Float cannot represent %v", v)
+					return fmt.Errorf("Float cannot represent value: %s", coerce.Describe(v))
 				}
 				if k == reflect.Float32 {
 					*(*float32)(p) = float32(f)
@@ -210,7 +194,7 @@ func builtinSetter(name string, gt reflect.Type) setter {
 			return func(p unsafe.Pointer, v any) error {
 				b, ok := v.(bool)
 				if !ok {
-					return fmt.Errorf("Boolean cannot represent %v", v)
+					return fmt.Errorf("Boolean cannot represent value: %s", coerce.Describe(v))
 				}
 				*(*bool)(p) = b
 				return nil
@@ -218,20 +202,24 @@ func builtinSetter(name string, gt reflect.Type) setter {
 		}
 	case "DateTime":
 		if gt == timeType {
-			return func(p unsafe.Pointer, v any) error {
-				s, ok := v.(string)
-				if !ok {
-					return fmt.Errorf("DateTime cannot represent %v", v)
-				}
-				t, err := time.Parse(time.RFC3339Nano, s)
-				if err != nil {
-					return fmt.Errorf("DateTime cannot represent %q: not an RFC 3339 date-time", s)
-				}
-				*(*time.Time)(p) = t
-				return nil
-			}
+			return dateTimeSet
 		}
 	}
+	return nil
+}
+
+// dateTimeSet stores a DateTime input value, an RFC 3339 string, into a
+// time.Time.
+func dateTimeSet(p unsafe.Pointer, v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DateTime cannot represent a non string value: %s", coerce.Describe(v))
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return fmt.Errorf("DateTime cannot represent %q: not an RFC 3339 date-time", s)
+	}
+	*(*time.Time)(p) = t
 	return nil
 }
 
@@ -275,12 +263,12 @@ func intSetter(k reflect.Kind) setter {
 		return nil
 	}
 	return func(p unsafe.Pointer, v any) error {
-		n, ok := toInt64(v)
+		n, ok := coerce.Int64(v)
 		if !ok {
-			return fmt.Errorf("Int cannot represent %v", v)
+			return fmt.Errorf("Int cannot represent value: %s", coerce.Describe(v))
 		}
 		if n < lo || n > hi {
-			return fmt.Errorf("%d is out of range for the argument", n)
+			return fmt.Errorf("%d is out of range for this argument", n)
 		}
 		store(p, n)
 		return nil

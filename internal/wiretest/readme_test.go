@@ -18,7 +18,7 @@ type readmeRow struct {
 }
 
 var (
-	statusRE = regexp.MustCompile("^(\\d{3})(?:, `Allow: ([^`]*)`)?$")
+	statusRE = regexp.MustCompile("^(\\d{3})(?:, `([A-Za-z-]+): ([^`]*)`)?$")
 	codeRE   = regexp.MustCompile("^`([A-Z_]+)`")
 )
 
@@ -54,7 +54,10 @@ func readmeStatusTable(t *testing.T) []readmeRow {
 			t.Fatalf("README status row %q: status cell %q", line, cells[1])
 		}
 		status, _ := strconv.Atoi(m[1])
-		row := readmeRow{condition: cells[0], status: status, allow: m[2]}
+		row := readmeRow{condition: cells[0], status: status}
+		if m[2] == "Allow" {
+			row.allow = m[3]
+		}
 		if c := codeRE.FindStringSubmatch(cells[2]); c != nil {
 			row.code = c[1]
 		}

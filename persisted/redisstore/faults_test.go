@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graftgql/graft/internal/gqlerr"
+
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/persisted"
@@ -75,7 +77,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 
 	t.Run("APQ hash only is a miss", func(t *testing.T) {
 		_, err := apq.Resolve(ctx, false, "", hashOnly)
-		if !isCode(err, persisted.CodeNotFound) {
+		if !isCode(err, gqlerr.PersistedQueryNotFound) {
 			t.Fatalf("err = %v, want PERSISTED_QUERY_NOT_FOUND", err)
 		}
 	})
@@ -100,7 +102,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 			}
 			_, err := safelist.Resolve(ctx, false, q, ext)
 			var pe *pqstate.Error
-			if !errors.As(err, &pe) || pe.Status != http.StatusServiceUnavailable || pe.Err.Extensions["code"] != persisted.CodeStoreUnavailable {
+			if !errors.As(err, &pe) || pe.Status != http.StatusServiceUnavailable || pe.Err.Extensions["code"] != gqlerr.PersistedQueryStoreUnavailable {
 				t.Fatalf("err = %v, want 503 PERSISTED_QUERY_STORE_UNAVAILABLE", err)
 			}
 		}
@@ -116,7 +118,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 	srv.Start() // an empty Redis again: nothing was persisted
 
 	t.Run("recovery", func(t *testing.T) {
-		if _, err := apq.Resolve(ctx, false, "", hashOnly); !isCode(err, persisted.CodeNotFound) {
+		if _, err := apq.Resolve(ctx, false, "", hashOnly); !isCode(err, gqlerr.PersistedQueryNotFound) {
 			t.Fatalf("err = %v, want PERSISTED_QUERY_NOT_FOUND from the empty Redis", err)
 		}
 		register()

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"github.com/graftgql/graft/internal/gqlerr"
 	"testing"
 	"time"
 
@@ -100,7 +101,7 @@ func TestSharedBetweenInstances(t *testing.T) {
 	first, second, elsewhere := newPQ("shared:"), newPQ("shared:"), newPQ("other:")
 	hashOnly := map[string]any{"persistedQuery": map[string]any{"version": float64(1), "sha256Hash": hash}}
 
-	if _, err := second.Resolve(ctx, false, "", hashOnly); !isCode(err, persisted.CodeNotFound) {
+	if _, err := second.Resolve(ctx, false, "", hashOnly); !isCode(err, gqlerr.PersistedQueryNotFound) {
 		t.Fatalf("before registration: %v, want PERSISTED_QUERY_NOT_FOUND", err)
 	}
 	res, err := first.Resolve(ctx, false, query, hashOnly)
@@ -113,7 +114,7 @@ func TestSharedBetweenInstances(t *testing.T) {
 	if err != nil || res.Query != query {
 		t.Fatalf("second instance = %+v, %v; want the registered query", res, err)
 	}
-	if _, err := elsewhere.Resolve(ctx, false, "", hashOnly); !isCode(err, persisted.CodeNotFound) {
+	if _, err := elsewhere.Resolve(ctx, false, "", hashOnly); !isCode(err, gqlerr.PersistedQueryNotFound) {
 		t.Fatalf("another prefix: %v, want PERSISTED_QUERY_NOT_FOUND", err)
 	}
 }
