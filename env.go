@@ -26,7 +26,8 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Config, error) {
 //	cfg, err := graft.Config{Complexity: limits.Config{MaxDepth: 10}}.WithEnv(nil)
 //
 // and an explicit GRAPHQL_MAX_DEPTH=0 still switches that limit off, since
-// a zero limit is unlimited. A bad value is an error naming the variable
+// a zero depth, complexity, field, alias or directive limit is unlimited
+// (0 for a size, the timeout or the cache size takes the default). A bad value is an error naming the variable
 // and the value; every bad variable is reported at once.
 func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 	var s envconf.Router

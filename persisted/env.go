@@ -27,16 +27,11 @@ const (
 func ConfigFromEnv() (Options, error) { return ConfigFromLookup(nil) }
 
 // ConfigFromLookup reads Options from variables found with lookup
-// (os.LookupEnv when nil):
-//
-//	PERSISTED_QUERIES_MODE            apq or safelist, any case
-//	PERSISTED_QUERIES_ENABLE_GET      boolean
-//	PERSISTED_QUERIES_VALIDATE_HASH   boolean
-//	PERSISTED_QUERIES_HASH_ALGORITHM  sha256 or sha512
-//	PERSISTED_QUERIES_MANIFEST        a manifest file (see LoadManifest) loaded
-//	                                  into a SafelistStore; implies safelist
-//	PERSISTED_QUERIES_CACHE_CONTROL   Cache-Control for GET hits
-//	PERSISTED_QUERIES_STORE_SIZE      size of the APQ memory store (> 0)
+// (os.LookupEnv when nil): the PERSISTED_QUERIES_* variables of README.md's
+// configuration table (the Env constants above). The mode is apq or
+// safelist in any case; a manifest (see LoadManifest) is loaded into a
+// SafelistStore and implies safelist; the store size makes an APQ memory
+// store of that many entries.
 //
 // Booleans are true/false, 1/0, yes/no or on/off in any case. A variable
 // set to the empty string counts as unset. Mode stays empty when neither

@@ -2,14 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/graftgql/graft/grafttest"
+	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/limits"
 )
@@ -154,5 +157,25 @@ func TestStartUpPrintsTheLimits(t *testing.T) {
 	_, log = newTestClient(t, map[string]string{"GRAPHQL_MAX_DEPTH": "0"})
 	if !strings.Contains(log, "maxDepth=0") {
 		t.Errorf("start-up log with GRAPHQL_MAX_DEPTH=0:\n%s", log)
+	}
+}
+
+// TestHelpListsTheDeclaration checks that --help lists every declared
+// variable with cmd/graft's default.
+func TestHelpListsTheDeclaration(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"--help"}, func(string) (string, bool) { return "", false }, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("graft --help exited %d: %s", code, errOut.String())
+	}
+	for _, s := range envconf.Sections() {
+		for _, v := range s.Vars {
+			def := v.Default
+			if v.Graft != "" {
+				def = v.Graft
+			}
+			if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(v.Name) + ` +` + regexp.QuoteMeta(def) + `  `).MatchString(out.String()) {
+				t.Errorf("--help lacks %s with default %q", v.Name, def)
+			}
+		}
 	}
 }

@@ -66,3 +66,38 @@ func TestParseBool(t *testing.T) {
 		t.Error("ParseBool(maybe) accepted")
 	}
 }
+
+func TestParseDurationPortAndEmpty(t *testing.T) {
+	var s struct {
+		Grace *Duration `env:"X_GRACE"`
+		Port  *Port     `env:"X_PORT"`
+		Max   *Limit    `env:"X_MAX"`
+	}
+	if err := Parse(&s, lookupMap(map[string]string{"X_GRACE": "1m30s", "X_PORT": "8080", "X_MAX": ""})); err != nil {
+		t.Fatal(err)
+	}
+	if s.Grace == nil || time.Duration(*s.Grace) != 90*time.Second || s.Port == nil || *s.Port != 8080 {
+		t.Fatalf("got grace %v, port %v", s.Grace, s.Port)
+	}
+	if s.Max != nil {
+		t.Errorf("an empty variable must count as unset, got %v", *s.Max)
+	}
+	err := Parse(&s, lookupMap(map[string]string{"X_GRACE": "-1s", "X_PORT": "65536"}))
+	for _, want := range []string{`X_GRACE="-1s": must be a non-negative Go duration`, `X_PORT="65536": must be a port number`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not contain %q", err, want)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	vars := Describe(Router{})
+	if len(vars) == 0 || vars[0].Name != "GRAPHQL_PATH" || vars[0].Field != "Path" || vars[0].Default != "/graphql" {
+		t.Fatalf("Describe(Router{})[0] = %+v", vars[0])
+	}
+	for _, v := range vars {
+		if v.Name == "GRAPHQL_MAX_DEPTH" && (v.Default != "0 (unlimited)" || v.Graft != "10") {
+			t.Errorf("GRAPHQL_MAX_DEPTH = %+v", v)
+		}
+	}
+}
