@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/limits"
 )
 
@@ -189,5 +190,28 @@ func TestIntrospectionFanOutMemory(t *testing.T) {
 	}
 	if status, _, got := postServer(t, srv.URL, "{ hello }"); status != 200 || got.body.Data["hello"] != "world" {
 		t.Fatalf("{ hello }: %d %s", status, got.raw)
+	}
+}
+
+// TestAliasedTypenameOverHTTP: 400 aliases of __typename inside a list
+// count as 400 aliases against MaxAliases 10.
+func TestAliasedTypenameOverHTTP(t *testing.T) {
+	s, err := starwars.Schema()
+	r := routerFor(t, s, err, graft.Config{Complexity: limits.Config{MaxAliases: 10}})
+	var q strings.Builder
+	q.WriteString("{ hero { friends { friends {")
+	for i := range 400 {
+		q.WriteString(" t" + strconv.Itoa(i) + ": __typename")
+	}
+	q.WriteString(" } } } }")
+	got := post(t, r, q.String())
+	if got.status != http.StatusBadRequest || got.code(0) != limits.Code || len(got.raw) > 1<<10 {
+		t.Fatalf("got %d %s", got.status, got.raw)
+	}
+	if ext := got.body.Errors[0]["extensions"].(map[string]any); ext["limitType"] != limits.LimitAliases || ext["actual"] != float64(400) {
+		t.Fatalf("extensions %v", ext)
+	}
+	if got := post(t, r, "{ hero { __typename friends { __typename name } } }"); got.status != 200 {
+		t.Fatalf("plain __typename: %d %s", got.status, got.raw)
 	}
 }
