@@ -116,6 +116,17 @@ func (v *jsValidation) forward(i int, ok func(int) bool) int {
 	return -1
 }
 
+// first returns the first token of the document for which ok holds, or
+// -1.
+func (v *jsValidation) first(ok func(int) bool) int {
+	for j := range v.toks {
+		if ok(j) {
+			return j
+		}
+	}
+	return -1
+}
+
 // backward returns the nearest token before i for which ok holds, or -1.
 func (v *jsValidation) backward(i int, ok func(int) bool) int {
 	for j := i - 1; j >= 0; j-- {
@@ -193,19 +204,11 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 	if m := reDupOperation.FindStringSubmatch(msg); m != nil {
 		named := namedAfter("query", "mutation", "subscription")(m[1])
 		second := v.forward(i, named)
-		return two(v.forward(0, named), second)
+		return two(v.first(named), second)
 	}
 	if m := reDupFragment.FindStringSubmatch(msg); m != nil {
 		named := namedAfter("fragment")(m[1])
-		second := v.forward(i, named)
-		first := -1
-		for j := range v.toks {
-			if named(j) {
-				first = j
-				break
-			}
-		}
-		return two(first, second)
+		return two(v.first(named), v.forward(i, named))
 	}
 	if m := reDupVariable.FindStringSubmatch(msg); m != nil {
 		second := v.forward(i, varDefined(m[1]))
@@ -241,13 +244,7 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 	if m := reCycleVia.FindStringSubmatch(msg); m != nil {
 		// The first location is the spread of the next fragment inside
 		// the fragment that cycles.
-		def := -1
-		for j := range v.toks {
-			if v.isName(j, "fragment") && v.isName(j+1, m[1]) {
-				def = j
-				break
-			}
-		}
+		def := v.first(func(j int) bool { return v.isName(j, "fragment") && v.isName(j+1, m[1]) })
 		if def >= 0 {
 			for j := def; j < len(v.toks); j++ {
 				if v.isKind(j, "...") && v.isName(j+1, m[2]) {
