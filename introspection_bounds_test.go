@@ -215,3 +215,37 @@ func TestAliasedTypenameOverHTTP(t *testing.T) {
 		t.Fatalf("plain __typename: %d %s", got.status, got.raw)
 	}
 }
+
+// TestStandardIntrospectionUnderStrictLimits: the introspection query
+// GraphiQL sends (graphql-js's getIntrospectionQuery with every option)
+// passes limits of one for every ordinary measure.
+func TestStandardIntrospectionUnderStrictLimits(t *testing.T) {
+	q, err := os.ReadFile("limits/testdata/introspection_full.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRouter(t, graft.Config{Complexity: limits.Config{MaxDepth: 1, MaxComplexity: 1, MaxFields: 1, MaxAliases: 1, MaxDirectives: 1}})
+	got := post(t, r, string(q))
+	if got.status != 200 || len(got.body.Errors) != 0 || got.body.Data["__schema"] == nil {
+		t.Fatalf("got %d %.300s", got.status, got.raw)
+	}
+}
+
+// TestSyntaxErrorsOverHTTP: syntax errors as graphql-js words them, and a
+// lone surrogate escape refused.
+func TestSyntaxErrorsOverHTTP(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	for _, tt := range []struct{ query, message string }{
+		{`{ hello`, `Syntax Error: Expected Name, found <EOF>.`},
+		{`{ echo(text: "\uD800") }`, `Syntax Error: Invalid Unicode escape sequence: "\uD800".`},
+		{`   `, `Syntax Error: Unexpected <EOF>.`},
+	} {
+		got := post(t, r, tt.query)
+		if got.status != 400 || got.code(0) != "GRAPHQL_PARSE_FAILED" || got.body.Errors[0]["message"] != tt.message {
+			t.Errorf("%s: got %d %s", tt.query, got.status, got.raw)
+		}
+	}
+	if got := post(t, r, `{ echo(text: "\uD83D\uDE00") }`); got.status != 200 || got.body.Data["echo"] != "😀" {
+		t.Errorf("surrogate pair: got %d %s", got.status, got.raw)
+	}
+}
