@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/limits"
 )
 
@@ -194,5 +195,62 @@ func TestIntrospectionFanOutMemory(t *testing.T) {
 	}
 	if status, _, got := postServer(t, srv.URL, "{ hello }"); status != 200 || got.body.Data["hello"] != "world" {
 		t.Fatalf("{ hello }: %d %s", status, got.raw)
+	}
+}
+
+// TestAliasedTypenameOverHTTP: 400 aliases of __typename inside a list
+// count as 400 aliases against MaxAliases 10.
+func TestAliasedTypenameOverHTTP(t *testing.T) {
+	s, err := starwars.Schema()
+	r := routerFor(t, s, err, graft.Config{Complexity: limits.Config{MaxAliases: 10}})
+	var q strings.Builder
+	q.WriteString("{ hero { friends { friends {")
+	for i := range 400 {
+		q.WriteString(" t" + strconv.Itoa(i) + ": __typename")
+	}
+	q.WriteString(" } } } }")
+	got := post(t, r, q.String())
+	if got.status != http.StatusBadRequest || got.code(0) != limits.Code || len(got.raw) > 1<<10 {
+		t.Fatalf("got %d %s", got.status, got.raw)
+	}
+	if ext := got.body.Errors[0]["extensions"].(map[string]any); ext["limitType"] != limits.LimitAliases || ext["actual"] != float64(400) {
+		t.Fatalf("extensions %v", ext)
+	}
+	if got := post(t, r, "{ hero { __typename friends { __typename name } } }"); got.status != 200 {
+		t.Fatalf("plain __typename: %d %s", got.status, got.raw)
+	}
+}
+
+// TestStandardIntrospectionUnderStrictLimits: the introspection query
+// GraphiQL sends (graphql-js's getIntrospectionQuery with every option)
+// passes limits of one for every ordinary measure.
+func TestStandardIntrospectionUnderStrictLimits(t *testing.T) {
+	q, err := os.ReadFile("limits/testdata/introspection_full.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRouter(t, graft.Config{Complexity: limits.Config{MaxDepth: 1, MaxComplexity: 1, MaxFields: 1, MaxAliases: 1, MaxDirectives: 1}})
+	got := post(t, r, string(q))
+	if got.status != 200 || len(got.body.Errors) != 0 || got.body.Data["__schema"] == nil {
+		t.Fatalf("got %d %.300s", got.status, got.raw)
+	}
+}
+
+// TestSyntaxErrorsOverHTTP: syntax errors as graphql-js words them, and a
+// lone surrogate escape refused.
+func TestSyntaxErrorsOverHTTP(t *testing.T) {
+	r := newTestRouter(t, graft.Config{})
+	for _, tt := range []struct{ query, message string }{
+		{`{ hello`, `Syntax Error: Expected Name, found <EOF>.`},
+		{`{ echo(text: "\uD800") }`, `Syntax Error: Invalid Unicode escape sequence: "\uD800".`},
+		{`   `, `Syntax Error: Unexpected <EOF>.`},
+	} {
+		got := post(t, r, tt.query)
+		if got.status != 400 || got.code(0) != "GRAPHQL_PARSE_FAILED" || got.body.Errors[0]["message"] != tt.message {
+			t.Errorf("%s: got %d %s", tt.query, got.status, got.raw)
+		}
+	}
+	if got := post(t, r, `{ echo(text: "\uD83D\uDE00") }`); got.status != 200 || got.body.Data["echo"] != "😀" {
+		t.Errorf("surrogate pair: got %d %s", got.status, got.raw)
 	}
 }

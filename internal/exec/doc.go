@@ -37,8 +37,10 @@
 //
 // A resolver that panics yields a field error with the generic message
 // "Internal server error" and code INTERNAL_SERVER_ERROR; the panic value and
-// stack are logged. Once the request context is done, every field that
-// still needs a resolver becomes a field error instead of running it.
+// stack are logged (at most ten per request, then one line with the count
+// of the others). Once the request context is done, every field that
+// still needs a resolver becomes a field error instead of running it, and
+// introspection stops writing.
 //
 // # Bounds
 //
@@ -48,11 +50,20 @@
 // planning stops at a fixed number of field selections and fragment
 // expansions (plans of selection sets shared by the possible types of an
 // interface or union are made once); execution stops writing fields once
-// the response passes Options.MaxResponseBytes (DefaultMaxResponseBytes); at most Options.MaxErrors
+// the response passes Options.MaxResponseBytes (DefaultMaxResponseBytes),
+// introspection included; at most Options.MaxErrors
 // errors are reported; and request error messages, which quote names and
 // values from the request, are cut to a bounded length.
 //
 // Operations whose selections are only introspection (__schema, __type,
 // __typename) depend on the schema and the document alone; when they take
-// no variables their response is computed once and reused.
+// no variables, a response without error of at most 256 KiB is kept with
+// the operation and reused (8 MiB for all operations of an engine).
+//
+// # Errors as graphql-js gives them
+//
+// Syntax errors are reworded by internal/gqlsyntax, and validation errors
+// placed and filtered by jsValidationErrors, so that messages, locations
+// and order are those of graphql-js 16; with DisableIntrospection no
+// message suggests a name of the schema.
 package exec

@@ -34,6 +34,8 @@ var (
 	reVarUnused        = regexp.MustCompile(`^Variable "\$([^"]+)" is never used`)
 	reFieldOnType      = regexp.MustCompile(`^Cannot query field "[^"]+" on type "([^"]+)"\.`)
 	reConflict         = regexp.MustCompile(`^Fields "([^"]+)" conflict because (they|"[^"]+" and)`)
+	reSubConflict      = regexp.MustCompile(`^Fields "([^"]+)" conflict because subfields "`)
+	reSubKey           = regexp.MustCompile(`subfields "([^"]+)" conflict because`)
 	reCycleVia         = regexp.MustCompile(`^Cannot spread fragment "([^"]+)" within itself via "([^"]+)"`)
 	reLeafSubselection = regexp.MustCompile(`^Field "[^"]+" must not have a selection since type "[^"]+" has no subfields\.$`)
 )
@@ -109,6 +111,17 @@ func (v *jsValidation) isKind(i int, kind string) bool {
 // for which ok holds, or -1.
 func (v *jsValidation) forward(i int, ok func(int) bool) int {
 	for j := i; j >= 0 && j < len(v.toks) && j < i+16; j++ {
+		if ok(j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// first returns the first token of the document for which ok holds, or
+// -1.
+func (v *jsValidation) first(ok func(int) bool) int {
+	for j := range v.toks {
 		if ok(j) {
 			return j
 		}
@@ -193,19 +206,11 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 	if m := reDupOperation.FindStringSubmatch(msg); m != nil {
 		named := namedAfter("query", "mutation", "subscription")(m[1])
 		second := v.forward(i, named)
-		return two(v.forward(0, named), second)
+		return two(v.first(named), second)
 	}
 	if m := reDupFragment.FindStringSubmatch(msg); m != nil {
 		named := namedAfter("fragment")(m[1])
-		second := v.forward(i, named)
-		first := -1
-		for j := range v.toks {
-			if named(j) {
-				first = j
-				break
-			}
-		}
-		return two(first, second)
+		return two(v.first(named), v.forward(i, named))
 	}
 	if m := reDupVariable.FindStringSubmatch(msg); m != nil {
 		second := v.forward(i, varDefined(m[1]))
@@ -219,35 +224,28 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		first := v.backward(i, func(j int) bool { return v.isKind(j, "@") && v.isName(j+1, m[1]) })
 		return two(first, i)
 	}
-	if m := reConflict.FindStringSubmatch(msg); m != nil {
+	if m := firstMatch(msg, reConflict, reSubConflict); m != "" {
 		// The first selection of the response key, in this selection set
-		// or a fragment beside it: graphql-js gives both.
-		rel, paren := 0, 0
-		first := v.backward(i, func(j int) bool {
-			switch v.toks[j].Kind {
-			case "}":
-				rel++
-			case "{":
-				rel--
-			case ")":
-				paren++
-			case "(":
-				paren--
-			}
-			return rel <= 0 && paren == 0 && v.isName(j, m[1]) && !v.isKind(j-1, ":") && !v.isKind(j-1, "$")
-		})
-		return two(first, i)
+		// or a fragment beside it: graphql-js gives both, each followed by
+		// its conflicting sub-selections.
+		first := v.firstSelection(i, m)
+		if first < 0 {
+			return one(i)
+		}
+		var subKeys []string
+		for _, sm := range reSubKey.FindAllStringSubmatch(msg, -1) {
+			subKeys = append(subKeys, sm[1])
+		}
+		a, b := v.subSelections(first, subKeys), v.subSelections(i, subKeys)
+		if a == nil || b == nil {
+			return one(i)
+		}
+		return append(a, b...)
 	}
 	if m := reCycleVia.FindStringSubmatch(msg); m != nil {
 		// The first location is the spread of the next fragment inside
 		// the fragment that cycles.
-		def := -1
-		for j := range v.toks {
-			if v.isName(j, "fragment") && v.isName(j+1, m[1]) {
-				def = j
-				break
-			}
-		}
+		def := v.first(func(j int) bool { return v.isName(j, "fragment") && v.isName(j+1, m[1]) })
 		if def >= 0 {
 			for j := def; j < len(v.toks); j++ {
 				if v.isKind(j, "...") && v.isName(j+1, m[2]) {
@@ -282,6 +280,89 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		return two(i, op)
 	}
 	return one(i)
+}
+
+// firstSelection returns the nearest selection of the response key
+// before token i, in its selection set or one beside it, or -1.
+func (v *jsValidation) firstSelection(i int, key string) int {
+	rel, paren := 0, 0
+	return v.backward(i, func(j int) bool {
+		switch v.toks[j].Kind {
+		case "}":
+			rel++
+		case "{":
+			rel--
+		case ")":
+			paren++
+		case "(":
+			paren--
+		}
+		return rel <= 0 && paren == 0 && v.isResponseKey(j, key)
+	})
+}
+
+// isResponseKey reports whether token j names the response key key: an
+// alias, or a field name without alias.
+func (v *jsValidation) isResponseKey(j int, key string) bool {
+	return v.isName(j, key) && !v.isKind(j-1, ":") && !v.isKind(j-1, "$") && !v.isKind(j-1, "@") &&
+		!v.isName(j-1, "on") && !v.isKind(j-1, "...")
+}
+
+// subSelections returns the locations of the field at token i and of the
+// chain of sub-selections keys within it, or nil when one is not found.
+func (v *jsValidation) subSelections(i int, keys []string) []gqlerror.Location {
+	locs := []gqlerror.Location{v.loc(i)}
+	cur := i
+	for _, key := range keys {
+		// The field's selection set: the first { after it, past its
+		// arguments.
+		open, paren := -1, 0
+		for j := cur + 1; j < len(v.toks) && open < 0; j++ {
+			switch v.toks[j].Kind {
+			case "(":
+				paren++
+			case ")":
+				paren--
+			case "{":
+				if paren == 0 {
+					open = j
+				}
+			case "}":
+				if paren == 0 {
+					return nil
+				}
+			}
+		}
+		if open < 0 {
+			return nil
+		}
+		depth, found := 0, -1
+		for j := open; j < len(v.toks); j++ {
+			switch v.toks[j].Kind {
+			case "{":
+				depth++
+			case "}":
+				depth--
+			case "(":
+				paren++
+			case ")":
+				paren--
+			}
+			if depth == 0 {
+				break
+			}
+			if paren == 0 && v.isResponseKey(j, key) {
+				found = j
+				break
+			}
+		}
+		if found < 0 {
+			return nil
+		}
+		locs = append(locs, v.loc(found))
+		cur = found
+	}
+	return locs
 }
 
 // firstMatch returns the first submatch of msg by any of res, or "".

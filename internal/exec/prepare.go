@@ -77,6 +77,11 @@ func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 		return nil, gqlerror.List{ge}
 	}
 	if errs := e.validate(doc); len(errs) > 0 {
+		// Placing an error scans the document's tokens: place no more
+		// than can be reported (some are dropped as duplicates).
+		if len(errs) > 2*e.maxErrors {
+			errs = errs[:2*e.maxErrors]
+		}
 		errs = jsValidationErrors(e.ast, query, errs)
 		if len(errs) > e.maxErrors {
 			errs = errs[:e.maxErrors]

@@ -10,10 +10,16 @@ import (
 // refuses (a lone surrogate escape such as "\uD800"), so a document it
 // parses is checked too.
 func Check(src string) *Error {
-	if _, err := lexAll(src); err != nil {
-		return locate(src, "Syntax Error: "+err.msg, err.pos)
+	l := &lexer{src: src}
+	for {
+		t, err := l.next()
+		if err != nil {
+			return locate(src, "Syntax Error: "+err.msg, err.pos)
+		}
+		if t.kind == kindEOF {
+			return nil
+		}
 	}
-	return nil
 }
 
 // EmptyDocument is the error graphql-js gives a document with no
