@@ -20,6 +20,8 @@ const (
 	EnvManifest      = "PERSISTED_QUERIES_MANIFEST"
 	EnvCacheControl  = "PERSISTED_QUERIES_CACHE_CONTROL"
 	EnvStoreSize     = "PERSISTED_QUERIES_STORE_SIZE"
+	EnvStoreBytes    = "PERSISTED_QUERIES_STORE_BYTES"
+	EnvMaxQueryBytes = "PERSISTED_QUERIES_MAX_QUERY_BYTES"
 )
 
 // ConfigFromEnv reads Options from the process environment; see
@@ -35,7 +37,9 @@ func ConfigFromEnv() (Options, error) { return ConfigFromLookup(os.LookupEnv) }
 //	PERSISTED_QUERIES_MANIFEST        a manifest file (see LoadManifest) loaded
 //	                                  into a SafelistStore; implies safelist
 //	PERSISTED_QUERIES_CACHE_CONTROL   Cache-Control for GET hits
-//	PERSISTED_QUERIES_STORE_SIZE      size of the APQ memory store (> 0)
+//	PERSISTED_QUERIES_STORE_SIZE      entries of the APQ memory store (> 0)
+//	PERSISTED_QUERIES_STORE_BYTES     bytes of the APQ memory store (> 0)
+//	PERSISTED_QUERIES_MAX_QUERY_BYTES largest query registered (> 0)
 //
 // Booleans are true/false, 1/0, yes/no or on/off in any case. A variable
 // set to the empty string counts as unset. Mode stays empty when neither
@@ -91,14 +95,30 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 	if v, ok := get(EnvCacheControl); ok {
 		opts.CacheControl = v
 	}
+	positive := func(name, v string) int {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n <= 0 {
+			bad(name, v, "want a positive integer")
+			return 0
+		}
+		return n
+	}
+	if v, ok := get(EnvMaxQueryBytes); ok {
+		opts.MaxQueryBytes = positive(EnvMaxQueryBytes, v)
+	}
 	manifest, hasManifest := get(EnvManifest)
 	size, hasSize := get(EnvStoreSize)
+	storeBytes, hasBytes := get(EnvStoreBytes)
+	sizeVar := EnvStoreSize
+	if hasBytes && !hasSize {
+		size, hasSize, sizeVar = strconv.Itoa(DefaultStoreSize), true, EnvStoreBytes
+	}
 	if hasManifest {
 		switch {
 		case opts.Mode == APQ:
 			bad(EnvManifest, manifest, fmt.Sprintf("a manifest is a safelist, but %s is apq", EnvMode))
 		case hasSize:
-			bad(EnvStoreSize, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", EnvManifest))
+			bad(sizeVar, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", EnvManifest))
 		default:
 			if opts.Mode == "" {
 				opts.Mode = Safelist
@@ -115,13 +135,18 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		}
 	} else if hasSize {
 		n, err := strconv.Atoi(strings.TrimSpace(size))
+		nb := int64(DefaultStoreBytes)
+		if hasBytes {
+			nb = int64(positive(EnvStoreBytes, storeBytes))
+		}
 		switch {
 		case err != nil || n <= 0:
 			bad(EnvStoreSize, size, "want a positive integer")
+		case nb <= 0:
 		case opts.Mode == Safelist:
-			bad(EnvStoreSize, size, "the store size is for the APQ memory store, not safelist mode")
+			bad(sizeVar, size, "the store size is for the APQ memory store, not safelist mode")
 		default:
-			s, err := NewMemoryStore(n)
+			s, err := NewMemoryStoreBytes(n, nb)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvStoreSize, size, err))
 			} else {

@@ -137,3 +137,20 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Errorf("options = %+v", o)
 	}
 }
+
+func TestConfigFromLookupByteBounds(t *testing.T) {
+	env := map[string]string{EnvStoreBytes: "65536", EnvMaxQueryBytes: "2048"}
+	opts, err := ConfigFromLookup(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, ok := opts.Store.(*MemoryStore)
+	if !ok || ms.Stats().MaxBytes != 65536 || ms.Stats().MaxEntries != DefaultStoreSize || opts.MaxQueryBytes != 2048 {
+		t.Fatalf("opts = %+v", opts)
+	}
+	for _, bad := range []map[string]string{{EnvStoreBytes: "0"}, {EnvMaxQueryBytes: "-1"}, {EnvStoreBytes: "x", EnvStoreSize: "5"}} {
+		if _, err := ConfigFromLookup(func(k string) (string, bool) { v, ok := bad[k]; return v, ok }); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}

@@ -25,7 +25,10 @@ type Resolution struct {
 	// CacheControl, when not empty, is the Cache-Control header for the
 	// response: set for GET requests whose query came from the store. The
 	// router sends it only when the operation is a query and the response
-	// has no errors.
+	// has no errors, and makes it private (PrivateCacheControl) when the
+	// request carries credentials (Authorization or Cookie) or an Auth hook
+	// accepted a user, so a shared cache never gives one user's answer to
+	// another.
 	CacheControl string
 }
 
@@ -34,7 +37,10 @@ type Resolution struct {
 // always an *Error ready to be sent (status, headers, GraphQL error).
 //
 // With extensions.persistedQuery (version 1 and a hash):
-//   - a hash the store knows: its query runs, whatever query was sent;
+//   - a hash the store knows: its query runs; a different query sent with
+//     it is refused with PERSISTED_QUERY_HASH_MISMATCH (400) when
+//     ValidateHash is on, so what a proxy reads in the request is what runs
+//     (with ValidateHash off the stored query runs);
 //   - APQ, an unknown hash and no query: PERSISTED_QUERY_NOT_FOUND (200);
 //   - APQ, an unknown hash and a query: the query runs and Register is set,
 //     after checking that it hashes to the hash when ValidateHash is on
@@ -103,6 +109,11 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 		return Resolution{}, perr
 	}
 	if found {
+		if query != "" && query != stored && p.validateHash {
+			if computed := Hash(p.algorithm, query); computed != hash {
+				return Resolution{}, errHashMismatch(provided, computed)
+			}
+		}
 		return Resolution{Query: stored, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
 	}
 	if p.safelist {

@@ -1,0 +1,72 @@
+package persisted
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestPrivateCacheControl(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                               "",
+		"public, max-age=60":             "private, max-age=60",
+		"max-age=60":                     "private, max-age=60",
+		"public,max-age=60,s-maxage=600": "private, max-age=60",
+		"private, max-age=5":             "private, max-age=5",
+		"no-store":                       "no-store",
+		"PUBLIC, Max-Age=60":             "private, Max-Age=60",
+	} {
+		if got := PrivateCacheControl(in); got != want {
+			t.Errorf("PrivateCacheControl(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestRegisterSkipsLargeQueries: a query over MaxQueryBytes runs but is
+// never stored.
+func TestRegisterSkipsLargeQueries(t *testing.T) {
+	ctx := context.Background()
+	store, _ := NewMemoryStore(10)
+	p, err := New(Options{Store: store, MaxQueryBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, large := "{ a }", "{ a }"+strings.Repeat(" ", 100)
+	p.Register(ctx, p.Hash(small), small)
+	p.Register(ctx, p.Hash(large), large)
+	if _, ok, _ := store.Get(ctx, p.Hash(small)); !ok {
+		t.Error("the small query was not stored")
+	}
+	if _, ok, _ := store.Get(ctx, p.Hash(large)); ok {
+		t.Error("the query over MaxQueryBytes was stored")
+	}
+	if _, err := New(Options{MaxQueryBytes: -1}); err == nil {
+		t.Error("a negative MaxQueryBytes was accepted")
+	}
+}
+
+// TestMemoryStoreBytes: the store holds at most its byte budget, refuses
+// a query over an eighth of it, and counts evictions.
+func TestMemoryStoreBytes(t *testing.T) {
+	ctx := context.Background()
+	s, err := NewMemoryStoreBytes(1000, 64<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := strings.Repeat("x", 4<<10)
+	for i := range 100 {
+		h := Hash(SHA256, q+string(rune('a'+i%26))+strings.Repeat("y", i))
+		_ = s.Set(ctx, h, q)
+	}
+	st := s.Stats()
+	if st.Bytes > 64<<10 || st.Entries >= 16 || st.Evictions == 0 || st.Evictions+uint64(st.Entries) != 100 {
+		t.Fatalf("stats = %+v; want at most 64 KiB held and the rest evicted", st)
+	}
+	_ = s.Set(ctx, "big", strings.Repeat("x", 9<<10))
+	if _, ok, _ := s.Get(ctx, "big"); ok || s.Stats().Refused != 1 {
+		t.Fatalf("a query over an eighth of the budget was stored: %+v", s.Stats())
+	}
+	if _, err := NewMemoryStoreBytes(1, 0); err == nil {
+		t.Error("a zero byte budget was accepted")
+	}
+}
