@@ -19,6 +19,9 @@ const (
 	DefaultMaxBodyBytes      = 1 << 20
 	DefaultMaxTokens         = 15000
 	DefaultDocumentCacheSize = 1000
+	// DefaultDocumentCacheBytes is the default byte budget of the
+	// document cache: 32 MiB.
+	DefaultDocumentCacheBytes = 32 << 20
 	DefaultTimeout           = 30 * time.Second
 	DefaultMaxErrors         = 100
 	DefaultMaxResponseBytes  = 16 << 20
@@ -58,6 +61,13 @@ type Config struct {
 	// DocumentCacheSize is the number of parsed, validated and planned
 	// documents kept in the LRU cache. Default 1000.
 	DocumentCacheSize int
+
+	// DocumentCacheBytes bounds the estimated memory of the document
+	// cache: the query texts plus about 512 bytes per selection. Default
+	// DefaultDocumentCacheBytes (32 MiB). A document estimated at more
+	// than a 32nd of it is not cached: it is prepared again for each
+	// request.
+	DocumentCacheBytes int64
 
 	// Timeout bounds the execution of one request. Default 30s; resolvers
 	// still running see their context cancelled.
@@ -148,6 +158,12 @@ func (c Config) withDefaults() (Config, error) {
 			g.Title = "GraphiQL"
 		}
 		c.GraphiQL = &g
+	}
+	if c.DocumentCacheBytes < 0 {
+		return c, fmt.Errorf("graft: DocumentCacheBytes must not be negative")
+	}
+	if c.DocumentCacheBytes == 0 {
+		c.DocumentCacheBytes = DefaultDocumentCacheBytes
 	}
 	if c.MaxBodyBytes < 0 || c.MaxTokens < 0 || c.DocumentCacheSize < 0 || c.Timeout < 0 || c.MaxErrors < 0 || c.MaxResponseBytes < 0 {
 		return c, fmt.Errorf("graft: MaxBodyBytes, MaxTokens, DocumentCacheSize, Timeout, MaxErrors and MaxResponseBytes must not be negative")

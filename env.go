@@ -27,6 +27,7 @@ type envSpec struct {
 	MaxResponseBytes     envconf.Limit `env:"GRAPHQL_MAX_RESPONSE_BYTES"`
 	Introspection        *envconf.Bool `env:"GRAPHQL_INTROSPECTION"`
 	DocumentCacheSize    envconf.Limit `env:"GRAPHQL_DOCUMENT_CACHE_SIZE"`
+	DocumentCacheBytes   envconf.Limit `env:"GRAPHQL_DOCUMENT_CACHE_BYTES"`
 	Timeout              time.Duration `env:"GRAPHQL_TIMEOUT"`
 	MaskErrors           envconf.Bool  `env:"GRAPHQL_MASK_ERRORS"`
 	SpecStatusCodes      envconf.Bool  `env:"GRAPHQL_SPEC_STATUS_CODES"`
@@ -57,6 +58,7 @@ var EnvVars = []EnvVar{
 	{"GRAPHQL_MAX_RESPONSE_BYTES", "16777216", "maximum response size"},
 	{"GRAPHQL_INTROSPECTION", "true", "allow introspection queries"},
 	{"GRAPHQL_DOCUMENT_CACHE_SIZE", "1000", "parsed documents kept in the LRU cache"},
+	{"GRAPHQL_DOCUMENT_CACHE_BYTES", "33554432", "estimated bytes of the document cache; a document over a 32nd of it is not cached"},
 	{"GRAPHQL_TIMEOUT", "30s", "execution timeout per request (Go duration)"},
 	{"GRAPHQL_MASK_ERRORS", "false", "hide the messages of unexpected resolver errors"},
 	{"GRAPHQL_SPEC_STATUS_CODES", "false", "answer request errors with 200 to application/json-only clients"},
@@ -93,6 +95,7 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Config, error) {
 		MaxResponseBytes:     int(s.MaxResponseBytes),
 		DisableIntrospection: s.Introspection != nil && !bool(*s.Introspection),
 		DocumentCacheSize:    int(s.DocumentCacheSize),
+		DocumentCacheBytes:   int64(s.DocumentCacheBytes),
 		Timeout:              s.Timeout,
 		MaskErrors:           bool(s.MaskErrors),
 		SpecStatusCodes:      bool(s.SpecStatusCodes),

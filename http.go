@@ -82,7 +82,9 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 		h.Set(hdrCacheControl, resp.CacheControl)
 	}
 	for k, v := range resp.Header {
-		h[k] = v
+		// Append: a wrapping middleware may have set the header already
+		// (CORS sets Vary: Origin).
+		h[k] = append(h[k], v...)
 	}
 	// net/http measures small bodies itself; say the length of larger
 	// ones so they are not sent chunked.

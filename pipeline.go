@@ -72,8 +72,9 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 			r.fail(resp, ct, unauthenticated(err))
 			return
 		}
-		if actx != nil {
-			ctx = actx
+		if actx != nil && actx != ctx {
+			// The hook accepted a user: the answer is theirs alone.
+			ctx = context.WithValue(actx, authAcceptedKey{}, true)
 		}
 	}
 	req, e := httpapi.Decode(raw)
@@ -120,9 +121,6 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 		r.failList(resp, ct, r.requestErrorStatus(media), errs)
 		return
 	}
-	if res.Register {
-		r.pq.Register(ctx, res.Hash, query)
-	}
 	op, gerr := d.doc.Operation(req.OperationName)
 	if gerr != nil {
 		r.failList(resp, ct, r.requestErrorStatus(media), gqlerror.List{gerr})
@@ -155,6 +153,10 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 		r.failList(resp, ct, http.StatusBadRequest, gqlerror.List{lerr})
 		return
 	}
+	// Only a query the limits accept is registered.
+	if res.Register {
+		r.pq.Register(ctx, res.Hash, query)
+	}
 	var ext []byte
 	if r.cfg.ReportComplexity {
 		ext = append(append([]byte(`{"complexity":`), a.AppendJSON(nil)...), '}')
@@ -173,7 +175,7 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 	resp.Body = body
 	// Errors, when there are any, lead the body: {"errors":[...],"data":...}.
 	if res.CacheControl != "" && op.Kind() == ast.Query && !bytes.HasPrefix(body, []byte(`{"errors"`)) {
-		resp.CacheControl = res.CacheControl
+		setPersistedCacheControl(ctx, header, resp, res.CacheControl)
 	}
 }
 

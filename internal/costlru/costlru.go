@@ -129,3 +129,18 @@ func (c *Cache[K, V]) Stats() Stats {
 		Refused:      c.refused.Load(),
 	}
 }
+
+// Peek returns the value under key without marking it recently used.
+func (c *Cache[K, V]) Peek(key K) (V, bool) {
+	c.mu.Lock()
+	e, ok := c.lru.Peek(key)
+	c.mu.Unlock()
+	return e.value, ok
+}
+
+// Contains reports whether key is cached, without marking it recently used.
+func (c *Cache[K, V]) Contains(key K) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Contains(key)
+}
