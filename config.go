@@ -22,9 +22,9 @@ const (
 	// DefaultDocumentCacheBytes is the default byte budget of the
 	// document cache: 32 MiB.
 	DefaultDocumentCacheBytes = 32 << 20
-	DefaultTimeout           = 30 * time.Second
-	DefaultMaxErrors         = 100
-	DefaultMaxResponseBytes  = 16 << 20
+	DefaultTimeout            = 30 * time.Second
+	DefaultMaxErrors          = 100
+	DefaultMaxResponseBytes   = 16 << 20
 )
 
 // Config configures a Router. The zero value is a working configuration:
