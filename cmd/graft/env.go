@@ -37,7 +37,7 @@ var serverVars = []graft.EnvVar{
 	{Name: "GRAFT_EXAMPLE", Default: defaultExample, Description: "example schema to serve: " + exampleNames()},
 	{Name: "REDIS_URL", Default: "(unset: in-memory store)", Description: "redis:// URL; keeps APQ queries in Redis (shared by instances) and adds a readiness check"},
 	{Name: "REDIS_PREFIX", Default: "graft:pq:", Description: "key prefix of persisted queries in Redis"},
-	{Name: "REDIS_TTL", Default: "0 (no expiry)", Description: "lifetime of a persisted query in Redis (Go duration)"},
+	{Name: "REDIS_TTL", Default: "24h", Description: "lifetime of a persisted query in Redis after its last use (Go duration); cap Redis itself with maxmemory and an LRU policy"},
 	{Name: "CORS_ORIGINS", Default: "*", Description: "comma-separated allowed origins; \"off\" disables CORS"},
 	{Name: "CSRF_PROTECTION", Default: "true", Description: "refuse GET and simple POST requests without a preflight header"},
 	{Name: "LOG_LEVEL", Default: "info", Description: "debug, info, warn or error"},
@@ -50,10 +50,12 @@ var pqVars = []graft.EnvVar{
 	{Name: persisted.EnvMode, Default: "apq", Description: "apq, safelist, or off"},
 	{Name: persisted.EnvManifest, Default: "(unset)", Description: "Apollo or Relay manifest file; implies safelist"},
 	{Name: persisted.EnvEnableGet, Default: "true", Description: "allow persisted queries over GET"},
-	{Name: persisted.EnvValidateHash, Default: "true", Description: "check that a registered query matches its hash"},
+	{Name: persisted.EnvValidateHash, Default: "true", Description: "check that a query matches its hash; false lets any client store any query under any hash (APQ poisoning: later requests for that hash run it), so answers are then never publicly cacheable"},
 	{Name: persisted.EnvHashAlgorithm, Default: "sha256", Description: "sha256 or sha512"},
 	{Name: persisted.EnvCacheControl, Default: persisted.DefaultCacheControl, Description: "Cache-Control of GET hits"},
 	{Name: persisted.EnvStoreSize, Default: "1000", Description: "entries of the in-memory APQ store"},
+	{Name: persisted.EnvStoreBytes, Default: "16777216", Description: "bytes of the in-memory APQ store (least recently used queries are evicted)"},
+	{Name: persisted.EnvMaxQueryBytes, Default: "131072", Description: "largest query registered in the APQ store; a longer one runs but is not stored"},
 }
 
 // serverDefaults are the values the server uses where the library's
