@@ -82,6 +82,21 @@ type Config struct {
 	// short query can otherwise ask for gigabytes.
 	MaxResponseBytes int
 
+	// MaxInFlight bounds the requests the router serves at once over
+	// net/http (ServeHTTP), from reading the body to writing the last byte
+	// of the answer. One more is answered 503 with Retry-After and a
+	// SERVER_BUSY error. Default DefaultMaxInFlight (512).
+	MaxInFlight int
+
+	// MaxBufferedBytes bounds the bytes of large answers (64 KiB or more)
+	// built and waiting for their clients to read them over net/http. An
+	// answer is held whole until written, so clients that ask for large
+	// answers and never read them would otherwise pin up to
+	// MaxResponseBytes each; an answer that would cross the budget is
+	// dropped and answered 503 with Retry-After and a SERVER_BUSY error.
+	// Small answers always pass. Default DefaultMaxBufferedBytes (64 MiB).
+	MaxBufferedBytes int64
+
 	// MaskErrors replaces the message of resolver errors that are not
 	// *gqlerror.Error values with a generic one; the original is logged.
 	MaskErrors bool
@@ -158,6 +173,15 @@ func (c Config) withDefaults() (Config, error) {
 			g.Title = "GraphiQL"
 		}
 		c.GraphiQL = &g
+	}
+	if c.MaxInFlight < 0 || c.MaxBufferedBytes < 0 {
+		return c, fmt.Errorf("graft: MaxInFlight and MaxBufferedBytes must not be negative")
+	}
+	if c.MaxInFlight == 0 {
+		c.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.MaxBufferedBytes == 0 {
+		c.MaxBufferedBytes = DefaultMaxBufferedBytes
 	}
 	if c.DocumentCacheBytes < 0 {
 		return c, fmt.Errorf("graft: DocumentCacheBytes must not be negative")

@@ -28,6 +28,8 @@ type envSpec struct {
 	Introspection        *envconf.Bool `env:"GRAPHQL_INTROSPECTION"`
 	DocumentCacheSize    envconf.Limit `env:"GRAPHQL_DOCUMENT_CACHE_SIZE"`
 	DocumentCacheBytes   envconf.Limit `env:"GRAPHQL_DOCUMENT_CACHE_BYTES"`
+	MaxInFlight          envconf.Limit `env:"GRAPHQL_MAX_IN_FLIGHT"`
+	MaxBufferedBytes     envconf.Limit `env:"GRAPHQL_MAX_BUFFERED_BYTES"`
 	Timeout              time.Duration `env:"GRAPHQL_TIMEOUT"`
 	MaskErrors           envconf.Bool  `env:"GRAPHQL_MASK_ERRORS"`
 	SpecStatusCodes      envconf.Bool  `env:"GRAPHQL_SPEC_STATUS_CODES"`
@@ -58,6 +60,8 @@ var EnvVars = []EnvVar{
 	{"GRAPHQL_MAX_RESPONSE_BYTES", "16777216", "maximum response size"},
 	{"GRAPHQL_INTROSPECTION", "true", "allow introspection queries"},
 	{"GRAPHQL_DOCUMENT_CACHE_SIZE", "1000", "parsed documents kept in the LRU cache"},
+	{"GRAPHQL_MAX_IN_FLIGHT", "512", "requests served at once; more are answered 503 SERVER_BUSY with Retry-After"},
+	{"GRAPHQL_MAX_BUFFERED_BYTES", "67108864", "bytes of large answers waiting for slow clients; past it 503 SERVER_BUSY"},
 	{"GRAPHQL_DOCUMENT_CACHE_BYTES", "33554432", "estimated bytes of the document cache; a document over a 32nd of it is not cached"},
 	{"GRAPHQL_TIMEOUT", "30s", "execution timeout per request (Go duration)"},
 	{"GRAPHQL_MASK_ERRORS", "false", "hide the messages of unexpected resolver errors"},
@@ -96,6 +100,8 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Config, error) {
 		DisableIntrospection: s.Introspection != nil && !bool(*s.Introspection),
 		DocumentCacheSize:    int(s.DocumentCacheSize),
 		DocumentCacheBytes:   int64(s.DocumentCacheBytes),
+		MaxInFlight:          int(s.MaxInFlight),
+		MaxBufferedBytes:     int64(s.MaxBufferedBytes),
 		Timeout:              s.Timeout,
 		MaskErrors:           bool(s.MaskErrors),
 		SpecStatusCodes:      bool(s.SpecStatusCodes),

@@ -10,6 +10,13 @@ import (
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if !r.load.enter() {
+		var resp httpapi.Response
+		serverBusy(&resp, msgTooManyInFlight)
+		writeResponse(w, &resp)
+		return
+	}
+	defer r.load.leave()
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
 	raw := httpapi.RawRequest{
@@ -36,7 +43,15 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer bufPool.Put(rb)
 	resp.Body = (*rb)[:0]
 	r.serve(req.Context(), &raw, &resp)
-	writeResponse(w, &resp)
+	// A large answer is held until the client has read it: the total held
+	// is bounded, so clients that do not read cannot pin memory.
+	if n := len(resp.Body); r.load.hold(n) {
+		writeResponse(w, &resp)
+		r.load.release(n)
+	} else {
+		serverBusy(&resp, msgTooManyBuffered)
+		writeResponse(w, &resp)
+	}
 	if cap(resp.Body) <= 1<<20 {
 		*rb = resp.Body[:0]
 	}

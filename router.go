@@ -30,6 +30,7 @@ type Router struct {
 	pinned   map[string]*document // safelisted documents, prepared at start
 	pq       *persisted.PersistedQueries
 	graphiql []byte
+	load     loadBounds
 }
 
 // document is a prepared document with the limits analysis of each
@@ -65,6 +66,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		layer = NewLayer()
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer}
+	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,
