@@ -134,6 +134,9 @@ type GraphiQLConfig struct {
 	AssetBaseURL string
 	// Title is the page title. Default "GraphiQL".
 	Title string
+	// FrameAncestors is the page's Content-Security-Policy frame-ancestors
+	// value. Default 'none': no site may frame the page.
+	FrameAncestors string
 }
 
 // CSRFConfig configures CSRF prevention. A browser can send a GET, or a

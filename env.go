@@ -16,6 +16,7 @@ type envSpec struct {
 	GraphiQLPath         string        `env:"GRAPHIQL_PATH"`
 	GraphiQLEndpoint     string        `env:"GRAPHIQL_ENDPOINT"`
 	GraphiQLAssetBaseURL string        `env:"GRAPHIQL_ASSET_BASE_URL"`
+	GraphiQLFrameAnc     string        `env:"GRAPHIQL_FRAME_ANCESTORS"`
 	MaxDepth             envconf.Limit `env:"GRAPHQL_MAX_DEPTH"`
 	MaxComplexity        envconf.Limit `env:"GRAPHQL_MAX_COMPLEXITY"`
 	MaxFields            envconf.Limit `env:"GRAPHQL_MAX_FIELDS"`
@@ -49,6 +50,7 @@ var EnvVars = []EnvVar{
 	{"GRAPHIQL_PATH", DefaultGraphiQLPath, "path of the GraphiQL page"},
 	{"GRAPHIQL_ENDPOINT", "GRAPHQL_PATH", "endpoint the GraphiQL page queries"},
 	{"GRAPHIQL_ASSET_BASE_URL", "(public CDN)", "base URL of self-hosted GraphiQL assets"},
+	{"GRAPHIQL_FRAME_ANCESTORS", "'none'", "Content-Security-Policy frame-ancestors of the GraphiQL page"},
 	{"GRAPHQL_MAX_DEPTH", "0 (unlimited)", "maximum query depth"},
 	{"GRAPHQL_MAX_COMPLEXITY", "0 (unlimited)", "maximum query complexity"},
 	{"GRAPHQL_MAX_FIELDS", "0 (unlimited)", "maximum field selections"},
@@ -107,7 +109,8 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Config, error) {
 		SpecStatusCodes:      bool(s.SpecStatusCodes),
 	}
 	if s.GraphiQLEnabled != nil && bool(*s.GraphiQLEnabled) {
-		cfg.GraphiQL = &GraphiQLConfig{Path: s.GraphiQLPath, Endpoint: s.GraphiQLEndpoint, AssetBaseURL: s.GraphiQLAssetBaseURL}
+		cfg.GraphiQL = &GraphiQLConfig{Path: s.GraphiQLPath, Endpoint: s.GraphiQLEndpoint, AssetBaseURL: s.GraphiQLAssetBaseURL,
+			FrameAncestors: s.GraphiQLFrameAnc}
 	}
 	if s.CSRF != nil && bool(*s.CSRF) {
 		cfg.CSRF = &CSRFConfig{}

@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/httpapi"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/persisted"
@@ -267,9 +268,21 @@ func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) 
 		resp.Body = httpapi.AppendErrors(resp.Body[:0], httpapi.NewError(httpapi.CodeBadRequest, "GraphiQL is served over GET"))
 		return
 	}
+	// The page and its headers (the Content-Security-Policy above all)
+	// come from package graphiql; the pipeline's writers set Content-Type,
+	// Cache-Control and Content-Length themselves.
 	resp.Status = http.StatusOK
-	resp.ContentType = "text/html; charset=utf-8"
-	resp.Body = append(resp.Body[:0], r.graphiql...)
+	resp.ContentType = graphiql.ContentType
+	resp.CacheControl = r.graphiql.Header.Get("Cache-Control")
+	resp.Header = make(http.Header, len(r.graphiql.Header))
+	for k, v := range r.graphiql.Header {
+		switch k {
+		case "Content-Type", "Content-Length", "Cache-Control":
+		default:
+			resp.Header[k] = v
+		}
+	}
+	resp.Body = append(resp.Body[:0], r.graphiql.Body...)
 }
 
 // bufPool recycles response and request body buffers.

@@ -29,7 +29,7 @@ type Router struct {
 	docs     *costlru.Cache[string, *document]
 	pinned   map[string]*document // safelisted documents, prepared at start
 	pq       *persisted.PersistedQueries
-	graphiql []byte
+	graphiql *graphiql.Page
 	load     loadBounds
 }
 
@@ -93,7 +93,8 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		}
 	}
 	if g := cfg.GraphiQL; g != nil {
-		page, err := graphiql.Render(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: g.AssetBaseURL, Title: g.Title})
+		page, err := graphiql.NewPage(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: g.AssetBaseURL, Title: g.Title,
+			FrameAncestors: g.FrameAncestors})
 		if err != nil {
 			return nil, fmt.Errorf("graft: GraphiQL page: %w", err)
 		}
