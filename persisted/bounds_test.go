@@ -2,6 +2,8 @@ package persisted
 
 import (
 	"context"
+	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -68,5 +70,26 @@ func TestMemoryStoreBytes(t *testing.T) {
 	}
 	if _, err := NewMemoryStoreBytes(1, 0); err == nil {
 		t.Error("a zero byte budget was accepted")
+	}
+}
+
+// TestMemoryStoreLogsEvictions: the store says, once and then every 1,000
+// evictions, that it is full, with its size.
+func TestMemoryStoreLogsEvictions(t *testing.T) {
+	var logs strings.Builder
+	store, _ := NewMemoryStore(10)
+	if _, err := New(Options{Store: store, Logger: slog.New(slog.NewTextHandler(&logs, nil))}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := range 1010 {
+		_ = store.Set(ctx, Hash(SHA256, strconv.Itoa(i)), "{ a }")
+	}
+	lines := strings.Count(logs.String(), "the APQ memory store is full")
+	if lines != 2 || !strings.Contains(logs.String(), "entries=10") || !strings.Contains(logs.String(), "evictions=1000") {
+		t.Fatalf("%d eviction lines, want 2 (the first eviction and the 1000th):\n%s", lines, logs.String())
+	}
+	if st := store.Stats(); st.Evictions != 1000 || st.Entries != 10 {
+		t.Fatalf("stats = %+v", st)
 	}
 }
