@@ -49,6 +49,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		writeResponse(w, &resp)
 		r.load.release(n)
 	} else {
+		resp.Body = nil // let the large answer go before writing the refusal
 		serverBusy(&resp, msgTooManyBuffered)
 		writeResponse(w, &resp)
 	}
