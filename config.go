@@ -65,7 +65,7 @@ type Config struct {
 	// DocumentCacheBytes bounds the estimated memory of the document
 	// cache: the query texts plus about 512 bytes per selection. Default
 	// DefaultDocumentCacheBytes (32 MiB). A document estimated at more
-	// than a 32nd of it is not cached: it is prepared again for each
+	// than a 64th of it is not cached: it is prepared again for each
 	// request.
 	DocumentCacheBytes int64
 
@@ -94,7 +94,7 @@ type Config struct {
 	// answers and never read them would otherwise pin up to
 	// MaxResponseBytes each; an answer that would cross the budget is
 	// dropped and answered 503 with Retry-After and a SERVER_BUSY error.
-	// Small answers always pass. Default DefaultMaxBufferedBytes (64 MiB).
+	// Small answers always pass. Default DefaultMaxBufferedBytes (32 MiB).
 	MaxBufferedBytes int64
 
 	// MaskErrors replaces the message of resolver errors that are not

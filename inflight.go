@@ -12,8 +12,8 @@ const (
 	// DefaultMaxInFlight is the default of Config.MaxInFlight.
 	DefaultMaxInFlight = 512
 	// DefaultMaxBufferedBytes is the default of Config.MaxBufferedBytes:
-	// 64 MiB.
-	DefaultMaxBufferedBytes = 64 << 20
+	// 32 MiB.
+	DefaultMaxBufferedBytes = 32 << 20
 )
 
 // smallAnswer is the size under which an answer needs no share of the

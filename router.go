@@ -44,7 +44,7 @@ type document struct {
 // documentCacheEntryShare: one document may take at most this fraction of
 // Config.DocumentCacheBytes; a larger one is prepared for each request and
 // not cached.
-const documentCacheEntryShare = 32
+const documentCacheEntryShare = 64
 
 // selectionCost estimates the bytes a prepared document holds per
 // selection (AST node, validation and plan entries), measured on
