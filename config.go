@@ -116,7 +116,10 @@ type Config struct {
 	CSRF *CSRFConfig
 
 	// Auth runs before each GraphQL request. It may return a context
-	// carrying the user; an error answers 401 with its message.
+	// carrying the user; an error answers 401 with its message. Returning
+	// a context other than the one it was given marks the request as a
+	// user's: a persisted GET answer to it is then never publicly
+	// cacheable (return the given context for anonymous requests).
 	Auth func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error)
 
 	// Logger receives internal errors and panics. Default slog.Default().
