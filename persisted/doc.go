@@ -8,10 +8,12 @@
 // its extensions.persistedQuery into the query text to run, or into an
 // [*Error] carrying the HTTP status, headers and GraphQL error of the wire
 // contract. When Resolve asks for it ([Resolution.Register]), the router
-// stores the query with [PersistedQueries.Register] once the query has parsed
-// and validated, so an invalid query is never stored.
+// stores the query with [PersistedQueries.Register] once the query has parsed,
+// validated and passed the limits, so an invalid or refused query is never
+// stored; nor is one over [Options.MaxQueryBytes].
 //
-// Queries live in a [Store]: [NewMemoryStore] is an in-process LRU,
+// Queries live in a [Store]: [NewMemoryStore] is an in-process LRU bounded
+// by entries and bytes ([NewMemoryStoreBytes]),
 // [NewSafelistStore] a read-only list (usually loaded with [LoadManifest]),
 // and package redisstore shares one store between server instances.
 //

@@ -28,13 +28,14 @@ const DefaultCacheControl = "public, max-age=60"
 const DefaultMaxQueryBytes = 128 << 10
 
 // Options configures persisted queries. The zero value is APQ with an
-// in-memory store of DefaultStoreSize queries, GET enabled, hashes checked,
-// and sha256.
+// in-memory store of DefaultStoreSize queries and DefaultStoreBytes bytes,
+// GET enabled, hashes checked, sha256, and queries over
+// DefaultMaxQueryBytes never stored.
 type Options struct {
 	// Mode is APQ (the default when empty) or Safelist.
 	Mode Mode
 	// Store keeps the queries. Nil means a new MemoryStore of
-	// DefaultStoreSize entries in APQ mode; Safelist mode needs one (usually
+	// DefaultStoreSize entries and DefaultStoreBytes bytes in APQ mode; Safelist mode needs one (usually
 	// a SafelistStore from a manifest).
 	Store Store
 	// EnableGet allows persisted queries over GET, so CDNs can cache them.
