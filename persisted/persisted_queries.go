@@ -135,7 +135,7 @@ func (p *PersistedQueries) Register(ctx context.Context, hash, query string) {
 		return
 	}
 	if err := p.store.Set(ctx, hash, query); err != nil {
-		p.logger.WarnContext(ctx, "persisted: storing a persisted query failed; it was not registered",
+		p.logger.Log(ctx, storeErrorLevel(err), "persisted: storing a persisted query failed; it was not registered",
 			slog.String("hash", hash), slog.Any("err", err))
 	}
 }

@@ -2,6 +2,7 @@ package persisted
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 )
 
@@ -161,7 +162,7 @@ func (p *PersistedQueries) lookup(ctx context.Context, hash string) (string, boo
 			slog.String("hash", hash), slog.Any("err", err))
 		return "", false, errStoreUnavailable(err)
 	}
-	p.logger.WarnContext(ctx, "persisted: persisted query lookup failed; treating it as a miss",
+	p.logger.Log(ctx, storeErrorLevel(err), "persisted: persisted query lookup failed; treating it as a miss",
 		slog.String("hash", hash), slog.Any("err", err))
 	return "", false, nil
 }
@@ -171,4 +172,13 @@ func (p *PersistedQueries) getCacheControl(isGet bool) string {
 		return p.cacheControl
 	}
 	return ""
+}
+
+// storeErrorLevel is the log level of a store failure: warn, or debug for a
+// store that did not try because it knows it is down (ErrUnavailable).
+func storeErrorLevel(err error) slog.Level {
+	if errors.Is(err, ErrUnavailable) {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
 }

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -83,7 +84,8 @@ func TestBreakerWhileRedisIsDown(t *testing.T) {
 	counter := &commandCounter{}
 	c.AddHook(counter)
 	s := New(c, Options{BreakerCooldown: time.Hour})
-	p, err := persisted.New(persisted.Options{Store: s, Logger: quietLogger()})
+	logs := &syncBuffer{}
+	p, err := persisted.New(persisted.Options{Store: s, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +108,14 @@ func TestBreakerWhileRedisIsDown(t *testing.T) {
 	}
 	if got := counter.n.Load(); got != sent {
 		t.Fatalf("%d commands reached Redis with the breaker open, want 0", got-sent)
+	}
+	// The failure that opened the breaker was the Ping's; the refused
+	// calls are logged at debug level only, not once per request.
+	if l := logs.String(); l != "" {
+		t.Fatalf("calls refused by the breaker were logged above debug:\n%s", l)
+	}
+	if !errors.Is(ErrCircuitOpen, persisted.ErrUnavailable) {
+		t.Fatal("ErrCircuitOpen does not wrap persisted.ErrUnavailable")
 	}
 	if err := s.Ping(ctx); err == nil || errors.Is(err, ErrCircuitOpen) {
 		t.Fatalf("Ping with Redis down = %v; want a real failure, not the breaker's", err)

@@ -38,7 +38,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 	addr, srv := testenv.StartRedis(t)
 	ctx := context.Background()
 	logs := &syncBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, nil))
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})) // calls refused by the breaker log at debug
 	store := New(newClient(t, addr, true), Options{Timeout: 2 * time.Second})
 	apq, err := persisted.New(persisted.Options{Store: store, Logger: logger})
 	if err != nil {

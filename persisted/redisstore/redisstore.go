@@ -43,7 +43,9 @@ const (
 
 // ErrCircuitOpen is returned, without calling Redis, while the circuit
 // breaker is open after a failure.
-var ErrCircuitOpen = errors.New("redisstore: Redis unavailable (circuit breaker open after a failure)")
+// It wraps persisted.ErrUnavailable, so these failures are logged at debug
+// level only.
+var ErrCircuitOpen = fmt.Errorf("redisstore: Redis unavailable (circuit breaker open after a failure): %w", persisted.ErrUnavailable)
 
 // Options configures a Store. The zero value is usable.
 type Options struct {
