@@ -18,9 +18,12 @@ const (
 	DefaultMaxBodyBytes      = 1 << 20
 	DefaultMaxTokens         = 15000
 	DefaultDocumentCacheSize = 1000
-	DefaultTimeout           = 30 * time.Second
-	DefaultMaxErrors         = 100
-	DefaultMaxResponseBytes  = 16 << 20
+	// DefaultDocumentCacheBytes is the default byte budget of the
+	// document cache: 32 MiB.
+	DefaultDocumentCacheBytes = 32 << 20
+	DefaultTimeout            = 30 * time.Second
+	DefaultMaxErrors          = 100
+	DefaultMaxResponseBytes   = 16 << 20
 )
 
 // Config configures a Router. The zero value is a working configuration:
@@ -58,6 +61,13 @@ type Config struct {
 	// documents kept in the LRU cache. Default 1000.
 	DocumentCacheSize int
 
+	// DocumentCacheBytes bounds the estimated memory of the document
+	// cache: the query texts plus about 512 bytes per selection. Default
+	// DefaultDocumentCacheBytes (32 MiB). A document estimated at more
+	// than a 64th of it is not cached: it is prepared again for each
+	// request.
+	DocumentCacheBytes int64
+
 	// Timeout bounds the execution of one request. Default 30s; resolvers
 	// still running see their context cancelled.
 	Timeout time.Duration
@@ -70,6 +80,21 @@ type Config struct {
 	// carries one RESPONSE_TOO_LARGE error. Nested lists multiply, so a
 	// short query can otherwise ask for gigabytes.
 	MaxResponseBytes int
+
+	// MaxInFlight bounds the requests the router serves at once over
+	// net/http (ServeHTTP), from reading the body to writing the last byte
+	// of the answer. One more is answered 503 with Retry-After and a
+	// SERVER_BUSY error. Default DefaultMaxInFlight (512).
+	MaxInFlight int
+
+	// MaxBufferedBytes bounds the bytes of large answers (64 KiB or more)
+	// built and waiting for their clients to read them over net/http. An
+	// answer is held whole until written, so clients that ask for large
+	// answers and never read them would otherwise pin up to
+	// MaxResponseBytes each; an answer that would cross the budget is
+	// dropped and answered 503 with Retry-After and a SERVER_BUSY error.
+	// Small answers always pass. Default DefaultMaxBufferedBytes (32 MiB).
+	MaxBufferedBytes int64
 
 	// MaskErrors replaces the message of resolver errors that are not
 	// *gqlerror.Error values with a generic one; the original is logged.
@@ -90,7 +115,10 @@ type Config struct {
 	CSRF *CSRFConfig
 
 	// Auth runs before each GraphQL request. It may return a context
-	// carrying the user; an error answers 401 with its message.
+	// carrying the user; an error answers 401 with its message. Returning
+	// a context other than the one it was given marks the request as a
+	// user's: a persisted GET answer to it is then never publicly
+	// cacheable (return the given context for anonymous requests).
 	Auth func(ctx context.Context, r *AuthRequest) (context.Context, error)
 
 	// Logger receives internal errors and panics. Default slog.Default().
@@ -108,6 +136,9 @@ type GraphiQLConfig struct {
 	AssetBaseURL string
 	// Title is the page title. Default "GraphiQL".
 	Title string
+	// FrameAncestors is the page's Content-Security-Policy frame-ancestors
+	// value. Default 'none': no site may frame the page.
+	FrameAncestors string
 }
 
 // CSRFConfig configures CSRF prevention. A browser can send a GET, or a
@@ -147,6 +178,21 @@ func (c Config) withDefaults() (Config, error) {
 			g.Title = "GraphiQL"
 		}
 		c.GraphiQL = &g
+	}
+	if c.MaxInFlight < 0 || c.MaxBufferedBytes < 0 {
+		return c, fmt.Errorf("graft: MaxInFlight and MaxBufferedBytes must not be negative")
+	}
+	if c.MaxInFlight == 0 {
+		c.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.MaxBufferedBytes == 0 {
+		c.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
+	if c.DocumentCacheBytes < 0 {
+		return c, fmt.Errorf("graft: DocumentCacheBytes must not be negative")
+	}
+	if c.DocumentCacheBytes == 0 {
+		c.DocumentCacheBytes = DefaultDocumentCacheBytes
 	}
 	if c.MaxBodyBytes < 0 || c.MaxTokens < 0 || c.DocumentCacheSize < 0 || c.Timeout < 0 || c.MaxErrors < 0 || c.MaxResponseBytes < 0 {
 		return c, fmt.Errorf("graft: MaxBodyBytes, MaxTokens, DocumentCacheSize, Timeout, MaxErrors and MaxResponseBytes must not be negative")

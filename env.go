@@ -46,6 +46,7 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 		setString(&g.Path, s.GraphiQLPath)
 		setString(&g.Endpoint, s.GraphiQLEndpoint)
 		setString(&g.AssetBaseURL, s.GraphiQLAssetBaseURL)
+		setString(&g.FrameAncestors, s.GraphiQLFrameAnc)
 		c.GraphiQL = &g
 	}
 	setInt(&c.Complexity.MaxDepth, s.MaxDepth)
@@ -63,6 +64,13 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.DisableIntrospection = !bool(*s.Introspection)
 	}
 	setInt(&c.DocumentCacheSize, s.DocumentCacheSize)
+	if s.DocumentCacheBytes != nil {
+		c.DocumentCacheBytes = int64(*s.DocumentCacheBytes)
+	}
+	setInt(&c.MaxInFlight, s.MaxInFlight)
+	if s.MaxBufferedBytes != nil {
+		c.MaxBufferedBytes = int64(*s.MaxBufferedBytes)
+	}
 	setDuration(&c.Timeout, s.Timeout)
 	setBool(&c.MaskErrors, s.MaskErrors)
 	setBool(&c.SpecStatusCodes, s.SpecStatusCodes)

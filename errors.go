@@ -28,6 +28,7 @@ const (
 	CodeRequestCancelled      = gqlerr.RequestCancelled      // the client went away
 	CodeResponseTooLarge      = gqlerr.ResponseTooLarge      // Config.MaxResponseBytes passed
 	CodeServiceUnavailable    = gqlerr.ServiceUnavailable    // the layer's services could not start
+	CodeServerBusy            = gqlerr.ServerBusy            // too many requests in flight or large answers waiting (503, Retry-After)
 	CodeMethodNotAllowed      = gqlerr.MethodNotAllowed      // e.g. a persisted mutation over GET
 
 	CodePersistedQueryNotFound            = gqlerr.PersistedQueryNotFound

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -114,13 +115,15 @@ func ExampleCORS() {
 }
 
 // Register liveness and readiness routes before the GraphQL router; a
-// failing check turns readiness to 503.
+// failing check turns readiness to 503. The body names the check; its
+// error goes to the check's Logger only.
 func ExampleReady() {
 	mux := http.NewServeMux()
 	mux.Handle("/health", graft.Health())
 	mux.Handle("/ready", graft.Ready(graft.Check{
-		Name: "redis",
-		Fn:   func(ctx context.Context) error { return errors.New("connection refused") },
+		Name:   "redis",
+		Fn:     func(ctx context.Context) error { return errors.New("dial tcp 10.0.0.7:6379: connection refused") },
+		Logger: slog.New(slog.DiscardHandler),
 	}))
 
 	for _, path := range []string{"/health", "/ready"} {
@@ -130,7 +133,7 @@ func ExampleReady() {
 	}
 	// Output:
 	// /health 200 {"status":"ok"}
-	// /ready 503 {"status":"not ready","checks":{"redis":"connection refused"}}
+	// /ready 503 {"status":"not ready","checks":{"redis":"unavailable"}}
 }
 
 // Health answers liveness probes whatever the state of dependencies.

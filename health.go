@@ -3,6 +3,7 @@ package graft
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -20,7 +21,14 @@ type Check struct {
 	Fn func(ctx context.Context) error
 	// Timeout bounds Fn; zero means DefaultCheckTimeout.
 	Timeout time.Duration
+	// Logger receives the failure's detail (the error text, which may name
+	// addresses and hosts); nil means slog.Default(). The readiness body
+	// never carries it.
+	Logger *slog.Logger
 }
+
+// checkUnavailable is what the readiness body says of a failing check.
+const checkUnavailable = "unavailable"
 
 // Health returns a liveness handler: it always answers 200
 // {"status":"ok"}, so it only tells that the process serves HTTP. Register
@@ -34,9 +42,10 @@ func Health() http.Handler {
 
 // Ready returns a readiness handler. It runs every check concurrently,
 // each bounded by its timeout, and answers 200 {"status":"ready"} when all
-// pass, else 503 {"status":"not ready","checks":{"<name>":"<error>"}}
-// naming each failing check. Load balancers use it to keep traffic away
-// from an instance whose dependencies are down.
+// pass, else 503 {"status":"not ready","checks":{"<name>":"unavailable"}}
+// naming each failing check. The error itself is logged (Check.Logger),
+// never sent: it may name internal addresses. Load balancers use it to
+// keep traffic away from an instance whose dependencies are down.
 func Ready(checks ...Check) http.Handler {
 	ready := []byte(`{"status":"ready"}` + "\n")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -56,8 +65,8 @@ func Ready(checks ...Check) http.Handler {
 	})
 }
 
-// runReadyChecks runs the checks concurrently and returns the failing ones by
-// name with their error text.
+// runReadyChecks runs the checks concurrently, logs each failure with its
+// error and returns the failing ones by name, each as "unavailable".
 func runReadyChecks(ctx context.Context, checks []Check) map[string]string {
 	var (
 		mu     sync.Mutex
@@ -67,11 +76,16 @@ func runReadyChecks(ctx context.Context, checks []Check) map[string]string {
 	for _, c := range checks {
 		wg.Go(func() {
 			if err := runReadyCheck(ctx, c); err != nil {
+				logger := c.Logger
+				if logger == nil {
+					logger = slog.Default()
+				}
+				logger.WarnContext(ctx, "graft: readiness check failed", slog.String("check", c.Name), slog.Any("err", err))
 				mu.Lock()
 				if failed == nil {
 					failed = make(map[string]string)
 				}
-				failed[c.Name] = err.Error()
+				failed[c.Name] = checkUnavailable
 				mu.Unlock()
 			}
 		})

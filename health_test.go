@@ -1,11 +1,15 @@
 package graft_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +18,11 @@ import (
 
 func TestHealthAndReady(t *testing.T) {
 	ok := graft.Check{Name: "db", Fn: func(context.Context) error { return nil }}
-	refused := graft.Check{Name: "redis", Fn: func(context.Context) error { return errors.New("connection refused") }}
+	logs := &lockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	refused := graft.Check{Name: "redis", Logger: logger, Fn: func(context.Context) error {
+		return errors.New("dial tcp 127.0.0.1:6379: connection refused")
+	}}
 	hangs := graft.Check{Name: "slow", Timeout: time.Millisecond, Fn: func(ctx context.Context) error {
 		<-ctx.Done()
 		return ctx.Err()
@@ -34,14 +42,14 @@ func TestHealthAndReady(t *testing.T) {
 		{"health is ok", graft.Health(), 200, "ok", nil},
 		{"ready without checks", graft.Ready(), 200, "ready", nil},
 		{"ready when checks pass", graft.Ready(ok, ok), 200, "ready", nil},
-		{"failing check names its error", graft.Ready(ok, refused), 503, "not ready",
-			map[string]string{"redis": "connection refused"}},
+		{"failing check is named, its error is not", graft.Ready(ok, refused), 503, "not ready",
+			map[string]string{"redis": "unavailable"}},
 		{"check over its timeout fails", graft.Ready(hangs), 503, "not ready",
-			map[string]string{"slow": "context deadline exceeded"}},
+			map[string]string{"slow": "unavailable"}},
 		{"check ignoring its context still times out", graft.Ready(ignoresContext), 503, "not ready",
-			map[string]string{"stuck": "context deadline exceeded"}},
+			map[string]string{"stuck": "unavailable"}},
 		{"panicking check fails", graft.Ready(panics, refused), 503, "not ready",
-			map[string]string{"broken": "check panicked", "redis": "connection refused"}},
+			map[string]string{"broken": "unavailable", "redis": "unavailable"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,6 +68,9 @@ func TestHealthAndReady(t *testing.T) {
 				Status string            `json:"status"`
 				Checks map[string]string `json:"checks"`
 			}
+			if strings.Contains(rec.Body.String(), "127.0.0.1") || strings.Contains(rec.Body.String(), "refused") {
+				t.Errorf("the body quotes a dependency error: %s", rec.Body)
+			}
 			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 				t.Fatalf("body %q: %v", rec.Body, err)
 			}
@@ -76,4 +87,25 @@ func TestHealthAndReady(t *testing.T) {
 			}
 		})
 	}
+	if l := logs.String(); !strings.Contains(l, "check=redis") || !strings.Contains(l, "dial tcp 127.0.0.1:6379: connection refused") {
+		t.Errorf("the log lacks the check's detail:\n%s", l)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

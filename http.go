@@ -30,6 +30,13 @@ func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *h
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if !r.load.enter() {
+		var resp httpapi.Response
+		serverBusy(&resp, msgTooManyInFlight)
+		writeResponse(w, &resp)
+		return
+	}
+	defer r.load.leave()
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
 	raw := httpapi.RawRequest{
@@ -56,7 +63,16 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer bufPool.Put(rb)
 	resp.Body = (*rb)[:0]
 	r.serve(req.Context(), &raw, &resp)
-	writeResponse(w, &resp)
+	// A large answer is held until the client has read it: the total held
+	// is bounded, so clients that do not read cannot pin memory.
+	if n := len(resp.Body); r.load.hold(n) {
+		writeResponse(w, &resp)
+		r.load.release(n)
+	} else {
+		resp.Body = nil // let the large answer go before writing the refusal
+		serverBusy(&resp, msgTooManyBuffered)
+		writeResponse(w, &resp)
+	}
 	if cap(resp.Body) <= 1<<20 {
 		*rb = resp.Body[:0]
 	}
@@ -95,7 +111,9 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 		h.Set(hdrContentType, resp.ContentType)
 	}
 	for k, v := range resp.Header {
-		h[k] = v
+		// Append: a wrapping middleware may have set the header already
+		// (CORS sets Vary: Origin).
+		h[k] = append(h[k], v...)
 	}
 	// net/http measures small bodies itself; say the length of larger
 	// ones so they are not sent chunked.

@@ -210,7 +210,7 @@ func TestAliasedTypenameOverHTTP(t *testing.T) {
 	}
 	q.WriteString(" } } } }")
 	got := post(t, r, q.String())
-	if got.status != http.StatusBadRequest || got.code(0) != limits.Code || len(got.raw) > 1<<10 {
+	if got.status != http.StatusBadRequest || got.code(0) != graft.CodeComplexityLimit || len(got.raw) > 1<<10 {
 		t.Fatalf("got %d %s", got.status, got.raw)
 	}
 	if ext := got.body.Errors[0]["extensions"].(map[string]any); ext["limitType"] != limits.LimitAliases || ext["actual"] != float64(400) {

@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
@@ -81,8 +82,9 @@ func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *request
 	if err != nil {
 		return nil, unauthenticated(err)
 	}
-	if actx != nil {
-		ctx = actx
+	if actx != nil && actx != ctx {
+		// The hook accepted a user: the answer is theirs alone.
+		ctx = context.WithValue(actx, authAcceptedKey{}, true)
 	}
 	return ctx, nil
 }
@@ -146,9 +148,6 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.failList(resp, ct, r.requestErrorStatus(media), errs)
 		return
 	}
-	if res.Register {
-		r.pq.Register(ctx, res.Hash, query)
-	}
 	op, gerr := d.doc.Operation(req.OperationName)
 	if gerr != nil {
 		r.failList(resp, ct, r.requestErrorStatus(media), gqlerror.List{gerr})
@@ -181,6 +180,10 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.failList(resp, ct, http.StatusBadRequest, gqlerror.List{lerr})
 		return
 	}
+	// Only a query the limits accept is registered.
+	if res.Register {
+		r.pq.Register(ctx, res.Hash, query)
+	}
 	var ext []byte
 	if r.cfg.ReportComplexity {
 		ext = append(append([]byte(`{"complexity":`), a.AppendJSON(nil)...), '}')
@@ -199,7 +202,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	resp.ContentType = ct
 	resp.Body = body
 	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
-		resp.SetHeader("Cache-Control", res.CacheControl)
+		setPersistedCacheControl(ctx, st.info.Header, resp, res.CacheControl)
 	}
 }
 
@@ -318,9 +321,20 @@ func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) 
 		resp.Body = appendErrors(resp.Body[:0], gqlerr.New(gqlerr.BadRequest, "GraphiQL is served over GET"))
 		return
 	}
+	// The page and its headers (the Content-Security-Policy above all)
+	// come from package graphiql; the pipeline's writers set Content-Type,
+	// Cache-Control and Content-Length themselves.
 	resp.Status = http.StatusOK
-	resp.ContentType = "text/html; charset=utf-8"
-	resp.Body = append(resp.Body[:0], r.graphiql...)
+	resp.ContentType = graphiql.ContentType
+	resp.Header = make(http.Header, len(r.graphiql.Header))
+	for k, v := range r.graphiql.Header {
+		switch k {
+		case "Content-Type", "Content-Length":
+		default:
+			resp.Header[k] = v
+		}
+	}
+	resp.Body = append(resp.Body[:0], r.graphiql.Body...)
 }
 
 // bufPool recycles response and request body buffers.

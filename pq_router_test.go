@@ -62,10 +62,11 @@ func TestAPQOverHTTP(t *testing.T) {
 			if hit.status != 200 || hit.body.Data["hello"] != "world" {
 				t.Fatalf("hit: %d %s", hit.status, hit.raw)
 			}
-			// A known hash runs the stored query; a differing body query is ignored.
+			// A known hash sent with a different query is refused: what a
+			// proxy reads in the request is what runs.
 			other := send(t, r, "POST", "/graphql", pqBody(t, `{ greeting }`, alg.field, h, 1))
-			if other.status != 200 || other.body.Data["hello"] != "world" {
-				t.Fatalf("stored query must win: %d %s", other.status, other.raw)
+			if other.status != 400 || other.code(0) != "PERSISTED_QUERY_HASH_MISMATCH" || other.body.Data != nil {
+				t.Fatalf("known hash with another query: %d %s", other.status, other.raw)
 			}
 			get := send(t, r, "GET", pqGet("", alg.field, h), "")
 			if get.status != 200 || get.body.Data["hello"] != "world" || get.header.Get("Cache-Control") == "" {

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"net/http"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/graphiql"
+	"github.com/graftgql/graft/internal/costlru"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
@@ -27,10 +27,11 @@ type Router struct {
 	schema   *schema.Schema
 	layer    *Layer
 	engine   *exec.Engine
-	docs     *lru.Cache[string, *document]
+	docs     *costlru.Cache[string, *document]
 	pinned   map[string]*document // safelisted documents, prepared at start
 	pq       *pqstate.PersistedQueries
-	graphiql []byte
+	graphiql *graphiql.Page
+	load     loadBounds
 }
 
 // document is a prepared document with the limits analysis of each
@@ -38,7 +39,18 @@ type Router struct {
 type document struct {
 	doc    *exec.Document
 	static map[*ast.OperationDefinition]limits.Result
+	cost   int64 // estimated bytes held, for the document cache
 }
+
+// documentCacheEntryShare: one document may take at most this fraction of
+// Config.DocumentCacheBytes; a larger one is prepared for each request and
+// not cached.
+const documentCacheEntryShare = 64
+
+// selectionCost estimates the bytes a prepared document holds per
+// selection (AST node, validation and plan entries), measured on
+// documents of distinct aliased fields, with room to spare.
+const selectionCost = 512
 
 // NewRouter returns a Router serving s with the services of layer (nil for
 // none) and the given configuration. Invalid configuration, and in
@@ -55,6 +67,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		layer = NewLayer()
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer}
+	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,
@@ -63,7 +76,8 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaskErrors:           cfg.MaskErrors,
 		MaxResponseBytes:     cfg.MaxResponseBytes,
 	})
-	r.docs, err = lru.New[string, *document](cfg.DocumentCacheSize)
+	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
+		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)
 	if err != nil {
 		return nil, fmt.Errorf("graft: document cache: %w", err)
 	}
@@ -80,7 +94,8 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		}
 	}
 	if g := cfg.GraphiQL; g != nil {
-		page, err := graphiql.Render(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: g.AssetBaseURL, Title: g.Title})
+		page, err := graphiql.NewPage(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: g.AssetBaseURL, Title: g.Title,
+			FrameAncestors: g.FrameAncestors})
 		if err != nil {
 			return nil, fmt.Errorf("graft: GraphiQL page: %w", err)
 		}
@@ -126,8 +141,61 @@ func (r *Router) document(query string) (*document, gqlerror.List) {
 	if errs != nil {
 		return nil, errs
 	}
-	r.docs.Add(query, d)
+	r.docs.Add(query, d, d.cost)
 	return d, nil
+}
+
+// DocumentCacheStats returns the size and counters of the document cache:
+// entries and estimated bytes held, bounds, evictions, and documents too
+// large to cache.
+func (r *Router) DocumentCacheStats() CacheStats {
+	st := r.docs.Stats()
+	return CacheStats{Entries: st.Entries, Bytes: st.Cost, MaxEntries: st.MaxEntries, MaxBytes: st.MaxCost,
+		MaxEntryBytes: st.MaxEntryCost, Evictions: st.Evictions, Refused: st.Refused}
+}
+
+// CacheStats is a snapshot of a cache's size and counters, for logs and
+// metrics.
+type CacheStats struct {
+	// Entries and Bytes are what the cache holds now.
+	Entries int
+	Bytes   int64
+	// MaxEntries, MaxBytes and MaxEntryBytes are its bounds.
+	MaxEntries    int
+	MaxBytes      int64
+	MaxEntryBytes int64
+	// Evictions counts entries removed to make room for newer ones.
+	Evictions uint64
+	// Refused counts entries not cached because they alone were over
+	// MaxEntryBytes.
+	Refused uint64
+}
+
+// documentCost estimates the bytes held by a cached document: its key (the
+// query text) and selectionCost per selection of the document.
+func documentCost(query string, ad *ast.QueryDocument) int64 {
+	n := 0
+	var walk func(ast.SelectionSet)
+	walk = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			n++
+			switch s := sel.(type) {
+			case *ast.Field:
+				n += len(s.Arguments) + len(s.Directives)
+				walk(s.SelectionSet)
+			case *ast.InlineFragment:
+				walk(s.SelectionSet)
+			}
+		}
+	}
+	for _, op := range ad.Operations {
+		n += len(op.VariableDefinitions) + len(op.Directives)
+		walk(op.SelectionSet)
+	}
+	for _, f := range ad.Fragments {
+		walk(f.SelectionSet)
+	}
+	return int64(len(query)) + int64(n)*selectionCost
 }
 
 func (r *Router) prepare(query string) (*document, gqlerror.List) {
@@ -138,7 +206,7 @@ func (r *Router) prepare(query string) (*document, gqlerror.List) {
 	// The limits analysis of operations that use no variables is done
 	// once here; the others are analysed per request.
 	ad := doc.AST()
-	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations))}
+	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations)), cost: documentCost(query, ad)}
 	for _, op := range ad.Operations {
 		if !limits.UsesVariables(ad, op) {
 			d.static[op] = limits.Analyze(r.schema, ad, op, nil)

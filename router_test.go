@@ -10,6 +10,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/graphiql"
 )
 
 func TestResolverErrorHasPath(t *testing.T) {
@@ -324,5 +325,27 @@ func TestMaxResponseBytes(t *testing.T) {
 	}
 	if got := post(t, r, `{ hello }`); got.status != 200 || got.body.Data["hello"] != "world" {
 		t.Fatalf("a small response: %s", got.raw)
+	}
+}
+
+// TestGraphiQLPageHeaders: the router serves the GraphiQL page with the
+// headers package graphiql builds for it.
+func TestGraphiQLPageHeaders(t *testing.T) {
+	r := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{FrameAncestors: "'self'"}})
+	got := send(t, r, "GET", "/graphiql", "")
+	want, err := graphiql.NewPage(graphiql.Options{Endpoint: "/graphql", Title: "GraphiQL", FrameAncestors: "'self'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.status != 200 || got.raw != string(want.Body) {
+		t.Fatalf("page: %d", got.status)
+	}
+	for _, k := range []string{"Content-Type", "X-Content-Type-Options", "Cache-Control", "Content-Security-Policy"} {
+		if g, w := got.header.Values(k), want.Header.Values(k); len(g) != 1 || g[0] != w[0] {
+			t.Errorf("%s = %q, want %q", k, g, w)
+		}
+	}
+	if csp := got.header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self'") {
+		t.Errorf("Content-Security-Policy = %q", csp)
 	}
 }

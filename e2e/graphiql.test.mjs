@@ -73,6 +73,12 @@ test('GraphiQL runs a typed query and shows the result', async () => {
   page.on('pageerror', (err) => pageErrors.push(String(err)));
   const failed = [];
   page.on('requestfailed', (req) => failed.push(`${req.url()}: ${req.failure()?.errorText}`));
+  // The page runs under its Content-Security-Policy: nothing it needs
+  // may be refused by it.
+  const cspViolations = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
 
   const introspection = page.waitForResponse(
     (r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes('__schema'),
@@ -81,6 +87,11 @@ test('GraphiQL runs a typed query and shows the result', async () => {
   const res = await page.goto(pageURL, { waitUntil: 'load' });
   assert.equal(res.status(), 200);
   assert.match(res.headers()['content-type'] ?? '', /^text\/html; charset=utf-8$/);
+  const csp = res.headers()['content-security-policy'] ?? '';
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self' 'sha256-[A-Za-z0-9+/]+={0,2}'/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.equal(res.headers()['x-content-type-options'], 'nosniff');
 
   // The page renders GraphiQL (its scripts loaded and passed their
   // integrity checks) and fetches the schema by introspection.
@@ -126,6 +137,7 @@ test('GraphiQL runs a typed query and shows the result', async () => {
   assert.deepEqual(foreign, [], 'the page requested other hosts');
   assert.deepEqual(pageErrors, [], 'the page threw');
   assert.deepEqual(failed, [], 'requests failed');
+  assert.deepEqual(cspViolations, [], 'the Content-Security-Policy refused something the page needs');
 });
 
 test('GraphiQL refuses assets that do not match their integrity hashes', { skip: !tamperedURL && 'GRAFT_GRAPHIQL_TAMPERED_URL not set' }, async () => {

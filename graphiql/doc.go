@@ -9,13 +9,17 @@
 // endpoint is embedded as an escaped JSON string, so no value can end the
 // script element or inject markup.
 //
-// Render the page once at start-up and serve the bytes:
+// The page is served with X-Content-Type-Options: nosniff, Cache-Control:
+// no-cache and a Content-Security-Policy that allows only the asset origin,
+// the page's inline script by its hash, requests to the endpoint's origin,
+// and no framing (see NewPage). Build the page and its headers once at
+// start-up and serve them:
 //
-//	page, err := graphiql.Render(graphiql.Options{Endpoint: "/graphql"})
+//	page, err := graphiql.NewPage(graphiql.Options{Endpoint: "/graphql"})
 //	if err != nil {
 //		return err
 //	}
-//	mux.Handle("GET /graphiql", graphiql.Page(page))
+//	mux.Handle("GET /graphiql", page)
 //
-// or use Handler, which does both.
+// Handler does the same and returns an http.Handler.
 package graphiql

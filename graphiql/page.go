@@ -2,6 +2,8 @@ package graphiql
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -28,6 +30,10 @@ type Options struct {
 	AssetBaseURL string
 	// Title is the page title. Empty means "GraphiQL".
 	Title string
+	// FrameAncestors is the Content-Security-Policy frame-ancestors
+	// value: who may embed the page in a frame. Empty means 'none'; set,
+	// for example, "'self'" to embed it in your own pages.
+	FrameAncestors string
 }
 
 type pageAsset struct {
@@ -36,32 +42,23 @@ type pageAsset struct {
 }
 
 type pageData struct {
-	Title    string
-	Styles   []pageAsset
-	Scripts  []pageAsset
-	Endpoint string // a JavaScript string literal, see scriptString
+	Title     string
+	Styles    []pageAsset
+	Scripts   []pageAsset
+	Bootstrap string // the inline script, rendered by bootstrapTemplate
+	Style     string // inlineStyle
 }
 
-// pageTemplate is a text/template: every value is escaped explicitly with
-// the escaper of its context (html for text and attributes, scriptString
-// for the script), which keeps integrity values byte for byte readable.
-var pageTemplate = template.Must(template.New("graphiql").Funcs(template.FuncMap{"html": html.EscapeString}).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{{html .Title}}</title>
-<style>
+// inlineStyle is the page's one inline style element's content.
+const inlineStyle = `
 html, body { height: 100%; margin: 0; }
 #graphiql { height: 100vh; }
-</style>
-{{range .Styles}}<link rel="stylesheet" href="{{html .URL}}" integrity="{{html .Integrity}}" crossorigin="anonymous">
-{{end}}</head>
-<body>
-<div id="graphiql">Loading GraphiQL…</div>
-{{range .Scripts}}<script src="{{html .URL}}" integrity="{{html .Integrity}}" crossorigin="anonymous"></script>
-{{end}}<script>
+`
+
+// bootstrapTemplate renders the inline script that starts GraphiQL; the
+// Content-Security-Policy allows it by its hash. Endpoint is a JavaScript
+// string literal (see scriptString).
+var bootstrapTemplate = template.Must(template.New("bootstrap").Parse(`
 (function () {
   var container = document.getElementById("graphiql");
   if (typeof GraphiQL === "undefined" || typeof React === "undefined" || typeof ReactDOM === "undefined") {
@@ -75,14 +72,50 @@ html, body { height: 100%; margin: 0; }
     defaultEditorToolsVisibility: true
   }));
 })();
-</script>
+`))
+
+// pageTemplate is a text/template: every value is escaped explicitly with
+// the escaper of its context (html for text and attributes, scriptString
+// for the script), which keeps integrity values byte for byte readable.
+var pageTemplate = template.Must(template.New("graphiql").Funcs(template.FuncMap{"html": html.EscapeString}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{{html .Title}}</title>
+<style>{{.Style}}</style>
+{{range .Styles}}<link rel="stylesheet" href="{{html .URL}}" integrity="{{html .Integrity}}" crossorigin="anonymous">
+{{end}}</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+{{range .Scripts}}<script src="{{html .URL}}" integrity="{{html .Integrity}}" crossorigin="anonymous"></script>
+{{end}}<script>{{.Bootstrap}}</script>
 </body>
 </html>
 `))
 
-// Render returns the page for opts. It fails only on an invalid
-// AssetBaseURL.
-func Render(opts Options) ([]byte, error) {
+// Page is the rendered GraphiQL page and the headers it must be served
+// with; NewPage builds both. It is an http.Handler serving them to GET and
+// HEAD requests.
+type Page struct {
+	// Body is the HTML document.
+	Body []byte
+	// Header holds Content-Type, Content-Length, X-Content-Type-Options:
+	// nosniff, Cache-Control: no-cache and the Content-Security-Policy.
+	// Treat it as read-only.
+	Header http.Header
+}
+
+// NewPage renders the page for opts with its headers. The
+// Content-Security-Policy allows scripts, styles, images and fonts only
+// from the asset origin (the pinned CDN path, the AssetBaseURL, or 'self'
+// for a path), the page's one inline script by its SHA-256 hash, requests
+// only to the endpoint's origin, and framing only by
+// Options.FrameAncestors ('none' by default). Inline styles stay allowed:
+// GraphiQL's components apply inline styles at run time. NewPage fails
+// only on an invalid AssetBaseURL.
+func NewPage(opts Options) (*Page, error) {
 	base, err := normalizeBase(opts.AssetBaseURL)
 	if err != nil {
 		return nil, err
@@ -95,7 +128,11 @@ func Render(opts Options) ([]byte, error) {
 	if title == "" {
 		title = "GraphiQL"
 	}
-	data := pageData{Title: title, Endpoint: scriptString(endpoint)}
+	var boot bytes.Buffer
+	if err := bootstrapTemplate.Execute(&boot, struct{ Endpoint string }{scriptString(endpoint)}); err != nil {
+		return nil, fmt.Errorf("graphiql: render page: %w", err)
+	}
+	data := pageData{Title: title, Bootstrap: boot.String(), Style: inlineStyle}
 	for _, a := range Assets {
 		pa := pageAsset{URL: a.URL(base), Integrity: a.Integrity}
 		if a.Kind == Stylesheet {
@@ -108,7 +145,52 @@ func Render(opts Options) ([]byte, error) {
 	if err := pageTemplate.Execute(&buf, data); err != nil {
 		return nil, fmt.Errorf("graphiql: render page: %w", err)
 	}
-	return buf.Bytes(), nil
+	h := http.Header{}
+	h.Set("Content-Type", ContentType)
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Security-Policy", contentSecurityPolicy(base, endpoint, data.Bootstrap, opts.FrameAncestors))
+	return &Page{Body: buf.Bytes(), Header: h}, nil
+}
+
+// Render returns the page's HTML for opts (NewPage's Body). Serve it with
+// NewPage's headers: without its Content-Security-Policy the page is less
+// protected.
+func Render(opts Options) ([]byte, error) {
+	p, err := NewPage(opts)
+	if err != nil {
+		return nil, err
+	}
+	return p.Body, nil
+}
+
+// contentSecurityPolicy builds the page's policy. base is the normalized
+// asset base ("" for the CDN).
+func contentSecurityPolicy(base, endpoint, bootstrap, frameAncestors string) string {
+	assets := "'self'"
+	switch {
+	case base == "":
+		assets = DefaultCDN + "/"
+	case !strings.HasPrefix(base, "/"):
+		assets = base + "/"
+	}
+	connect := "'self'"
+	if u, err := url.Parse(endpoint); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		connect = u.Scheme + "://" + u.Host
+	}
+	if frameAncestors == "" {
+		frameAncestors = "'none'"
+	}
+	sum := sha256.Sum256([]byte(bootstrap))
+	return "default-src 'none'" +
+		"; script-src " + assets + " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'" +
+		"; style-src " + assets + " 'unsafe-inline'" +
+		"; img-src " + assets + " data:" +
+		"; font-src " + assets + " data:" +
+		"; connect-src " + connect +
+		"; base-uri 'none'; form-action 'none'" +
+		"; frame-ancestors " + frameAncestors
 }
 
 // scriptString encodes s as a JavaScript string literal that is safe inside
@@ -148,33 +230,29 @@ func normalizeBase(raw string) (string, error) {
 	return strings.TrimRight(raw, "/"), nil
 }
 
-// Page is an http.Handler that serves a rendered page to GET and HEAD
-// requests and answers 405 to other methods.
-type Page []byte
-
-// ServeHTTP implements http.Handler.
-func (p Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves the page with its headers to GET and HEAD, and
+// answers 405 to other methods.
+func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	h.Set("Content-Type", ContentType)
-	h.Set("Content-Length", strconv.Itoa(len(p)))
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-cache")
+	for k, v := range p.Header {
+		h[k] = v
+	}
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodGet {
-		_, _ = w.Write(p)
+		_, _ = w.Write(p.Body)
 	}
 }
 
-// Handler renders the page for opts and returns a handler serving it.
+// Handler returns the page for opts as an http.Handler (see NewPage).
 func Handler(opts Options) (http.Handler, error) {
-	p, err := Render(opts)
+	p, err := NewPage(opts)
 	if err != nil {
 		return nil, err
 	}
-	return Page(p), nil
+	return p, nil
 }

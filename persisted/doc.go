@@ -10,7 +10,8 @@
 // stored. Each refusal has a stable extensions.code (CodeNotFound and the
 // rest) and a typed error (such as [*PersistedQueryNotFoundError]).
 //
-// Queries live in a [Store]: [NewMemoryStore] is an in-process LRU,
+// Queries live in a [Store]: [NewMemoryStore] is an in-process LRU bounded
+// by entries and bytes ([NewMemoryStoreBytes]),
 // [NewSafelistStore] a read-only list (usually loaded with [LoadManifest]),
 // and package redisstore shares one store between server instances.
 //

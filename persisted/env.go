@@ -20,6 +20,8 @@ const (
 	EnvManifest      = "PERSISTED_QUERIES_MANIFEST"
 	EnvCacheControl  = "PERSISTED_QUERIES_CACHE_CONTROL"
 	EnvStoreSize     = "PERSISTED_QUERIES_STORE_SIZE"
+	EnvStoreBytes    = "PERSISTED_QUERIES_STORE_BYTES"
+	EnvMaxQueryBytes = "PERSISTED_QUERIES_MAX_QUERY_BYTES"
 )
 
 // ConfigFromEnv reads Options from the process environment; see
@@ -30,8 +32,9 @@ func ConfigFromEnv() (Options, error) { return ConfigFromLookup(nil) }
 // (os.LookupEnv when nil): the PERSISTED_QUERIES_* variables of README.md's
 // configuration table (the Env constants above). The mode is apq or
 // safelist in any case; a manifest (see LoadManifest) is loaded into a
-// SafelistStore and implies safelist; the store size makes an APQ memory
-// store of that many entries.
+// SafelistStore and implies safelist; the store size and bytes make an
+// APQ memory store of that many entries and bytes; the maximum query bytes
+// bound what is registered.
 //
 // Booleans are true/false, 1/0, yes/no or on/off in any case. A variable
 // set to the empty string counts as unset. Mode stays empty when neither
@@ -77,14 +80,30 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		}
 	}
 	opts.CacheControl = s.CacheControl
+	positive := func(name, v string) int {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n <= 0 {
+			bad(name, v, "want a positive integer")
+			return 0
+		}
+		return n
+	}
+	if s.MaxQueryBytes != "" {
+		opts.MaxQueryBytes = positive(EnvMaxQueryBytes, s.MaxQueryBytes)
+	}
 	manifest, hasManifest := s.Manifest, s.Manifest != ""
 	size, hasSize := s.StoreSize, s.StoreSize != ""
+	storeBytes, hasBytes := s.StoreBytes, s.StoreBytes != ""
+	sizeVar := EnvStoreSize
+	if hasBytes && !hasSize {
+		size, hasSize, sizeVar = strconv.Itoa(DefaultStoreSize), true, EnvStoreBytes
+	}
 	if hasManifest {
 		switch {
 		case opts.Mode == APQ:
 			bad(EnvManifest, manifest, fmt.Sprintf("a manifest is a safelist, but %s is apq", EnvMode))
 		case hasSize:
-			bad(EnvStoreSize, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", EnvManifest))
+			bad(sizeVar, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", EnvManifest))
 		default:
 			if opts.Mode == "" {
 				opts.Mode = Safelist
@@ -101,13 +120,18 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		}
 	} else if hasSize {
 		n, err := strconv.Atoi(strings.TrimSpace(size))
+		nb := int64(DefaultStoreBytes)
+		if hasBytes {
+			nb = int64(positive(EnvStoreBytes, storeBytes))
+		}
 		switch {
 		case err != nil || n <= 0:
 			bad(EnvStoreSize, size, "want a positive integer")
+		case nb <= 0:
 		case opts.Mode == Safelist:
-			bad(EnvStoreSize, size, "the store size is for the APQ memory store, not safelist mode")
+			bad(sizeVar, size, "the store size is for the APQ memory store, not safelist mode")
 		default:
-			s, err := NewMemoryStore(n)
+			s, err := NewMemoryStoreBytes(n, nb)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvStoreSize, size, err))
 			} else {

@@ -19,26 +19,38 @@ const (
 )
 
 // DefaultCacheControl is the Cache-Control header of a successful GET whose
-// query came from the store, when Options.CacheControl is empty.
+// query came from the store, when Options.CacheControl is empty. A router
+// sends it only to requests without credentials; see Resolution.
 const DefaultCacheControl = "public, max-age=60"
 
+// DefaultMaxQueryBytes is the largest query registered in the store when
+// Options.MaxQueryBytes is zero: 128 KiB.
+const DefaultMaxQueryBytes = 128 << 10
+
 // Options configures persisted queries. The zero value is APQ with an
-// in-memory store of DefaultStoreSize queries, GET enabled, hashes checked,
-// and sha256.
+// in-memory store of DefaultStoreSize queries and DefaultStoreBytes bytes,
+// GET enabled, hashes checked, sha256, and queries over
+// DefaultMaxQueryBytes never stored.
 type Options struct {
 	// Mode is APQ (the default when empty) or Safelist.
 	Mode Mode
 	// Store keeps the queries. Nil means a new MemoryStore of
-	// DefaultStoreSize entries in APQ mode; Safelist mode needs one (usually
+	// DefaultStoreSize entries and DefaultStoreBytes bytes in APQ mode; Safelist mode needs one (usually
 	// a SafelistStore from a manifest).
 	Store Store
 	// EnableGet allows persisted queries over GET, so CDNs can cache them.
 	// Nil means true. When false, the router answers every GET with 405 and
 	// Allow: POST.
 	EnableGet *bool
-	// ValidateHash checks that a query sent for registration hashes to the
-	// hash sent with it. Nil means true. Turning it off lets any client
-	// store any query under any hash; only do so behind a trusted client.
+	// ValidateHash checks that a query sent with a hash hashes to it: on
+	// registration, and when the hash is already stored (a different query
+	// is refused with PERSISTED_QUERY_HASH_MISMATCH rather than silently
+	// replaced by the stored one). Nil means true.
+	//
+	// Turning it off lets any client store any query under any hash: the
+	// first client to register a hash decides what every later request for
+	// it runs (APQ poisoning). Only do so behind trusted clients. With it
+	// off, answers are never marked publicly cacheable.
 	ValidateHash *bool
 	// HashAlgorithm is "sha256" (the default when empty) or "sha512". With
 	// sha512 the hash is read from extensions.persistedQuery.sha512Hash,
@@ -48,8 +60,14 @@ type Options struct {
 	// text is in the list, so every request must name its operation by hash.
 	RequireHash bool
 	// CacheControl is the Cache-Control header for successful GET requests
-	// whose query came from the store. Empty means DefaultCacheControl.
+	// whose query came from the store. Empty means DefaultCacheControl. It
+	// is made private (see PrivateCacheControl) when ValidateHash is off,
+	// and a router makes it private for requests that carry credentials.
 	CacheControl string
+	// MaxQueryBytes bounds the queries registered in the store: a longer
+	// query still runs but is not stored, so a client cannot fill the store
+	// (or Redis) with a few huge queries. Zero means DefaultMaxQueryBytes.
+	MaxQueryBytes int
 	// Logger receives store failures. Nil means slog.Default().
 	Logger *slog.Logger
 }

@@ -26,3 +26,9 @@ type Lister interface {
 
 // ErrReadOnly is returned by Set on a read-only store.
 var ErrReadOnly = errors.New("persisted: store is read-only")
+
+// ErrUnavailable is wrapped by the errors of a Store that did not even try
+// because it knows its backend is down (a circuit breaker is open). The
+// failure that opened the breaker was logged as usual; these are logged at
+// debug level only, so an outage does not write one warning per request.
+var ErrUnavailable = errors.New("persisted: store unavailable")

@@ -78,7 +78,7 @@ func parseServerEnv(lookup env) (serverEnv, error) {
 	return s, errors.Join(errs...)
 }
 
-// redisTTL is REDIS_TTL, zero when unset.
+// redisTTL is REDIS_TTL, zero (redisstore.DefaultTTL) when unset.
 func (s serverEnv) redisTTL() time.Duration {
 	if s.RedisTTL == nil {
 		return 0

@@ -93,10 +93,11 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 				return nil, err
 			}
 			srv.close = func() { _ = client.Close() }
-			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.redisTTL()})
-			checks = append(checks, graft.Check{Name: "redis", Fn: func(ctx context.Context) error {
-				return client.Ping(ctx).Err()
-			}})
+			store := redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.redisTTL()})
+			pqOpts.Store = store
+			// store.Ping always reaches Redis, and closes the store's
+			// circuit breaker as soon as Redis answers again.
+			checks = append(checks, graft.Check{Name: "redis", Fn: store.Ping, Logger: log})
 		}
 		cfg.PersistedQueries = &pqOpts
 	}

@@ -152,8 +152,8 @@ func TestServerRedis(t *testing.T) {
 
 	redis.Stop()
 	status, _, body := call(t, "GET", second.URL+"/ready", "", nil)
-	if status != 503 || !strings.Contains(body, `"redis"`) {
-		t.Errorf("/ready with Redis down = %d %s, want 503 naming redis", status, body)
+	if status != 503 || !strings.Contains(body, `"redis":"unavailable"`) || strings.Contains(body, "refused") {
+		t.Errorf("/ready with Redis down = %d %s, want 503 naming redis, without the error", status, body)
 	}
 	if status, _, _ := call(t, "GET", second.URL+"/health", "", nil); status != 200 {
 		t.Errorf("/health with Redis down = %d, want 200", status)
@@ -162,6 +162,14 @@ func TestServerRedis(t *testing.T) {
 	if status != 200 || !strings.Contains(body, `"hello":"world"`) {
 		t.Errorf("plain query with Redis down = %d %s, want it to run", status, body)
 	}
+
+	// Redis comes back empty: readiness reaches it through the store's
+	// circuit breaker and closes it, and APQ works again.
+	redis.Start()
+	if status, _, body := call(t, "GET", second.URL+"/ready", "", nil); status != 200 {
+		t.Fatalf("/ready with Redis back = %d %s", status, body)
+	}
+	checkAPQ(t, second.URL, false)
 }
 
 func TestServerSafelistFromManifest(t *testing.T) {

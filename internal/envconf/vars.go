@@ -22,6 +22,7 @@ type Router struct {
 	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
 	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
 	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
+	GraphiQLFrameAnc     string    `env:"GRAPHIQL_FRAME_ANCESTORS" field:"GraphiQL.FrameAncestors" default:"'none'" help:"frame-ancestors of the GraphiQL page's Content-Security-Policy"`
 	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
 	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
 	MaxFields            *Limit    `env:"GRAPHQL_MAX_FIELDS" field:"Complexity.MaxFields" default:"0 (unlimited)" graft:"500" help:"maximum field selections; 0 switches the limit off"`
@@ -33,6 +34,9 @@ type Router struct {
 	MaxResponseBytes     *Limit    `env:"GRAPHQL_MAX_RESPONSE_BYTES" field:"MaxResponseBytes" default:"16777216" help:"maximum response in bytes"`
 	Introspection        *Bool     `env:"GRAPHQL_INTROSPECTION" field:"DisableIntrospection" default:"true" help:"allow introspection queries"`
 	DocumentCacheSize    *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_SIZE" field:"DocumentCacheSize" default:"1000" help:"parsed documents kept in the LRU cache"`
+	DocumentCacheBytes   *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_BYTES" field:"DocumentCacheBytes" default:"33554432" help:"bytes of parsed documents kept in the LRU cache; a document over 1/64 of it is not cached"`
+	MaxInFlight          *Limit    `env:"GRAPHQL_MAX_IN_FLIGHT" field:"MaxInFlight" default:"512" help:"requests served at once; past it 503 SERVER_BUSY with Retry-After"`
+	MaxBufferedBytes     *Limit    `env:"GRAPHQL_MAX_BUFFERED_BYTES" field:"MaxBufferedBytes" default:"33554432" help:"bytes of large answers (64 KiB or more) waiting to be written; past it 503 SERVER_BUSY"`
 	Timeout              *Duration `env:"GRAPHQL_TIMEOUT" field:"Timeout" default:"30s" help:"execution timeout per request (Go duration)"`
 	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" help:"hide the messages of unexpected resolver errors (logged instead)"`
 	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"SpecStatusCodes" default:"false" help:"answer request errors with 200 to application/json-only clients"`
@@ -51,10 +55,12 @@ type Persisted struct {
 	Mode          string `env:"PERSISTED_QUERIES_MODE" field:"Mode" default:"off" graft:"apq" help:"apq or safelist (cmd/graft: also off)"`
 	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo or Relay manifest file, loaded into a safelist; implies safelist"`
 	EnableGet     *Bool  `env:"PERSISTED_QUERIES_ENABLE_GET" field:"EnableGet" default:"true" help:"allow persisted queries over GET"`
-	ValidateHash  *Bool  `env:"PERSISTED_QUERIES_VALIDATE_HASH" field:"ValidateHash" default:"true" help:"check that a registered query matches its hash (off lets anyone store any query under any hash)"`
+	ValidateHash  *Bool  `env:"PERSISTED_QUERIES_VALIDATE_HASH" field:"ValidateHash" default:"true" help:"check that a registered query matches its hash; off lets any client store any query under any hash (APQ poisoning: later requests for that hash run it), so answers are then never publicly cacheable"`
 	HashAlgorithm string `env:"PERSISTED_QUERIES_HASH_ALGORITHM" field:"HashAlgorithm" default:"sha256" help:"sha256 or sha512"`
 	CacheControl  string `env:"PERSISTED_QUERIES_CACHE_CONTROL" field:"CacheControl" default:"public, max-age=60" help:"Cache-Control of successful GET hits"`
 	StoreSize     string `env:"PERSISTED_QUERIES_STORE_SIZE" field:"Store" default:"1000" help:"entries of the in-memory APQ store (> 0)"`
+	StoreBytes    string `env:"PERSISTED_QUERIES_STORE_BYTES" field:"Store" default:"16777216" help:"bytes of the in-memory APQ store (> 0); least recently used queries are evicted"`
+	MaxQueryBytes string `env:"PERSISTED_QUERIES_MAX_QUERY_BYTES" field:"MaxQueryBytes" default:"131072" help:"largest query registered in the APQ store (> 0); a longer one runs but is never stored"`
 }
 
 // Server holds the variables only the ready-to-run server cmd/graft reads.
@@ -62,7 +68,7 @@ type Server struct {
 	Example     string    `env:"GRAFT_EXAMPLE" default:"blog" help:"example schema to serve (see -example)"`
 	RedisURL    string    `env:"REDIS_URL" default:"unset: in-memory store" help:"redis:// URL; keeps APQ queries in Redis (shared by instances) and adds a readiness check"`
 	RedisPrefix string    `env:"REDIS_PREFIX" default:"graft:pq:" help:"key prefix of persisted queries in Redis"`
-	RedisTTL    *Duration `env:"REDIS_TTL" default:"0 (no expiry)" help:"lifetime of a persisted query in Redis (Go duration)"`
+	RedisTTL    *Duration `env:"REDIS_TTL" default:"24h" help:"lifetime of a persisted query in Redis after its last use (Go duration; negative: no expiry); cap Redis itself with maxmemory and an LRU policy"`
 	CORSOrigins string    `env:"CORS_ORIGINS" default:"*" help:"comma-separated allowed origins; off disables CORS"`
 	CSRF        *Bool     `env:"CSRF_PROTECTION" default:"true" help:"refuse GET and simple POST requests without a preflight header (sets GRAPHQL_CSRF_PREVENTION)"`
 	LogLevel    string    `env:"LOG_LEVEL" default:"info" help:"debug, info, warn or error"`

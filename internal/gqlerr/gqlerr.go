@@ -34,6 +34,7 @@ const (
 	RequestCancelled      = "REQUEST_CANCELLED"
 	ResponseTooLarge      = "RESPONSE_TOO_LARGE"
 	ServiceUnavailable    = "SERVICE_UNAVAILABLE"
+	ServerBusy            = "SERVER_BUSY"
 	MethodNotAllowed      = "METHOD_NOT_ALLOWED"
 
 	PersistedQueryNotFound            = "PERSISTED_QUERY_NOT_FOUND"

@@ -22,6 +22,7 @@ type PersistedQueries struct {
 	hashKey       string
 	malformedHash map[string]string
 	cacheControl  string
+	maxQueryBytes int
 	logger        *slog.Logger
 }
 
@@ -75,19 +76,35 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 	if opts.CacheControl == "" {
 		opts.CacheControl = persisted.DefaultCacheControl
 	}
+	if opts.MaxQueryBytes < 0 {
+		return nil, fmt.Errorf("persisted: MaxQueryBytes must not be negative, got %d", opts.MaxQueryBytes)
+	}
+	if opts.MaxQueryBytes == 0 {
+		opts.MaxQueryBytes = persisted.DefaultMaxQueryBytes
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	cacheControl := opts.CacheControl
+	if !*opts.ValidateHash && opts.Mode == persisted.APQ {
+		// Any client may have registered the stored query: its answers
+		// are not fit for a shared cache.
+		cacheControl = PrivateCacheControl(cacheControl)
+	}
+	if ms, ok := opts.Store.(*persisted.MemoryStore); ok {
+		ms.SetLogger(opts.Logger)
+	}
 	p := &PersistedQueries{
-		opts:         opts,
-		store:        opts.Store,
-		safelist:     opts.Mode == persisted.Safelist,
-		enableGet:    *opts.EnableGet,
-		validateHash: *opts.ValidateHash,
-		algorithm:    opts.HashAlgorithm,
-		hashKey:      sha256Key,
-		cacheControl: opts.CacheControl,
-		logger:       opts.Logger,
+		opts:          opts,
+		store:         opts.Store,
+		safelist:      opts.Mode == persisted.Safelist,
+		enableGet:     *opts.EnableGet,
+		validateHash:  *opts.ValidateHash,
+		algorithm:     opts.HashAlgorithm,
+		hashKey:       sha256Key,
+		cacheControl:  cacheControl,
+		maxQueryBytes: opts.MaxQueryBytes,
+		logger:        opts.Logger,
 	}
 	if p.algorithm == persisted.SHA512 {
 		p.hashKey = sha512Key
@@ -107,14 +124,20 @@ func (p *PersistedQueries) Options() persisted.Options { return p.opts }
 func (p *PersistedQueries) Hash(query string) string { return persisted.Hash(p.algorithm, query) }
 
 // Register stores query under hash, once the router has parsed and
-// validated it. A store failure is logged and skipped: the request goes on.
-// In Safelist mode it does nothing.
+// validated it and checked its limits. A store failure is logged and
+// skipped: the request goes on. A query over Options.MaxQueryBytes is not
+// stored. In Safelist mode it does nothing.
 func (p *PersistedQueries) Register(ctx context.Context, hash, query string) {
 	if p.safelist {
 		return
 	}
+	if len(query) > p.maxQueryBytes {
+		p.logger.DebugContext(ctx, "persisted: query too large to register; it runs but is not stored",
+			slog.String("hash", hash), slog.Int("bytes", len(query)), slog.Int("maxQueryBytes", p.maxQueryBytes))
+		return
+	}
 	if err := p.store.Set(ctx, hash, query); err != nil {
-		p.logger.WarnContext(ctx, "persisted: storing a persisted query failed; it was not registered",
+		p.logger.Log(ctx, storeErrorLevel(err), "persisted: storing a persisted query failed; it was not registered",
 			slog.String("hash", hash), slog.Any("err", err))
 	}
 }
@@ -131,4 +154,32 @@ func (p *PersistedQueries) Entries(ctx context.Context) (map[string]string, bool
 		return nil, false
 	}
 	return l.Entries(), true
+}
+
+// PrivateCacheControl returns cc made fit only for the client's own cache:
+// a "public" directive becomes "private", and "private" is added unless cc
+// already says private or no-store. An empty cc stays empty.
+func PrivateCacheControl(cc string) string {
+	if cc == "" {
+		return ""
+	}
+	var out []string
+	private := false
+	for d := range strings.SplitSeq(cc, ",") {
+		d = strings.TrimSpace(d)
+		name, _, _ := strings.Cut(strings.ToLower(d), "=")
+		switch name {
+		case "":
+			continue
+		case "public", "s-maxage", "proxy-revalidate":
+			continue
+		case "private", "no-store":
+			private = true
+		}
+		out = append(out, d)
+	}
+	if !private {
+		out = append([]string{"private"}, out...)
+	}
+	return strings.Join(out, ", ")
 }

@@ -2,6 +2,7 @@ package pqstate
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/graftgql/graft/persisted"
@@ -27,7 +28,10 @@ type Resolution struct {
 	// CacheControl, when not empty, is the Cache-Control header for the
 	// response: set for GET requests whose query came from the store. The
 	// router sends it only when the operation is a query and the response
-	// has no errors.
+	// has no errors, and makes it private (PrivateCacheControl) when the
+	// request carries credentials (Authorization or Cookie) or an Auth hook
+	// accepted a user, so a shared cache never gives one user's answer to
+	// another.
 	CacheControl string
 }
 
@@ -36,7 +40,10 @@ type Resolution struct {
 // always an *Error ready to be sent (status, headers, GraphQL error).
 //
 // With extensions.persistedQuery (version 1 and a hash):
-//   - a hash the store knows: its query runs, whatever query was sent;
+//   - a hash the store knows: its query runs; a different query sent with
+//     it is refused with PERSISTED_QUERY_HASH_MISMATCH (400) when
+//     ValidateHash is on, so what a proxy reads in the request is what runs
+//     (with ValidateHash off the stored query runs);
 //   - APQ, an unknown hash and no query: PERSISTED_QUERY_NOT_FOUND (200);
 //   - APQ, an unknown hash and a query: the query runs and Register is set,
 //     after checking that it hashes to the hash when ValidateHash is on
@@ -105,6 +112,11 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 		return Resolution{}, perr
 	}
 	if found {
+		if query != "" && query != stored && p.validateHash {
+			if computed := persisted.Hash(p.algorithm, query); computed != hash {
+				return Resolution{}, errHashMismatch(provided, computed)
+			}
+		}
 		return Resolution{Query: stored, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
 	}
 	if p.safelist {
@@ -152,7 +164,7 @@ func (p *PersistedQueries) lookup(ctx context.Context, hash string) (string, boo
 			slog.String("hash", hash), slog.Any("err", err))
 		return "", false, errStoreUnavailable(err)
 	}
-	p.logger.WarnContext(ctx, "persisted: persisted query lookup failed; treating it as a miss",
+	p.logger.Log(ctx, storeErrorLevel(err), "persisted: persisted query lookup failed; treating it as a miss",
 		slog.String("hash", hash), slog.Any("err", err))
 	return "", false, nil
 }
@@ -162,4 +174,13 @@ func (p *PersistedQueries) getCacheControl(isGet bool) string {
 		return p.cacheControl
 	}
 	return ""
+}
+
+// storeErrorLevel is the log level of a store failure: warn, or debug for a
+// store that did not try because it knows it is down (persisted.ErrUnavailable).
+func storeErrorLevel(err error) slog.Level {
+	if errors.Is(err, persisted.ErrUnavailable) {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
 }

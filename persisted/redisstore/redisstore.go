@@ -8,8 +8,17 @@
 //	cfg.PersistedQueries = &persisted.Options{Store: store}
 //
 // Every call is bounded by Options.Timeout, so a hung Redis slows a request
-// by at most that much; the router then treats the failure as a miss (APQ)
-// or refuses the request (safelist).
+// by at most that much; package persisted then treats the failure as a miss (APQ)
+// or refuses the request (safelist). After a failure a circuit breaker
+// opens for Options.BreakerCooldown: calls fail at once with
+// ErrCircuitOpen instead of each waiting for the timeout, until a trial
+// call (or a Ping) succeeds.
+//
+// Keys expire after Options.TTL (24 hours by default), refreshed on each
+// hit, so queries nobody uses any more leave Redis. To cap the memory
+// Redis gives to persisted queries, also set maxmemory with an LRU policy
+// on the Redis server (maxmemory-policy allkeys-lru, or volatile-lru when
+// the instance holds other keys without a TTL).
 package redisstore
 
 import (
@@ -26,17 +35,27 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultPrefix  = "graft:pq:"
-	DefaultTimeout = time.Second
+	DefaultPrefix          = "graft:pq:"
+	DefaultTimeout         = time.Second
+	DefaultTTL             = 24 * time.Hour
+	DefaultBreakerCooldown = 5 * time.Second
 )
+
+// ErrCircuitOpen is returned, without calling Redis, while the circuit
+// breaker is open after a failure.
+// It wraps persisted.ErrUnavailable, so these failures are logged at debug
+// level only.
+var ErrCircuitOpen = fmt.Errorf("redisstore: Redis unavailable (circuit breaker open after a failure): %w", persisted.ErrUnavailable)
 
 // Options configures a Store. The zero value is usable.
 type Options struct {
 	// Prefix is put before each hash to make the Redis key. Empty means
 	// DefaultPrefix. Servers that share queries use the same prefix.
 	Prefix string
-	// TTL is how long a registered query is kept; 0 keeps it until Redis
-	// evicts it.
+	// TTL is how long a registered query is kept after it was last set or
+	// read: each hit refreshes it (GETEX, Redis 6.2 or later). Zero means
+	// DefaultTTL (24 hours); a negative TTL keeps keys until Redis evicts
+	// them.
 	TTL time.Duration
 	// Timeout bounds each call to Redis. 0 (or less) means DefaultTimeout.
 	Timeout time.Duration
@@ -44,6 +63,11 @@ type Options struct {
 	// queries in front of Redis, so repeated hashes skip the network. A
 	// local entry lives at most TTL, like its Redis key.
 	LocalCacheSize int
+	// BreakerCooldown is how long calls fail at once with ErrCircuitOpen
+	// after a failed call, before one trial call may reach Redis again.
+	// Zero means DefaultBreakerCooldown; a negative value turns the
+	// breaker off.
+	BreakerCooldown time.Duration
 }
 
 // Store is a persisted.Store backed by Redis. It is safe for concurrent use.
@@ -56,6 +80,7 @@ type Store struct {
 	local     *lru.Cache[string, localEntry]
 	timeNow   func() time.Time
 	ownClient redis.UniversalClient
+	breaker   breaker
 }
 
 type localEntry struct {
@@ -74,6 +99,15 @@ func New(client redis.UniversalClient, opts Options) *Store {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	switch {
+	case opts.TTL == 0:
+		opts.TTL = DefaultTTL
+	case opts.TTL < 0:
+		opts.TTL = 0
+	}
+	if opts.BreakerCooldown == 0 {
+		opts.BreakerCooldown = DefaultBreakerCooldown
+	}
 	s := &Store{
 		client:   client,
 		prefix:   opts.Prefix,
@@ -81,6 +115,7 @@ func New(client redis.UniversalClient, opts Options) *Store {
 		timeout:  opts.Timeout,
 		ctxAware: contextTimeouts(client),
 		timeNow:  time.Now,
+		breaker:  breaker{cooldown: opts.BreakerCooldown},
 	}
 	if opts.LocalCacheSize > 0 {
 		// lru.New fails only for a size of 0 or less, excluded here.
@@ -127,7 +162,8 @@ func contextTimeouts(c redis.UniversalClient) bool {
 	return false
 }
 
-// Get returns the query stored under hash. A miss is ("", false, nil).
+// Get returns the query stored under hash and refreshes its TTL. A miss is
+// ("", false, nil).
 func (s *Store) Get(ctx context.Context, hash string) (string, bool, error) {
 	if s.local != nil {
 		if e, ok := s.local.Get(hash); ok {
@@ -138,6 +174,9 @@ func (s *Store) Get(ctx context.Context, hash string) (string, bool, error) {
 		}
 	}
 	q, err := call(ctx, s, func(ctx context.Context) (string, error) {
+		if s.ttl > 0 {
+			return s.client.GetEx(ctx, s.prefix+hash, s.ttl).Result()
+		}
 		return s.client.Get(ctx, s.prefix+hash).Result()
 	})
 	if errors.Is(err, redis.Nil) {
@@ -150,7 +189,7 @@ func (s *Store) Get(ctx context.Context, hash string) (string, bool, error) {
 	return q, true, nil
 }
 
-// Set stores query under hash, with the TTL when one is set.
+// Set stores query under hash, with the TTL.
 func (s *Store) Set(ctx context.Context, hash, query string) error {
 	_, err := call(ctx, s, func(ctx context.Context) (string, error) {
 		return s.client.Set(ctx, s.prefix+hash, query, s.ttl).Result()
@@ -163,8 +202,10 @@ func (s *Store) Set(ctx context.Context, hash, query string) error {
 }
 
 // Ping checks that Redis answers, within the timeout; for readiness checks.
+// It always reaches Redis, whatever the circuit breaker says, so readiness
+// stays honest; its outcome opens or closes the breaker.
 func (s *Store) Ping(ctx context.Context) error {
-	_, err := call(ctx, s, func(ctx context.Context) (string, error) {
+	_, err := callWith(ctx, s, true, func(ctx context.Context) (string, error) {
 		return s.client.Ping(ctx).Result()
 	})
 	if err != nil {
@@ -197,6 +238,31 @@ type result[T any] struct {
 // returns when the deadline passes; the abandoned command ends with the
 // client's own read timeout.
 func call[T any](ctx context.Context, s *Store, fn func(context.Context) (T, error)) (T, error) {
+	return callWith(ctx, s, false, fn)
+}
+
+// callWith is call; force skips the breaker's check (but not its
+// bookkeeping).
+func callWith[T any](ctx context.Context, s *Store, force bool, fn func(context.Context) (T, error)) (T, error) {
+	var zero T
+	if !force && !s.breaker.allow(s.timeNow()) {
+		return zero, ErrCircuitOpen
+	}
+	v, err := bounded(ctx, s, fn)
+	switch {
+	case err == nil || errors.Is(err, redis.Nil):
+		s.breaker.succeeded()
+	case ctx.Err() != nil:
+		// The caller gave up: that says nothing about Redis.
+		s.breaker.abandoned()
+	default:
+		s.breaker.failed(s.timeNow())
+	}
+	return v, err
+}
+
+// bounded runs fn with ctx bounded by the store's timeout.
+func bounded[T any](ctx context.Context, s *Store, fn func(context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	if s.ctxAware {

@@ -78,8 +78,8 @@ func TestGetSet(t *testing.T) {
 			if v, err := c.Get(ctx, prefix+hash).Result(); v != query || err != nil {
 				t.Errorf("redis GET %s = %q, %v; want the query", prefix+hash, v, err)
 			}
-			if ttl, err := c.TTL(ctx, prefix+hash).Result(); ttl != -1 || err != nil {
-				t.Errorf("TTL = %v, %v; want none (-1)", ttl, err)
+			if ttl, err := c.TTL(ctx, prefix+hash).Result(); ttl <= 23*time.Hour || ttl > DefaultTTL || err != nil {
+				t.Errorf("TTL = %v, %v; want the default of 24h", ttl, err)
 			}
 			if err := s.Ping(ctx); err != nil {
 				t.Errorf("Ping: %v", err)
@@ -139,6 +139,34 @@ func TestTTL(t *testing.T) {
 			t.Errorf("TTL = %v, %v; want in (0, 1h]", ttl, err)
 		}
 	})
+	t.Run("a hit refreshes the TTL", func(t *testing.T) {
+		s := New(c, Options{TTL: time.Hour})
+		if err := s.Set(ctx, hash, query); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Expire(ctx, s.Key(hash), time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := s.Get(ctx, hash); !ok || err != nil {
+			t.Fatalf("Get = %v, %v", ok, err)
+		}
+		if ttl, err := c.TTL(ctx, s.Key(hash)).Result(); err != nil || ttl <= time.Minute {
+			t.Errorf("TTL after a hit = %v, %v; want refreshed to about 1h", ttl, err)
+		}
+	})
+	t.Run("a negative TTL keeps keys", func(t *testing.T) {
+		s := New(c, Options{TTL: -1})
+		if err := s.Set(ctx, otherHash, other); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Get(ctx, otherHash); err != nil {
+			t.Fatal(err)
+		}
+		if ttl, err := c.TTL(ctx, s.Key(otherHash)).Result(); ttl != -1 || err != nil {
+			t.Errorf("TTL = %v, %v; want none (-1)", ttl, err)
+		}
+		c.Del(ctx, s.Key(otherHash))
+	})
 	t.Run("the key expires", func(t *testing.T) {
 		s := New(c, Options{TTL: 20 * time.Millisecond})
 		if err := s.Set(ctx, otherHash, other); err != nil {
@@ -146,12 +174,16 @@ func TestTTL(t *testing.T) {
 		}
 		// Poll until Redis has expired the key; bounded so a key that never
 		// expires fails the test instead of hanging it.
+		// EXISTS, unlike Get, does not refresh the TTL.
 		for i := 0; ; i++ {
-			_, ok, err := s.Get(ctx, otherHash)
+			n, err := c.Exists(ctx, s.Key(otherHash)).Result()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !ok {
+			if n == 0 {
+				if _, ok, err := s.Get(ctx, otherHash); ok || err != nil {
+					t.Fatalf("Get after expiry = %v, %v; want a miss", ok, err)
+				}
 				break
 			}
 			if i == 1000 {
