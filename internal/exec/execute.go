@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+
+	"github.com/graftgql/graft/internal/dispatch"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -26,6 +28,10 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
+	// resolved holds the values of fields resolved ahead, per object, when
+	// the operation is batched (batch.go); nil otherwise.
+	resolved map[objKey][]prefetched
+	sched    *dispatch.Scheduler
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -90,6 +96,9 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 	serial := o.def.Operation == ast.Mutation
 	if serial {
 		rootName = r.e.ast.Mutation.Name
+	}
+	if o.batched {
+		r.resolveAhead(o.root.object, rootName, serial)
 	}
 	return r.writeObject(o.root.object, rootName, nil, !serial)
 }

@@ -39,6 +39,9 @@ type Operation struct {
 	introOnly bool
 	// cacheable: introOnly and no variables, so the response never changes.
 	cacheable bool
+	// batched is set when the plan reaches a batch field or a concurrent
+	// resolver: such operations resolve ahead, level by level (batch.go).
+	batched   bool
 	cacheOnce sync.Once
 	cached    []byte
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"unsafe"
@@ -27,7 +28,9 @@ type prefetched struct {
 // must become null; the caller truncates what was written.
 func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointer, allowConcurrent bool) bool {
 	var pre []prefetched
-	if op.concurrent && allowConcurrent {
+	if r.resolved != nil {
+		pre = r.resolved[objKey{op, obj}] // resolved ahead (batch.go)
+	} else if op.concurrent && allowConcurrent {
 		pre = r.prefetch(op, obj)
 	}
 	return r.writeFields(op, typeName, obj, pre)
@@ -113,6 +116,15 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 // It does not touch the response buffer, path or error list, so it may run
 // in its own goroutine.
 func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
+	if f.def.Resolve == nil {
+		return r.resolveFieldCtx(f, obj, nil)
+	}
+	return r.resolveFieldCtx(f, obj, r.fieldContext(f, nil))
+}
+
+// resolveFieldCtx is resolveField with the context handed to the
+// resolver.
+func (r *request) resolveFieldCtx(f *fieldPlan, obj unsafe.Pointer, ctx context.Context) (unsafe.Pointer, error) {
 	def := f.def
 	if def.Resolve == nil {
 		if obj == nil {
@@ -140,11 +152,11 @@ func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer
 			return nil, argumentError{err}
 		}
 	}
-	return r.call(f, obj, args)
+	return r.call(ctx, f, obj, args)
 }
 
 // call runs the resolver of f, turning a panic into errPanic.
-func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
+func (r *request) call(ctx context.Context, f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.e.logger.Error("graphql: resolver panicked",
@@ -152,7 +164,7 @@ func (r *request) call(f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer
 			p, err = nil, errPanic
 		}
 	}()
-	return f.def.Resolve(r.ctx, obj, args)
+	return f.def.Resolve(ctx, obj, args)
 }
 
 // writeValue writes the value at p described by out. When the value cannot
@@ -270,6 +282,9 @@ func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) 
 			return true
 		}
 		return r.writeItems(f, out, base, i, n)
+	}
+	if r.resolved != nil {
+		return r.writeItems(f, out, base, 0, n)
 	}
 	if op, obj := r.concurrentItems(f, out.Elem); op != nil {
 		return r.writeConcurrentItems(f, out, base, n, op, obj)

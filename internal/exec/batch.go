@@ -1,0 +1,392 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"runtime/debug"
+	"sync"
+	"unsafe"
+
+	"github.com/graftgql/graft/internal/dispatch"
+	"github.com/graftgql/graft/internal/lookahead"
+	"github.com/graftgql/graft/schema"
+)
+
+// Resolving ahead, level by level.
+//
+// An operation whose plan reaches a batch field or a concurrent resolver
+// (Operation.batched, known at plan time) runs in two phases. The first
+// walks the response breadth-first: at each level it calls, for every
+// object of the level, the resolvers that lead to such fields or are such
+// fields, groups batch fields by field and arguments so that one call
+// covers every parent of the level, and runs the concurrent resolvers and
+// the batches of the level beside each other as tasks of a
+// dispatch.Scheduler (which sends loader batches once every task is done
+// or waiting). The values are kept per object in request.resolved. The
+// second phase is the ordinary depth-first writer, which takes those
+// values instead of calling the resolvers again. Operations that reach no
+// such field never enter this file.
+
+// defaultConcurrency bounds the tasks one request runs at once when
+// Options.MaxConcurrency is 0.
+const defaultConcurrency = 64
+
+// objKey identifies an object of the response for the writer: the plan it
+// is written with and its address.
+type objKey struct {
+	op  *objectPlan
+	ptr unsafe.Pointer
+}
+
+// levelObj is an object of the level being resolved.
+type levelObj struct {
+	op       *objectPlan
+	typeName string
+	ptr      unsafe.Pointer
+	pre      []prefetched // nil when the object was resolved already
+}
+
+// resolverCall is an ordinary resolver of the level.
+type resolverCall struct {
+	f    *fieldPlan
+	obj  unsafe.Pointer
+	slot *prefetched
+}
+
+// batchGroup is one call of a batch field: the parents that need the
+// field with the same arguments.
+type batchGroup struct {
+	def     *schema.Field
+	f       *fieldPlan // the first plan; for logging and look-ahead
+	argsKey string
+	args    unsafe.Pointer
+	parents []unsafe.Pointer
+	slots   []*prefetched
+	multi   bool // parents come from more than one field plan
+	index   map[unsafe.Pointer]int
+	dup     []int // slot i takes the result of parent dup[i] (multi only)
+}
+
+// planArgs are the converted arguments of a field plan for this request.
+type planArgs struct {
+	f   *fieldPlan
+	ptr unsafe.Pointer
+	key string
+	err error
+}
+
+// resolveAhead runs the first phase for the root object.
+func (r *request) resolveAhead(root *objectPlan, rootName string, serial bool) {
+	if r.resolved == nil {
+		r.resolved = make(map[objKey][]prefetched)
+	}
+	r.sched = dispatch.NewScheduler(r.ctx, r.e.concurrency)
+	level := []levelObj{{op: root, typeName: rootName}}
+	for len(level) > 0 {
+		level = r.resolveLevel(level, serial)
+		serial = false
+	}
+}
+
+// resolveLevel resolves the fields of one level and returns the objects
+// of the next.
+func (r *request) resolveLevel(level []levelObj, serial bool) []levelObj {
+	total := 0
+	for i := range level {
+		total += len(level[i].op.fields)
+	}
+	all := make([]prefetched, total)
+	var seq, conc []resolverCall
+	var groups []*batchGroup
+	var args []planArgs
+	for i := range level {
+		o := &level[i]
+		k := objKey{o.op, o.ptr}
+		if _, ok := r.resolved[k]; ok {
+			continue
+		}
+		o.pre = all[:len(o.op.fields):len(o.op.fields)]
+		all = all[len(o.op.fields):]
+		r.resolved[k] = o.pre
+		for j, f := range o.op.fields {
+			// The root fields of a mutation all run here, in order.
+			if !f.early && (!serial || f.def == nil || f.def.Resolve == nil) {
+				continue
+			}
+			if f.conds != nil && !included(f.conds, r.vars) {
+				continue
+			}
+			slot := &o.pre[j]
+			switch {
+			case f.def.Batch != nil:
+				a := r.argsFor(&args, f)
+				if a.err != nil {
+					*slot = prefetched{err: a.err, set: true}
+					continue
+				}
+				groups = addToGroup(groups, f, a, o.ptr, slot)
+			case f.def.Resolve != nil:
+				c := resolverCall{f: f, obj: o.ptr, slot: slot}
+				if f.def.Concurrent && !serial {
+					conc = append(conc, c)
+				} else {
+					seq = append(seq, c)
+				}
+			default:
+				*slot = prefetched{ptr: unsafe.Add(o.ptr, f.def.Offset), set: true}
+			}
+		}
+	}
+	for _, c := range seq {
+		t := r.sched.NewTask()
+		p, err := r.resolveFieldCtx(c.f, c.obj, r.fieldContext(c.f, t))
+		*c.slot = prefetched{ptr: p, err: err, set: true}
+		t.Done()
+	}
+	r.runTasks(conc, groups)
+	var next []levelObj
+	for i := range level {
+		o := &level[i]
+		if o.pre == nil {
+			continue
+		}
+		for j, f := range o.op.fields {
+			if f.deep && o.pre[j].set && o.pre[j].err == nil {
+				next = r.children(next, f, f.def.Out, o.pre[j].ptr)
+			}
+		}
+	}
+	return next
+}
+
+// argsFor returns the arguments of f for this request, converting them
+// once per level.
+func (r *request) argsFor(cache *[]planArgs, f *fieldPlan) planArgs {
+	for _, a := range *cache {
+		if a.f == f {
+			return a
+		}
+	}
+	a := planArgs{f: f, ptr: f.args, key: f.argsKey}
+	switch {
+	case f.argsErr != nil:
+		a.err = argumentError{f.argsErr}
+	case f.dynArgs:
+		vals, err := argumentValues(r.e.ast, f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
+		if err == nil {
+			a.key = argsKey(vals)
+			a.ptr, err = f.def.NewArgs(vals)
+		}
+		if err != nil {
+			a.err = argumentError{err}
+		}
+	}
+	*cache = append(*cache, a)
+	return a
+}
+
+// argsKey identifies coerced argument values: equal values give equal
+// keys (encoding/json sorts map keys).
+func argsKey(vals map[string]any) string {
+	if len(vals) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(vals)
+	if err != nil {
+		return "\x00unkeyed" // never equal to a JSON text
+	}
+	return string(b)
+}
+
+// addToGroup adds the parent obj of the batch field f to the group of its
+// field and arguments.
+func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot *prefetched) []*batchGroup {
+	var g *batchGroup
+	for _, c := range groups {
+		if c.def == f.def && c.argsKey == a.key {
+			g = c
+			break
+		}
+	}
+	if g == nil {
+		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr}
+		groups = append(groups, g)
+	}
+	if f != g.f && !g.multi {
+		// A second plan of the field: parents may repeat from now on.
+		g.multi = true
+		g.index = make(map[unsafe.Pointer]int, len(g.parents))
+		g.dup = make([]int, len(g.slots))
+		for i, p := range g.parents {
+			g.index[p] = i
+			g.dup[i] = i
+		}
+	}
+	if g.multi {
+		i, ok := g.index[obj]
+		if !ok {
+			i = len(g.parents)
+			g.index[obj] = i
+			g.parents = append(g.parents, obj)
+		}
+		g.dup = append(g.dup, i)
+	} else {
+		g.parents = append(g.parents, obj)
+	}
+	g.slots = append(g.slots, slot)
+	return groups
+}
+
+// runTasks runs the concurrent resolvers and the batches of a level
+// beside each other, bounded by the request's concurrency, and waits for
+// them. A single task runs in the request's goroutine.
+func (r *request) runTasks(conc []resolverCall, groups []*batchGroup) {
+	n := len(conc) + len(groups)
+	if n == 0 {
+		return
+	}
+	tasks := make([]dispatch.Task, n)
+	for i := range tasks {
+		r.sched.Init(&tasks[i])
+	}
+	run := func(i int) {
+		t := &tasks[i]
+		if i < len(conc) {
+			c := conc[i]
+			p, err := r.resolveFieldCtx(c.f, c.obj, r.fieldContext(c.f, t))
+			*c.slot = prefetched{ptr: p, err: err, set: true}
+		} else {
+			r.runBatch(groups[i-len(conc)], t)
+		}
+		t.Done()
+	}
+	if n == 1 {
+		run(0)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		go func() {
+			defer wg.Done()
+			tasks[i].Acquire()
+			run(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// runBatch calls the batch resolver of g and fills its slots.
+func (r *request) runBatch(g *batchGroup, t *dispatch.Task) {
+	var res unsafe.Pointer
+	var size uintptr
+	var errs []error
+	if r.done != nil && r.ctx.Err() != nil {
+		errs = []error{r.ctx.Err()}
+	} else {
+		res, size, errs = r.callBatch(g, r.fieldContext(g.f, t))
+	}
+	for i, slot := range g.slots {
+		j := i
+		if g.multi {
+			j = g.dup[i]
+		}
+		switch {
+		case len(errs) == 1 && (len(g.parents) != 1 || errs[0] != nil):
+			*slot = prefetched{err: errs[0], set: true}
+		case len(errs) > 1 && errs[j] != nil:
+			*slot = prefetched{err: errs[j], set: true}
+		case res == nil:
+			*slot = prefetched{set: true}
+		default:
+			*slot = prefetched{ptr: unsafe.Add(res, uintptr(j)*size), set: true}
+		}
+	}
+}
+
+// callBatch runs the batch resolver of g, turning a panic into errPanic
+// for every parent.
+func (r *request) callBatch(g *batchGroup, ctx context.Context) (res unsafe.Pointer, size uintptr, errs []error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.e.logger.Error("graphql: batch resolver panicked",
+				"field", g.f.parent+"."+g.f.name, "parents", len(g.parents), "panic", v, "stack", string(debug.Stack()))
+			res, errs = nil, []error{errPanic}
+		}
+	}()
+	return g.def.Batch(ctx, g.parents, g.args)
+}
+
+// children appends the objects of the value at p (described by out) that
+// have fields to resolve ahead.
+func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p unsafe.Pointer) []levelObj {
+	if p == nil {
+		return next
+	}
+	switch out.Kind {
+	case schema.OutPtr:
+		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p))
+	case schema.OutObject:
+		if op := f.sub.forType(out.Type.Name); op != nil && op.work {
+			next = append(next, levelObj{op: op, typeName: out.Type.Name, ptr: p})
+		}
+	case schema.OutAbstract:
+		t, q, err := out.ResolveType(r.ctx, p)
+		if err != nil || t == nil || q == nil {
+			return next // the writer reports it
+		}
+		if op := f.sub.forType(t.Name); op != nil && op.work {
+			next = append(next, levelObj{op: op, typeName: t.Name, ptr: q})
+		}
+	case schema.OutList:
+		base, n := p, out.Len
+		if !out.Array {
+			sh := (*sliceHeader)(p)
+			base, n = sh.data, sh.len
+		}
+		for i := range n {
+			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))
+		}
+	}
+	return next
+}
+
+// fieldCtx is the context a resolver receives: the request's context,
+// carrying the resolver's task (for loaders) and the selection below the
+// field (for look-ahead).
+type fieldCtx struct {
+	context.Context
+	task   *dispatch.Task
+	view   selectionView
+	hasSel bool
+}
+
+// Value returns the task, the selection, or the request context's value.
+func (c *fieldCtx) Value(k any) any {
+	switch k {
+	case dispatch.Key:
+		if c.task != nil {
+			return c.task
+		}
+	case lookahead.Key:
+		if c.hasSel {
+			return &c.view
+		}
+		return nil
+	}
+	return c.Context.Value(k)
+}
+
+// fieldContext returns the context for a resolver of f run as task t (or
+// untracked when t is nil). Fields without a sub-selection and without a
+// task get the request's context itself.
+func (r *request) fieldContext(f *fieldPlan, t *dispatch.Task) context.Context {
+	if t == nil && f.sub == nil {
+		return r.ctx
+	}
+	c := &fieldCtx{Context: r.ctx, task: t}
+	if f.sub != nil {
+		c.view, c.hasSel = selectionView{e: r.e, vars: r.vars, sp: f.sub}, true
+	}
+	return c
+}
