@@ -22,8 +22,9 @@ type Batch interface {
 // Scheduler tracks the tasks of one request. It is safe for concurrent
 // use.
 type Scheduler struct {
-	ctx context.Context
-	sem chan struct{}
+	ctx   context.Context
+	limit int
+	sem   chan struct{} // made by Bound or the first batch, under mu
 
 	mu      sync.Mutex
 	active  int // tasks that are running or about to run, not blocked
@@ -33,7 +34,22 @@ type Scheduler struct {
 // NewScheduler returns a scheduler for a request with context ctx that
 // runs at most limit tasks at once (limit < 1 means 1).
 func NewScheduler(ctx context.Context, limit int) *Scheduler {
-	return &Scheduler{ctx: ctx, sem: make(chan struct{}, max(limit, 1))}
+	return &Scheduler{ctx: ctx, limit: max(limit, 1)}
+}
+
+// Bound makes the concurrency bound ready before tasks run in goroutines
+// of their own; the goroutine that created the scheduler calls it.
+func (s *Scheduler) Bound() {
+	s.mu.Lock()
+	s.boundLocked()
+	s.mu.Unlock()
+}
+
+// boundLocked creates the semaphore on first use.
+func (s *Scheduler) boundLocked() {
+	if s.sem == nil {
+		s.sem = make(chan struct{}, s.limit)
+	}
 }
 
 // Task is one unit of tracked work: a resolver call or a batch. Its
@@ -160,6 +176,7 @@ func (s *Scheduler) takeLocked() []Batch {
 	}
 	b := s.pending
 	s.pending = nil
+	s.boundLocked()
 	s.active += len(b) // each batch runs as a task
 	return b
 }

@@ -77,9 +77,10 @@ type planArgs struct {
 
 // resolveAhead runs the first phase for the root object.
 func (r *request) resolveAhead(root *objectPlan, rootName string, serial bool) {
-	if r.resolved == nil {
-		r.resolved = make(map[objKey][]prefetched)
+	if r.resolvedMap == nil {
+		r.resolvedMap = make(map[objKey][]prefetched)
 	}
+	r.resolved = r.resolvedMap
 	r.sched = dispatch.NewScheduler(r.ctx, r.e.concurrency)
 	level := []levelObj{{op: root, typeName: rootName}}
 	for len(level) > 0 {
@@ -138,10 +139,10 @@ func (r *request) resolveLevel(level []levelObj, serial bool) []levelObj {
 		}
 	}
 	for _, c := range seq {
-		t := r.sched.NewTask()
-		p, err := r.resolveFieldCtx(c.f, c.obj, r.fieldContext(c.f, t))
+		ctx := r.taskContext(c.f)
+		p, err := r.resolveFieldCtx(c.f, c.obj, ctx)
 		*c.slot = prefetched{ptr: p, err: err, set: true}
-		t.Done()
+		ctx.task.Done()
 	}
 	r.runTasks(conc, groups)
 	var next []levelObj
@@ -245,46 +246,56 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup) {
 	if n == 0 {
 		return
 	}
-	tasks := make([]dispatch.Task, n)
-	for i := range tasks {
-		r.sched.Init(&tasks[i])
+	ctxs := make([]fieldCtx, n)
+	for i := range ctxs {
+		f := taskField(conc, groups, i)
+		r.initTaskContext(&ctxs[i], f)
 	}
 	run := func(i int) {
-		t := &tasks[i]
+		c := &ctxs[i]
 		if i < len(conc) {
-			c := conc[i]
-			p, err := r.resolveFieldCtx(c.f, c.obj, r.fieldContext(c.f, t))
-			*c.slot = prefetched{ptr: p, err: err, set: true}
+			call := conc[i]
+			p, err := r.resolveFieldCtx(call.f, call.obj, c)
+			*call.slot = prefetched{ptr: p, err: err, set: true}
 		} else {
-			r.runBatch(groups[i-len(conc)], t)
+			r.runBatch(groups[i-len(conc)], c)
 		}
-		t.Done()
+		c.task.Done()
 	}
 	if n == 1 {
 		run(0)
 		return
 	}
+	r.sched.Bound()
 	var wg sync.WaitGroup
 	wg.Add(n)
 	for i := range n {
 		go func() {
 			defer wg.Done()
-			tasks[i].Acquire()
+			ctxs[i].task.Acquire()
 			run(i)
 		}()
 	}
 	wg.Wait()
 }
 
+// taskField returns the field plan of task i of a level.
+func taskField(conc []resolverCall, groups []*batchGroup, i int) *fieldPlan {
+	if i < len(conc) {
+		return conc[i].f
+	}
+	return groups[i-len(conc)].f
+}
+
 // runBatch calls the batch resolver of g and fills its slots.
-func (r *request) runBatch(g *batchGroup, t *dispatch.Task) {
+func (r *request) runBatch(g *batchGroup, ctx *fieldCtx) {
 	var res unsafe.Pointer
 	var size uintptr
 	var errs []error
 	if r.done != nil && r.ctx.Err() != nil {
 		errs = []error{r.ctx.Err()}
 	} else {
-		res, size, errs = r.callBatch(g, r.fieldContext(g.f, t))
+		res, size, errs = r.callBatch(g, ctx)
 	}
 	for i, slot := range g.slots {
 		j := i
@@ -356,17 +367,18 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 // field (for look-ahead).
 type fieldCtx struct {
 	context.Context
-	task   *dispatch.Task
-	view   selectionView
-	hasSel bool
+	task    dispatch.Task
+	tracked bool
+	hasSel  bool
+	view    selectionView
 }
 
 // Value returns the task, the selection, or the request context's value.
 func (c *fieldCtx) Value(k any) any {
 	switch k {
 	case dispatch.Key:
-		if c.task != nil {
-			return c.task
+		if c.tracked {
+			return &c.task
 		}
 	case lookahead.Key:
 		if c.hasSel {
@@ -377,16 +389,28 @@ func (c *fieldCtx) Value(k any) any {
 	return c.Context.Value(k)
 }
 
-// fieldContext returns the context for a resolver of f run as task t (or
-// untracked when t is nil). Fields without a sub-selection and without a
-// task get the request's context itself.
-func (r *request) fieldContext(f *fieldPlan, t *dispatch.Task) context.Context {
-	if t == nil && f.sub == nil {
+// fieldContext returns the context for an untracked resolver of f: the
+// request's context itself when f has no sub-selection.
+func (r *request) fieldContext(f *fieldPlan) context.Context {
+	if f.sub == nil {
 		return r.ctx
 	}
-	c := &fieldCtx{Context: r.ctx, task: t}
+	return &fieldCtx{Context: r.ctx, hasSel: true, view: selectionView{e: r.e, vars: r.vars, sp: f.sub}}
+}
+
+// taskContext returns the context of a resolver of f run as a task of the
+// request's scheduler, registered with it.
+func (r *request) taskContext(f *fieldPlan) *fieldCtx {
+	c := &fieldCtx{}
+	r.initTaskContext(c, f)
+	return c
+}
+
+// initTaskContext fills c as taskContext does.
+func (r *request) initTaskContext(c *fieldCtx, f *fieldPlan) {
+	c.Context, c.tracked = r.ctx, true
+	r.sched.Init(&c.task)
 	if f.sub != nil {
 		c.view, c.hasSel = selectionView{e: r.e, vars: r.vars, sp: f.sub}, true
 	}
-	return c
 }

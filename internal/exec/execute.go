@@ -32,7 +32,13 @@ type request struct {
 	// the operation is batched (batch.go); nil otherwise.
 	resolved map[objKey][]prefetched
 	sched    *dispatch.Scheduler
+	// resolvedMap is kept across pooled uses, cleared.
+	resolvedMap map[objKey][]prefetched
 }
+
+// maxKeptObjects bounds the map of objects resolved ahead that a pooled
+// request keeps for the next one.
+const maxKeptObjects = 1024
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
 
@@ -106,7 +112,12 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 // release returns r to the pool.
 func (r *request) release() {
 	clear(r.errs)
-	*r = request{path: r.path[:0], errs: r.errs[:0]}
+	m := r.resolvedMap
+	if len(m) > maxKeptObjects {
+		m = nil
+	}
+	clear(m)
+	*r = request{path: r.path[:0], errs: r.errs[:0], resolvedMap: m}
 	requestPool.Put(r)
 }
 

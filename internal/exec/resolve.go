@@ -119,7 +119,7 @@ func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer
 	if f.def.Resolve == nil {
 		return r.resolveFieldCtx(f, obj, nil)
 	}
-	return r.resolveFieldCtx(f, obj, r.fieldContext(f, nil))
+	return r.resolveFieldCtx(f, obj, r.fieldContext(f))
 }
 
 // resolveFieldCtx is resolveField with the context handed to the
