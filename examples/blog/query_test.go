@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/limits"
+	"github.com/vektah/gqlparser/v2"
 )
 
 func prepare(tb testing.TB, query string, vars map[string]any) (*exec.Engine, *exec.Operation, map[string]any) {
@@ -159,5 +161,23 @@ func BenchmarkBuild(b *testing.B) {
 		if _, err := Schema(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBatchFieldKeepsItsCost checks that Author.posts, a batch field,
+// costs what its CostFn declares: 1 + first × its children per author.
+func TestBatchFieldKeepsItsCost(t *testing.T) {
+	s, err := Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, gerr := gqlparser.LoadQuery(s.AST(), `{ authors(first: 3) { posts(first: 5) { id title } } }`)
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	res := limits.Analyze(s, doc, doc.Operations[0], nil)
+	// posts: 1 + 5 × (1 + 1) = 11; authors: 1 + 3 × 11 = 34.
+	if res.Complexity != 34 {
+		t.Errorf("complexity = %d, want 34", res.Complexity)
 	}
 }
