@@ -61,6 +61,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		DisableIntrospection: cfg.DisableIntrospection,
 		MaskErrors:           cfg.MaskErrors,
 		MaxResponseBytes:     cfg.MaxResponseBytes,
+		MaxConcurrency:       cfg.MaxConcurrency,
 	})
 	r.docs, err = lru.New[string, *document](cfg.DocumentCacheSize)
 	if err != nil {
