@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -22,28 +23,31 @@ import (
 // covers every parent of the level, and runs the concurrent resolvers and
 // the batches of the level beside each other as tasks of a
 // dispatch.Scheduler (which sends loader batches once every task is done
-// or waiting). The values are kept per object in request.resolved. The
-// second phase is the ordinary depth-first writer, which takes those
-// values instead of calling the resolvers again. Operations that reach no
-// such field never enter this file.
+// or waiting). The objects of each level are kept in the order the
+// depth-first writer meets them, with the values of their fields and the
+// index of their first child in the next level. The second phase is the
+// ordinary writer: each object it starts at level d takes the next object
+// of level d (checking plan and address) with its values, and points the
+// cursor of level d+1 at its first child, so an object abandoned half way
+// (a non-null error) does not shift its neighbours. Operations that reach
+// no such field never enter this file.
 
 // defaultConcurrency bounds the tasks one request runs at once when
 // Options.MaxConcurrency is 0.
 const defaultConcurrency = 64
 
-// objKey identifies an object of the response for the writer: the plan it
-// is written with and its address.
-type objKey struct {
-	op  *objectPlan
-	ptr unsafe.Pointer
-}
-
 // levelObj is an object of the level being resolved.
 type levelObj struct {
-	op       *objectPlan
-	typeName string
-	ptr      unsafe.Pointer
-	pre      []prefetched // nil when the object was resolved already
+	op   *objectPlan
+	ptr  unsafe.Pointer
+	pre  int32 // the values of op.fields start at aheadLevel.all[pre]
+	kids int32 // the first child in the next level
+}
+
+// aheadLevel is one level of the response resolved ahead.
+type aheadLevel struct {
+	objs []levelObj
+	all  []prefetched
 }
 
 // resolverCall is an ordinary resolver of the level.
@@ -75,40 +79,60 @@ type planArgs struct {
 	err error
 }
 
-// resolveAhead runs the first phase for the root object.
-func (r *request) resolveAhead(root *objectPlan, rootName string, serial bool) {
-	if r.resolvedMap == nil {
-		r.resolvedMap = make(map[objKey][]prefetched)
-	}
-	r.resolved = r.resolvedMap
+// resolveAhead runs the first phase for the root object and hands the
+// root to the writer.
+func (r *request) resolveAhead(root *objectPlan, serial bool) {
+	r.ahead = true
 	r.sched = dispatch.NewScheduler(r.ctx, r.e.concurrency)
-	level := []levelObj{{op: root, typeName: rootName}}
+	level := []levelObj{{op: root}}
 	for len(level) > 0 {
-		level = r.resolveLevel(level, serial)
+		var all []prefetched
+		next := r.resolveLevel(level, &all, serial)
+		r.levels = append(r.levels, aheadLevel{objs: level, all: all})
+		r.cursor = append(r.cursor, 0)
+		level = next
 		serial = false
 	}
 }
 
+// writeAhead writes an object of a batched operation with the values
+// resolved ahead for it.
+func (r *request) writeAhead(op *objectPlan, typeName string, obj unsafe.Pointer) bool {
+	d := r.depth
+	var pre []prefetched
+	if d < len(r.levels) {
+		lv := &r.levels[d]
+		if c := r.cursor[d]; c < len(lv.objs) && lv.objs[c].op == op && lv.objs[c].ptr == obj {
+			o := &lv.objs[c]
+			pre = lv.all[o.pre : int(o.pre)+len(op.fields)]
+			r.cursor[d] = c + 1
+			if d+1 < len(r.cursor) {
+				r.cursor[d+1] = int(o.kids)
+			}
+		}
+	}
+	r.depth++
+	ok := r.writeFields(op, typeName, obj, pre)
+	r.depth--
+	return ok
+}
+
 // resolveLevel resolves the fields of one level and returns the objects
 // of the next.
-func (r *request) resolveLevel(level []levelObj, serial bool) []levelObj {
+func (r *request) resolveLevel(level []levelObj, allp *[]prefetched, serial bool) []levelObj {
 	total := 0
 	for i := range level {
+		level[i].pre = int32(total)
 		total += len(level[i].op.fields)
 	}
 	all := make([]prefetched, total)
+	*allp = all
 	var seq, conc []resolverCall
 	var groups []*batchGroup
 	var args []planArgs
 	for i := range level {
 		o := &level[i]
-		k := objKey{o.op, o.ptr}
-		if _, ok := r.resolved[k]; ok {
-			continue
-		}
-		o.pre = all[:len(o.op.fields):len(o.op.fields)]
-		all = all[len(o.op.fields):]
-		r.resolved[k] = o.pre
+		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
 		for j, f := range o.op.fields {
 			// The root fields of a mutation all run here, in order.
 			if !f.early && (!serial || f.def == nil || f.def.Resolve == nil) {
@@ -117,7 +141,7 @@ func (r *request) resolveLevel(level []levelObj, serial bool) []levelObj {
 			if f.conds != nil && !included(f.conds, r.vars) {
 				continue
 			}
-			slot := &o.pre[j]
+			slot := &pre[j]
 			switch {
 			case f.def.Batch != nil:
 				a := r.argsFor(&args, f)
@@ -125,7 +149,7 @@ func (r *request) resolveLevel(level []levelObj, serial bool) []levelObj {
 					*slot = prefetched{err: a.err, set: true}
 					continue
 				}
-				groups = addToGroup(groups, f, a, o.ptr, slot)
+				groups = addToGroup(groups, f, a, o.ptr, slot, len(level)-i)
 			case f.def.Resolve != nil:
 				c := resolverCall{f: f, obj: o.ptr, slot: slot}
 				if f.def.Concurrent && !serial {
@@ -148,12 +172,11 @@ func (r *request) resolveLevel(level []levelObj, serial bool) []levelObj {
 	var next []levelObj
 	for i := range level {
 		o := &level[i]
-		if o.pre == nil {
-			continue
-		}
+		o.kids = int32(len(next))
+		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
 		for j, f := range o.op.fields {
-			if f.deep && o.pre[j].set && o.pre[j].err == nil {
-				next = r.children(next, f, f.def.Out, o.pre[j].ptr)
+			if f.deep && pre[j].set && pre[j].err == nil {
+				next = r.children(next, f, f.def.Out, pre[j].ptr)
 			}
 		}
 	}
@@ -201,7 +224,9 @@ func argsKey(vals map[string]any) string {
 
 // addToGroup adds the parent obj of the batch field f to the group of its
 // field and arguments.
-func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot *prefetched) []*batchGroup {
+// capHint is the number of objects of the level, an upper bound of the
+// group's parents from one plan.
+func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot *prefetched, capHint int) []*batchGroup {
 	var g *batchGroup
 	for _, c := range groups {
 		if c.def == f.def && c.argsKey == a.key {
@@ -210,7 +235,8 @@ func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Point
 		}
 	}
 	if g == nil {
-		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr}
+		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr,
+			parents: make([]unsafe.Pointer, 0, capHint), slots: make([]*prefetched, 0, capHint)}
 		groups = append(groups, g)
 	}
 	if f != g.f && !g.multi {
@@ -339,7 +365,7 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p))
 	case schema.OutObject:
 		if op := f.sub.forType(out.Type.Name); op != nil && op.work {
-			next = append(next, levelObj{op: op, typeName: out.Type.Name, ptr: p})
+			next = append(next, levelObj{op: op, ptr: p})
 		}
 	case schema.OutAbstract:
 		t, q, err := out.ResolveType(r.ctx, p)
@@ -347,13 +373,16 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 			return next // the writer reports it
 		}
 		if op := f.sub.forType(t.Name); op != nil && op.work {
-			next = append(next, levelObj{op: op, typeName: t.Name, ptr: q})
+			next = append(next, levelObj{op: op, ptr: q})
 		}
 	case schema.OutList:
 		base, n := p, out.Len
 		if !out.Array {
 			sh := (*sliceHeader)(p)
 			base, n = sh.data, sh.len
+		}
+		if out.Elem.Kind != schema.OutList && out.Elem.Kind != schema.OutLeaf {
+			next = slices.Grow(next, n)
 		}
 		for i := range n {
 			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))

@@ -147,3 +147,24 @@ func TestBatchConcurrencyOfOne(t *testing.T) {
 	}
 	wantKeys(t, p, "loader", "a1,a2,a3")
 }
+
+// TestBatchAbandonedObjectKeepsNeighboursAligned fails a non-null field
+// before a field with batched children: the object is abandoned half
+// way, and its neighbours still take their own resolved values.
+func TestBatchAbandonedObjectKeepsNeighboursAligned(t *testing.T) {
+	p, e := newPress(t, quietOpts())
+	p.failAuthor = "a1"
+	got := pressRun(t, p, e, context.Background(), `{ posts { strictAuthor { id } comments(first: 1) { author { id } } } }`, nil)
+	// Comment.author fails for a1 too, at its own path.
+	want := `{"errors":[` +
+		`{"message":"author a1 is unavailable","locations":[{"line":1,"column":11}],"path":["posts",0,"strictAuthor"]},` +
+		`{"message":"author a1 is unavailable","locations":[{"line":1,"column":52}],"path":["posts",1,"comments",0,"author"]},` +
+		`{"message":"author a1 is unavailable","locations":[{"line":1,"column":11}],"path":["posts",3,"strictAuthor"]}],` +
+		`"data":{"posts":[null,{"strictAuthor":{"id":"a2"},"comments":[{"author":null}]},{"strictAuthor":{"id":"a3"},"comments":[{"author":{"id":"a2"}}]},null]}}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	wantKeys(t, p, "Post.strictAuthor", "a1,a1,a2,a3")
+	wantKeys(t, p, "Post.comments", "p1,p2,p3,p4")
+	wantKeys(t, p, "Comment.author", "a1,a2,a3,a3")
+}

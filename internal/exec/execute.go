@@ -28,17 +28,15 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
-	// resolved holds the values of fields resolved ahead, per object, when
-	// the operation is batched (batch.go); nil otherwise.
-	resolved map[objKey][]prefetched
-	sched    *dispatch.Scheduler
-	// resolvedMap is kept across pooled uses, cleared.
-	resolvedMap map[objKey][]prefetched
+	// ahead is set when the operation is batched and its fields were
+	// resolved ahead (batch.go): levels holds them, cursor the next object
+	// of each level and depth the level of the object being written.
+	ahead  bool
+	levels []aheadLevel
+	cursor []int
+	depth  int
+	sched  *dispatch.Scheduler
 }
-
-// maxKeptObjects bounds the map of objects resolved ahead that a pooled
-// request keeps for the next one.
-const maxKeptObjects = 1024
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
 
@@ -104,7 +102,7 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 		rootName = r.e.ast.Mutation.Name
 	}
 	if o.batched {
-		r.resolveAhead(o.root.object, rootName, serial)
+		r.resolveAhead(o.root.object, serial)
 	}
 	return r.writeObject(o.root.object, rootName, nil, !serial)
 }
@@ -112,12 +110,8 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 // release returns r to the pool.
 func (r *request) release() {
 	clear(r.errs)
-	m := r.resolvedMap
-	if len(m) > maxKeptObjects {
-		m = nil
-	}
-	clear(m)
-	*r = request{path: r.path[:0], errs: r.errs[:0], resolvedMap: m}
+	clear(r.levels)
+	*r = request{path: r.path[:0], errs: r.errs[:0], levels: r.levels[:0], cursor: r.cursor[:0]}
 	requestPool.Put(r)
 }
 

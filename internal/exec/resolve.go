@@ -28,8 +28,10 @@ type prefetched struct {
 // must become null; the caller truncates what was written.
 func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointer, allowConcurrent bool) bool {
 	var pre []prefetched
-	if r.resolved != nil {
-		pre = r.resolved[objKey{op, obj}] // resolved ahead (batch.go)
+	if r.ahead {
+		if op.work {
+			return r.writeAhead(op, typeName, obj) // batch.go
+		}
 	} else if op.concurrent && allowConcurrent {
 		pre = r.prefetch(op, obj)
 	}
@@ -283,7 +285,7 @@ func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) 
 		}
 		return r.writeItems(f, out, base, i, n)
 	}
-	if r.resolved != nil {
+	if r.ahead {
 		return r.writeItems(f, out, base, 0, n)
 	}
 	if op, obj := r.concurrentItems(f, out.Elem); op != nil {
