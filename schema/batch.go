@@ -14,8 +14,9 @@ type BatchResolver func(ctx context.Context, parents []unsafe.Pointer, args unsa
 // executor collects every parent that needs the field at the same place
 // of the response, across list items and intermediate objects (all
 // authors[].posts, all edges[].node.author), and calls fn once per
-// distinct set of arguments, before the objects are written. Each parent
-// is passed once, however often it appears.
+// distinct set of arguments, before the objects are written. Parents are
+// passed in response order; one that several selections of the field
+// reach at the same level is passed once.
 //
 // fn returns one result per parent, in the order of parents, and errors:
 // nil when every parent succeeded, one per parent (nil for those that

@@ -65,8 +65,8 @@ type batchGroup struct {
 	argsKey string
 	args    unsafe.Pointer
 	parents []unsafe.Pointer
-	slots   []*prefetched
-	multi   bool // parents come from more than one field plan
+	slots   []int32 // indexes of the level's values, one per parent
+	multi   bool    // parents come from more than one field plan
 	index   map[unsafe.Pointer]int
 	dup     []int // slot i takes the result of parent dup[i] (multi only)
 }
@@ -84,6 +84,10 @@ type planArgs struct {
 func (r *request) resolveAhead(root *objectPlan, serial bool) {
 	r.ahead = true
 	r.sched = dispatch.NewScheduler(r.ctx, r.e.concurrency)
+	// Every object takes at least 2 bytes of the response, so more objects
+	// than that cannot be written: nested lists that multiply stop being
+	// resolved ahead there, and the writer's response budget ends them.
+	r.aheadLeft = r.e.maxResponse / 2
 	level := []levelObj{{op: root}}
 	for len(level) > 0 {
 		var all []prefetched
@@ -149,7 +153,7 @@ func (r *request) resolveLevel(level []levelObj, allp *[]prefetched, serial bool
 					*slot = prefetched{err: a.err, set: true}
 					continue
 				}
-				groups = addToGroup(groups, f, a, o.ptr, slot, len(level)-i)
+				groups = addToGroup(groups, f, a, o.ptr, o.pre+int32(j), len(level)-i)
 			case f.def.Resolve != nil:
 				c := resolverCall{f: f, obj: o.ptr, slot: slot}
 				if f.def.Concurrent && !serial {
@@ -168,7 +172,7 @@ func (r *request) resolveLevel(level []levelObj, allp *[]prefetched, serial bool
 		*c.slot = prefetched{ptr: p, err: err, set: true}
 		ctx.task.Done()
 	}
-	r.runTasks(conc, groups)
+	r.runTasks(conc, groups, all)
 	var next []levelObj
 	for i := range level {
 		o := &level[i]
@@ -226,7 +230,7 @@ func argsKey(vals map[string]any) string {
 // field and arguments.
 // capHint is the number of objects of the level, an upper bound of the
 // group's parents from one plan.
-func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot *prefetched, capHint int) []*batchGroup {
+func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot int32, capHint int) []*batchGroup {
 	var g *batchGroup
 	for _, c := range groups {
 		if c.def == f.def && c.argsKey == a.key {
@@ -236,7 +240,7 @@ func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Point
 	}
 	if g == nil {
 		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr,
-			parents: make([]unsafe.Pointer, 0, capHint), slots: make([]*prefetched, 0, capHint)}
+			parents: make([]unsafe.Pointer, 0, capHint), slots: make([]int32, 0, capHint)}
 		groups = append(groups, g)
 	}
 	if f != g.f && !g.multi {
@@ -267,7 +271,7 @@ func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Point
 // runTasks runs the concurrent resolvers and the batches of a level
 // beside each other, bounded by the request's concurrency, and waits for
 // them. A single task runs in the request's goroutine.
-func (r *request) runTasks(conc []resolverCall, groups []*batchGroup) {
+func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []prefetched) {
 	n := len(conc) + len(groups)
 	if n == 0 {
 		return
@@ -284,7 +288,7 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup) {
 			p, err := r.resolveFieldCtx(call.f, call.obj, c)
 			*call.slot = prefetched{ptr: p, err: err, set: true}
 		} else {
-			r.runBatch(groups[i-len(conc)], c)
+			r.runBatch(groups[i-len(conc)], c, all)
 		}
 		c.task.Done()
 	}
@@ -314,7 +318,7 @@ func taskField(conc []resolverCall, groups []*batchGroup, i int) *fieldPlan {
 }
 
 // runBatch calls the batch resolver of g and fills its slots.
-func (r *request) runBatch(g *batchGroup, ctx *fieldCtx) {
+func (r *request) runBatch(g *batchGroup, ctx *fieldCtx, all []prefetched) {
 	var res unsafe.Pointer
 	var size uintptr
 	var errs []error
@@ -323,7 +327,8 @@ func (r *request) runBatch(g *batchGroup, ctx *fieldCtx) {
 	} else {
 		res, size, errs = r.callBatch(g, ctx)
 	}
-	for i, slot := range g.slots {
+	for i, si := range g.slots {
+		slot := &all[si]
 		j := i
 		if g.multi {
 			j = g.dup[i]
@@ -364,7 +369,8 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 	case schema.OutPtr:
 		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p))
 	case schema.OutObject:
-		if op := f.sub.forType(out.Type.Name); op != nil && op.work {
+		if op := f.sub.forType(out.Type.Name); op != nil && op.work && r.aheadLeft > 0 {
+			r.aheadLeft--
 			next = append(next, levelObj{op: op, ptr: p})
 		}
 	case schema.OutAbstract:
@@ -372,7 +378,8 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 		if err != nil || t == nil || q == nil {
 			return next // the writer reports it
 		}
-		if op := f.sub.forType(t.Name); op != nil && op.work {
+		if op := f.sub.forType(t.Name); op != nil && op.work && r.aheadLeft > 0 {
+			r.aheadLeft--
 			next = append(next, levelObj{op: op, ptr: q})
 		}
 	case schema.OutList:
@@ -382,7 +389,7 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 			base, n = sh.data, sh.len
 		}
 		if out.Elem.Kind != schema.OutList && out.Elem.Kind != schema.OutLeaf {
-			next = slices.Grow(next, n)
+			next = slices.Grow(next, min(n, r.aheadLeft))
 		}
 		for i := range n {
 			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))

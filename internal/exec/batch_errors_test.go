@@ -168,3 +168,25 @@ func TestBatchAbandonedObjectKeepsNeighboursAligned(t *testing.T) {
 	wantKeys(t, p, "Post.comments", "p1,p2,p3,p4")
 	wantKeys(t, p, "Comment.author", "a1,a2,a3,a3")
 }
+
+// TestBatchResponseBudgetBoundsResolvingAhead nests a batch field that
+// triples each level: resolving ahead stops once more objects than the
+// response budget can hold were found, and the writer's budget ends the
+// response as for any query.
+func TestBatchResponseBudgetBoundsResolvingAhead(t *testing.T) {
+	opts := quietOpts()
+	opts.MaxResponseBytes = 20_000
+	p, e := newPress(t, opts)
+	query := "{ posts { author { " + strings.Repeat("peers { id ", 14) + strings.Repeat("} ", 14) + "} } }"
+	got := pressRun(t, p, e, context.Background(), query, nil)
+	if !strings.Contains(got, `"code":"RESPONSE_TOO_LARGE"`) {
+		t.Fatalf("no RESPONSE_TOO_LARGE error: %.300s", got)
+	}
+	keys := 0
+	for _, c := range p.callsOf("Author.peers") {
+		keys += len(c.keys)
+	}
+	if keys > opts.MaxResponseBytes/2+len(p.calls)*3 {
+		t.Errorf("resolved %d parents ahead for a budget of %d bytes", keys, opts.MaxResponseBytes)
+	}
+}

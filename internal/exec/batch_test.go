@@ -124,7 +124,20 @@ func newPress(t testing.TB, opts exec.Options) (*press, *exec.Engine) {
 		}
 	}
 	b := schema.New()
-	schema.Object[pAuthor](b, "Author")
+	author := schema.Object[pAuthor](b, "Author")
+	schema.BatchFieldFuncNoArgs(author, "peers", func(ctx context.Context, as []*pAuthor) ([][]*pAuthor, []error) {
+		ids := make([]string, len(as))
+		for i, a := range as {
+			ids[i] = a.ID
+		}
+		p.record("Author.peers", ids, "")
+		all := []*pAuthor{p.authors["a1"], p.authors["a2"], p.authors["a3"]}
+		out := make([][]*pAuthor, len(as))
+		for i := range out {
+			out[i] = all
+		}
+		return out, nil
+	})
 	schema.Interface[Authored](b, "Authored").Field("author", "Author")
 	post := schema.Object[pPost](b, "Post", schema.Implements("Authored"))
 	comment := schema.Object[pComment](b, "Comment", schema.Implements("Authored"))

@@ -31,11 +31,12 @@ type request struct {
 	// ahead is set when the operation is batched and its fields were
 	// resolved ahead (batch.go): levels holds them, cursor the next object
 	// of each level and depth the level of the object being written.
-	ahead  bool
-	levels []aheadLevel
-	cursor []int
-	depth  int
-	sched  *dispatch.Scheduler
+	ahead     bool
+	aheadLeft int // objects that may still be resolved ahead
+	levels    []aheadLevel
+	cursor    []int
+	depth     int
+	sched     *dispatch.Scheduler
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
