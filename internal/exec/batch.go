@@ -69,6 +69,9 @@ type batchGroup struct {
 	multi   bool    // parents come from more than one field plan
 	index   map[unsafe.Pointer]int
 	dup     []int // slot i takes the result of parent dup[i] (multi only)
+	// Small groups keep their parents and slots here.
+	parentsBuf [4]unsafe.Pointer
+	slotsBuf   [4]int32
 }
 
 // planArgs are the converted arguments of a field plan for this request.
@@ -88,15 +91,53 @@ func (r *request) resolveAhead(root *objectPlan, serial bool) {
 	// than that cannot be written: nested lists that multiply stop being
 	// resolved ahead there, and the writer's response budget ends them.
 	r.aheadLeft = r.e.maxResponse / 2
-	level := []levelObj{{op: root}}
-	for len(level) > 0 {
-		var all []prefetched
-		next := r.resolveLevel(level, &all, serial)
-		r.levels = append(r.levels, aheadLevel{objs: level, all: all})
+	lv := r.levelAt(0)
+	lv.objs = append(lv.objs, levelObj{op: root})
+	for d := 0; ; d++ {
+		r.levelAt(d + 1) // may move r.levels
+		r.resolveLevel(&r.levels[d], &r.levels[d+1].objs, serial)
 		r.cursor = append(r.cursor, 0)
-		level = next
+		if len(r.levels[d+1].objs) == 0 {
+			r.levels = r.levels[:d+1]
+			return
+		}
 		serial = false
 	}
+}
+
+// levelAt returns level d, the next after those in use, reusing the
+// buffers a pooled request kept (empty and cleared, see releaseAhead).
+func (r *request) levelAt(d int) *aheadLevel {
+	if d < cap(r.levels) {
+		r.levels = r.levels[:d+1]
+	} else {
+		r.levels = append(r.levels, aheadLevel{})
+	}
+	return &r.levels[d]
+}
+
+// maxKeptLevel bounds the buffers of one level a pooled request keeps.
+const maxKeptLevel = 4096
+
+// releaseAhead clears the levels (they point into resolver results) and
+// keeps their buffers, unless large, for the next request.
+func (r *request) releaseAhead() {
+	levels := r.levels[:cap(r.levels)]
+	for i := range levels {
+		lv := &levels[i]
+		clear(lv.objs)
+		clear(lv.all)
+		lv.objs, lv.all = lv.objs[:0], lv.all[:0]
+		if cap(lv.objs) > maxKeptLevel || cap(lv.all) > maxKeptLevel {
+			*lv = aheadLevel{}
+		}
+	}
+	r.levels = levels[:0]
+	// After a panic the level buffers may hold values still.
+	clear(r.seqBuf[:cap(r.seqBuf)])
+	clear(r.concBuf[:cap(r.concBuf)])
+	clear(r.groupBuf[:cap(r.groupBuf)])
+	clear(r.argsBuf[:cap(r.argsBuf)])
 }
 
 // writeAhead writes an object of a batched operation with the values
@@ -121,19 +162,23 @@ func (r *request) writeAhead(op *objectPlan, typeName string, obj unsafe.Pointer
 	return ok
 }
 
-// resolveLevel resolves the fields of one level and returns the objects
-// of the next.
-func (r *request) resolveLevel(level []levelObj, allp *[]prefetched, serial bool) []levelObj {
+// resolveLevel resolves the fields of the objects of lv and appends the
+// objects of the next level to next.
+func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
+	level := lv.objs
 	total := 0
 	for i := range level {
 		level[i].pre = int32(total)
 		total += len(level[i].op.fields)
 	}
-	all := make([]prefetched, total)
-	*allp = all
-	var seq, conc []resolverCall
-	var groups []*batchGroup
-	var args []planArgs
+	if cap(lv.all) >= total {
+		lv.all = lv.all[:total] // cleared when released
+	} else {
+		lv.all = make([]prefetched, total)
+	}
+	all := lv.all
+	seq, conc, groups, args := r.seqBuf[:0], r.concBuf[:0], r.groupBuf[:0], r.argsBuf[:0]
+
 	for i := range level {
 		o := &level[i]
 		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
@@ -173,18 +218,27 @@ func (r *request) resolveLevel(level []levelObj, allp *[]prefetched, serial bool
 		ctx.task.Done()
 	}
 	r.runTasks(conc, groups, all)
-	var next []levelObj
+	kids := *next
 	for i := range level {
 		o := &level[i]
-		o.kids = int32(len(next))
+		o.kids = int32(len(kids))
 		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
 		for j, f := range o.op.fields {
 			if f.deep && pre[j].set && pre[j].err == nil {
-				next = r.children(next, f, f.def.Out, pre[j].ptr)
+				kids = r.children(kids, f, f.def.Out, pre[j].ptr)
 			}
 		}
 	}
-	return next
+	*next = kids
+	// Keep the buffers for the next level and request, cleared.
+	clear(seq)
+	clear(conc)
+	clear(groups)
+	clear(args)
+	r.seqBuf, r.concBuf, r.groupBuf, r.argsBuf = seq[:0], conc[:0], groups[:0], args[:0]
+	if cap(seq)+cap(conc)+cap(groups) > maxKeptLevel {
+		r.seqBuf, r.concBuf, r.groupBuf = nil, nil, nil
+	}
 }
 
 // argsFor returns the arguments of f for this request, converting them
@@ -239,8 +293,12 @@ func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Point
 		}
 	}
 	if g == nil {
-		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr,
-			parents: make([]unsafe.Pointer, 0, capHint), slots: make([]int32, 0, capHint)}
+		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr}
+		if capHint <= len(g.parentsBuf) {
+			g.parents, g.slots = g.parentsBuf[:0], g.slotsBuf[:0]
+		} else {
+			g.parents, g.slots = make([]unsafe.Pointer, 0, capHint), make([]int32, 0, capHint)
+		}
 		groups = append(groups, g)
 	}
 	if f != g.f && !g.multi {
@@ -278,22 +336,10 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 	}
 	ctxs := make([]fieldCtx, n)
 	for i := range ctxs {
-		f := taskField(conc, groups, i)
-		r.initTaskContext(&ctxs[i], f)
-	}
-	run := func(i int) {
-		c := &ctxs[i]
-		if i < len(conc) {
-			call := conc[i]
-			p, err := r.resolveFieldCtx(call.f, call.obj, c)
-			*call.slot = prefetched{ptr: p, err: err, set: true}
-		} else {
-			r.runBatch(groups[i-len(conc)], c, all)
-		}
-		c.task.Done()
+		r.initTaskContext(&ctxs[i], taskField(conc, groups, i))
 	}
 	if n == 1 {
-		run(0)
+		r.runTask(0, conc, groups, all, &ctxs[0])
 		return
 	}
 	r.sched.Bound()
@@ -303,10 +349,22 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 		go func() {
 			defer wg.Done()
 			ctxs[i].task.Acquire()
-			run(i)
+			r.runTask(i, conc, groups, all, &ctxs[i])
 		}()
 	}
 	wg.Wait()
+}
+
+// runTask runs task i of a level: a concurrent resolver or a batch.
+func (r *request) runTask(i int, conc []resolverCall, groups []*batchGroup, all []prefetched, c *fieldCtx) {
+	if i < len(conc) {
+		call := conc[i]
+		p, err := r.resolveFieldCtx(call.f, call.obj, c)
+		*call.slot = prefetched{ptr: p, err: err, set: true}
+	} else {
+		r.runBatch(groups[i-len(conc)], c, all)
+	}
+	c.task.Done()
 }
 
 // taskField returns the field plan of task i of a level.

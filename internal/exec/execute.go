@@ -37,6 +37,10 @@ type request struct {
 	cursor    []int
 	depth     int
 	sched     *dispatch.Scheduler
+	// Buffers of one level, kept across levels and pooled uses (cleared).
+	seqBuf, concBuf []resolverCall
+	groupBuf        []*batchGroup
+	argsBuf         []planArgs
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -111,8 +115,11 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 // release returns r to the pool.
 func (r *request) release() {
 	clear(r.errs)
-	clear(r.levels)
-	*r = request{path: r.path[:0], errs: r.errs[:0], levels: r.levels[:0], cursor: r.cursor[:0]}
+	if r.ahead {
+		r.releaseAhead()
+	}
+	*r = request{path: r.path[:0], errs: r.errs[:0], levels: r.levels, cursor: r.cursor[:0],
+		seqBuf: r.seqBuf, concBuf: r.concBuf, groupBuf: r.groupBuf, argsBuf: r.argsBuf}
 	requestPool.Put(r)
 }
 
