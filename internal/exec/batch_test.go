@@ -238,6 +238,10 @@ func newPress(t testing.TB, opts exec.Options) (*press, *exec.Engine) {
 	})
 
 	schema.QueryNoArgs(b, "posts", func(context.Context) ([]*pPost, error) { return p.posts, nil })
+	schema.Mutation(b, "touch", func(_ context.Context, a struct{ N int }) (*pPost, error) {
+		p.record("touch", []string{fmt.Sprint(a.N)}, "")
+		return p.posts[a.N], nil
+	})
 	schema.QueryNoArgs(b, "feed", func(context.Context) (*pFeed, error) {
 		f := &pFeed{}
 		for _, x := range p.posts {
@@ -368,4 +372,21 @@ func countCalls(m map[string][]string) int {
 		n += len(c)
 	}
 	return n
+}
+
+func TestBatchUnderSerialMutation(t *testing.T) {
+	p, e := newPress(t, quietOpts())
+	got := pressRun(t, p, e, context.Background(), `mutation { b: touch(n: 1) { author { id } } a: touch(n: 0) { author { id } } }`, nil)
+	if want := `{"data":{"b":{"author":{"id":"a2"}},"a":{"author":{"id":"a1"}}}}`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	var order []string
+	for _, c := range p.calls {
+		order = append(order, c.field+":"+strings.Join(c.keys, ","))
+	}
+	// The root fields run one after the other, in order; the authors of
+	// both results are then one batch.
+	if want := []string{"touch:1", "touch:0", "Post.author:a2,a1"}; !slices.Equal(order, want) {
+		t.Errorf("calls %q, want %q", order, want)
+	}
 }
