@@ -45,7 +45,9 @@
 // Load, never on a timer. The second phase is the ordinary depth-first
 // writer, which takes the values resolved ahead (request.resolved, keyed
 // by object plan and address). Other operations skip the first phase and
-// pay nothing for it. Resolvers whose field has a sub-selection see it
+// pay nothing for it. In a batched mutation the root fields run one after
+// the other at the first level, and their sub-selections are resolved
+// after all of them. Resolvers whose field has a sub-selection see it
 // through schema.SelectionFrom.
 //
 // A resolver that panics yields a field error with the generic message
