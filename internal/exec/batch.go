@@ -178,7 +178,6 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 	}
 	all := lv.all
 	seq, conc, groups, args := r.seqBuf[:0], r.concBuf[:0], r.groupBuf[:0], r.argsBuf[:0]
-
 	for i := range level {
 		o := &level[i]
 		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
