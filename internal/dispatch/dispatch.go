@@ -9,6 +9,7 @@ package dispatch
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // Batch is a queue of keys waiting to be sent in one call, such as a
@@ -25,6 +26,7 @@ type Scheduler struct {
 	ctx   context.Context
 	limit int
 	sem   chan struct{} // made by Bound or the first batch, under mu
+	gen   atomic.Uint64 // changed by Reset: tasks of an earlier use are stale
 
 	mu      sync.Mutex
 	active  int // tasks that are running or about to run, not blocked
@@ -34,7 +36,23 @@ type Scheduler struct {
 // NewScheduler returns a scheduler for a request with context ctx that
 // runs at most limit tasks at once (limit < 1 means 1).
 func NewScheduler(ctx context.Context, limit int) *Scheduler {
-	return &Scheduler{ctx: ctx, limit: max(limit, 1)}
+	s := &Scheduler{}
+	s.Reset(ctx, limit)
+	return s
+}
+
+// Reset prepares s, idle, for another request, so that a pooled request
+// can keep its scheduler. Tasks of earlier requests become stale: From
+// no longer returns them, so a context kept past its request cannot
+// disturb the next one.
+func (s *Scheduler) Reset(ctx context.Context, limit int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gen.Add(1)
+	s.ctx, s.active, s.pending = ctx, 0, nil
+	if limit = max(limit, 1); limit != s.limit {
+		s.limit, s.sem = limit, nil
+	}
 }
 
 // Bound makes the concurrency bound ready before tasks run in goroutines
@@ -56,6 +74,7 @@ func (s *Scheduler) boundLocked() {
 // context (see Context) carries it to the loaders it calls.
 type Task struct {
 	s       *Scheduler
+	gen     uint64
 	waiting int  // loads the task waits for; guarded by s.mu
 	slot    bool // the task holds a slot of s.sem
 }
@@ -72,6 +91,9 @@ func From(ctx context.Context) *Task {
 		return nil
 	}
 	t, _ := ctx.Value(Key).(*Task)
+	if t != nil && t.gen != t.s.gen.Load() {
+		return nil // a task of an earlier request
+	}
 	return t
 }
 
@@ -86,16 +108,17 @@ func (t *Task) Scheduler() *Scheduler { return t.s }
 // NewTask registers a task that is about to run: until it finishes (Done)
 // or blocks (Block), queued batches wait for it.
 func (s *Scheduler) NewTask() *Task {
+	t := &Task{s: s, gen: s.gen.Load()}
 	s.mu.Lock()
 	s.active++
 	s.mu.Unlock()
-	return &Task{s: s}
+	return t
 }
 
 // Init registers t, a task whose memory the caller owns (a slice of tasks,
 // say), as NewTask does.
 func (s *Scheduler) Init(t *Task) {
-	*t = Task{s: s}
+	*t = Task{s: s, gen: s.gen.Load()}
 	s.mu.Lock()
 	s.active++
 	s.mu.Unlock()
@@ -184,7 +207,7 @@ func (s *Scheduler) takeLocked() []Batch {
 // start runs each batch in its own task.
 func (s *Scheduler) start(batches []Batch) {
 	for _, b := range batches {
-		t := &Task{s: s}
+		t := &Task{s: s, gen: s.gen.Load()}
 		go func() {
 			t.Acquire()
 			defer t.Done()

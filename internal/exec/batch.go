@@ -82,23 +82,43 @@ type planArgs struct {
 	err error
 }
 
+// aheadState is the state of resolving ahead. A pooled request keeps it,
+// emptied, with its buffers and scheduler.
+type aheadState struct {
+	aheadLeft int // objects that may still be resolved ahead
+	// levels holds the objects resolved ahead, cursor the next object of
+	// each level for the writer and depth the level of the object being
+	// written.
+	levels []aheadLevel
+	cursor []int
+	depth  int
+	sched  dispatch.Scheduler
+	// Buffers of one level, kept across levels and requests (cleared).
+	seqBuf, concBuf []resolverCall
+	groupBuf        []*batchGroup
+	argsBuf         []planArgs
+}
+
 // resolveAhead runs the first phase for the root object and hands the
 // root to the writer.
 func (r *request) resolveAhead(root *objectPlan, serial bool) {
 	r.ahead = true
-	r.sched = dispatch.NewScheduler(r.ctx, r.e.concurrency)
+	if r.st == nil {
+		r.st = &aheadState{}
+	}
+	r.st.sched.Reset(r.ctx, r.e.concurrency)
 	// Every object takes at least 2 bytes of the response, so more objects
 	// than that cannot be written: nested lists that multiply stop being
 	// resolved ahead there, and the writer's response budget ends them.
-	r.aheadLeft = r.e.maxResponse / 2
+	r.st.aheadLeft = r.e.maxResponse / 2
 	lv := r.levelAt(0)
 	lv.objs = append(lv.objs, levelObj{op: root})
 	for d := 0; ; d++ {
-		r.levelAt(d + 1) // may move r.levels
-		r.resolveLevel(&r.levels[d], &r.levels[d+1].objs, serial)
-		r.cursor = append(r.cursor, 0)
-		if len(r.levels[d+1].objs) == 0 {
-			r.levels = r.levels[:d+1]
+		r.levelAt(d + 1) // may move r.st.levels
+		r.resolveLevel(&r.st.levels[d], &r.st.levels[d+1].objs, serial)
+		r.st.cursor = append(r.st.cursor, 0)
+		if len(r.st.levels[d+1].objs) == 0 {
+			r.st.levels = r.st.levels[:d+1]
 			return
 		}
 		serial = false
@@ -108,21 +128,21 @@ func (r *request) resolveAhead(root *objectPlan, serial bool) {
 // levelAt returns level d, the next after those in use, reusing the
 // buffers a pooled request kept (empty and cleared, see releaseAhead).
 func (r *request) levelAt(d int) *aheadLevel {
-	if d < cap(r.levels) {
-		r.levels = r.levels[:d+1]
+	if d < cap(r.st.levels) {
+		r.st.levels = r.st.levels[:d+1]
 	} else {
-		r.levels = append(r.levels, aheadLevel{})
+		r.st.levels = append(r.st.levels, aheadLevel{})
 	}
-	return &r.levels[d]
+	return &r.st.levels[d]
 }
 
 // maxKeptLevel bounds the buffers of one level a pooled request keeps.
 const maxKeptLevel = 4096
 
-// releaseAhead clears the levels (they point into resolver results) and
+// release clears the levels (they point into resolver results) and
 // keeps their buffers, unless large, for the next request.
-func (r *request) releaseAhead() {
-	levels := r.levels[:cap(r.levels)]
+func (st *aheadState) release() {
+	levels := st.levels[:cap(st.levels)]
 	for i := range levels {
 		lv := &levels[i]
 		clear(lv.objs)
@@ -132,33 +152,34 @@ func (r *request) releaseAhead() {
 			*lv = aheadLevel{}
 		}
 	}
-	r.levels = levels[:0]
+	st.levels = levels[:0]
+	st.cursor, st.depth = st.cursor[:0], 0
 	// After a panic the level buffers may hold values still.
-	clear(r.seqBuf[:cap(r.seqBuf)])
-	clear(r.concBuf[:cap(r.concBuf)])
-	clear(r.groupBuf[:cap(r.groupBuf)])
-	clear(r.argsBuf[:cap(r.argsBuf)])
+	clear(st.seqBuf[:cap(st.seqBuf)])
+	clear(st.concBuf[:cap(st.concBuf)])
+	clear(st.groupBuf[:cap(st.groupBuf)])
+	clear(st.argsBuf[:cap(st.argsBuf)])
 }
 
 // writeAhead writes an object of a batched operation with the values
 // resolved ahead for it.
 func (r *request) writeAhead(op *objectPlan, typeName string, obj unsafe.Pointer) bool {
-	d := r.depth
+	d := r.st.depth
 	var pre []prefetched
-	if d < len(r.levels) {
-		lv := &r.levels[d]
-		if c := r.cursor[d]; c < len(lv.objs) && lv.objs[c].op == op && lv.objs[c].ptr == obj {
+	if d < len(r.st.levels) {
+		lv := &r.st.levels[d]
+		if c := r.st.cursor[d]; c < len(lv.objs) && lv.objs[c].op == op && lv.objs[c].ptr == obj {
 			o := &lv.objs[c]
 			pre = lv.all[o.pre : int(o.pre)+len(op.fields)]
-			r.cursor[d] = c + 1
-			if d+1 < len(r.cursor) {
-				r.cursor[d+1] = int(o.kids)
+			r.st.cursor[d] = c + 1
+			if d+1 < len(r.st.cursor) {
+				r.st.cursor[d+1] = int(o.kids)
 			}
 		}
 	}
-	r.depth++
+	r.st.depth++
 	ok := r.writeFields(op, typeName, obj, pre)
-	r.depth--
+	r.st.depth--
 	return ok
 }
 
@@ -177,7 +198,7 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 		lv.all = make([]prefetched, total)
 	}
 	all := lv.all
-	seq, conc, groups, args := r.seqBuf[:0], r.concBuf[:0], r.groupBuf[:0], r.argsBuf[:0]
+	seq, conc, groups, args := r.st.seqBuf[:0], r.st.concBuf[:0], r.st.groupBuf[:0], r.st.argsBuf[:0]
 	for i := range level {
 		o := &level[i]
 		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
@@ -234,9 +255,9 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 	clear(conc)
 	clear(groups)
 	clear(args)
-	r.seqBuf, r.concBuf, r.groupBuf, r.argsBuf = seq[:0], conc[:0], groups[:0], args[:0]
+	r.st.seqBuf, r.st.concBuf, r.st.groupBuf, r.st.argsBuf = seq[:0], conc[:0], groups[:0], args[:0]
 	if cap(seq)+cap(conc)+cap(groups) > maxKeptLevel {
-		r.seqBuf, r.concBuf, r.groupBuf = nil, nil, nil
+		r.st.seqBuf, r.st.concBuf, r.st.groupBuf = nil, nil, nil
 	}
 }
 
@@ -341,7 +362,7 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 		r.runTask(0, conc, groups, all, &ctxs[0])
 		return
 	}
-	r.sched.Bound()
+	r.st.sched.Bound()
 	var wg sync.WaitGroup
 	wg.Add(n)
 	for i := range n {
@@ -426,8 +447,8 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 	case schema.OutPtr:
 		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p))
 	case schema.OutObject:
-		if op := f.sub.forType(out.Type.Name); op != nil && op.work && r.aheadLeft > 0 {
-			r.aheadLeft--
+		if op := f.sub.forType(out.Type.Name); op != nil && op.work && r.st.aheadLeft > 0 {
+			r.st.aheadLeft--
 			next = append(next, levelObj{op: op, ptr: p})
 		}
 	case schema.OutAbstract:
@@ -435,8 +456,8 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 		if err != nil || t == nil || q == nil {
 			return next // the writer reports it
 		}
-		if op := f.sub.forType(t.Name); op != nil && op.work && r.aheadLeft > 0 {
-			r.aheadLeft--
+		if op := f.sub.forType(t.Name); op != nil && op.work && r.st.aheadLeft > 0 {
+			r.st.aheadLeft--
 			next = append(next, levelObj{op: op, ptr: q})
 		}
 	case schema.OutList:
@@ -446,7 +467,7 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 			base, n = sh.data, sh.len
 		}
 		if out.Elem.Kind != schema.OutList && out.Elem.Kind != schema.OutLeaf {
-			next = slices.Grow(next, min(n, r.aheadLeft))
+			next = slices.Grow(next, min(n, r.st.aheadLeft))
 		}
 		for i := range n {
 			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))
@@ -502,7 +523,7 @@ func (r *request) taskContext(f *fieldPlan) *fieldCtx {
 // initTaskContext fills c as taskContext does.
 func (r *request) initTaskContext(c *fieldCtx, f *fieldPlan) {
 	c.Context, c.tracked = r.ctx, true
-	r.sched.Init(&c.task)
+	r.st.sched.Init(&c.task)
 	if f.sub != nil {
 		c.view, c.hasSel = selectionView{e: r.e, vars: r.vars, sp: f.sub}, true
 	}

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 
-	"github.com/graftgql/graft/internal/dispatch"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -29,18 +28,9 @@ type request struct {
 	path []pathElem
 	errs []*gqlerror.Error
 	// ahead is set when the operation is batched and its fields were
-	// resolved ahead (batch.go): levels holds them, cursor the next object
-	// of each level and depth the level of the object being written.
-	ahead     bool
-	aheadLeft int // objects that may still be resolved ahead
-	levels    []aheadLevel
-	cursor    []int
-	depth     int
-	sched     *dispatch.Scheduler
-	// Buffers of one level, kept across levels and pooled uses (cleared).
-	seqBuf, concBuf []resolverCall
-	groupBuf        []*batchGroup
-	argsBuf         []planArgs
+	// resolved ahead (batch.go) into st, which a pooled request keeps.
+	ahead bool
+	st    *aheadState
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -116,10 +106,9 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 func (r *request) release() {
 	clear(r.errs)
 	if r.ahead {
-		r.releaseAhead()
+		r.st.release()
 	}
-	*r = request{path: r.path[:0], errs: r.errs[:0], levels: r.levels, cursor: r.cursor[:0],
-		seqBuf: r.seqBuf, concBuf: r.concBuf, groupBuf: r.groupBuf, argsBuf: r.argsBuf}
+	*r = request{path: r.path[:0], errs: r.errs[:0], st: r.st}
 	requestPool.Put(r)
 }
 

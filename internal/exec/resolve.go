@@ -118,14 +118,11 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 // It does not touch the response buffer, path or error list, so it may run
 // in its own goroutine.
 func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
-	if f.def.Resolve == nil {
-		return r.resolveFieldCtx(f, obj, nil)
-	}
-	return r.resolveFieldCtx(f, obj, r.fieldContext(f))
+	return r.resolveFieldCtx(f, obj, nil)
 }
 
 // resolveFieldCtx is resolveField with the context handed to the
-// resolver.
+// resolver; nil means the request's (with the field's selection).
 func (r *request) resolveFieldCtx(f *fieldPlan, obj unsafe.Pointer, ctx context.Context) (unsafe.Pointer, error) {
 	def := f.def
 	if def.Resolve == nil {
@@ -153,6 +150,9 @@ func (r *request) resolveFieldCtx(f *fieldPlan, obj unsafe.Pointer, ctx context.
 		if err != nil {
 			return nil, argumentError{err}
 		}
+	}
+	if ctx == nil {
+		ctx = r.fieldContext(f)
 	}
 	return r.call(ctx, f, obj, args)
 }
