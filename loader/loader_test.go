@@ -225,3 +225,22 @@ func TestFetchSeesRequestCancellation(t *testing.T) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
 }
+
+// TestLoadWithStaleTaskFetchesAtOnce keeps a task's context past its
+// request: once the scheduler serves another request the task is stale,
+// and a Load through it is fetched on its own instead of waiting.
+func TestLoadWithStaleTaskFetchesAtOnce(t *testing.T) {
+	f := &fetches{}
+	l := loader.New(f.fetch)
+	s := dispatch.NewScheduler(context.Background(), 2)
+	task := s.NewTask()
+	ctx := task.Context(context.Background())
+	task.Done()
+	s.Reset(context.Background(), 2)
+	if dispatch.From(ctx) != nil {
+		t.Fatal("a task of an earlier request is still found")
+	}
+	if v, err := l.Load(ctx, 8); v != "v8" || err != nil {
+		t.Errorf("Load(8) = %q, %v", v, err)
+	}
+}
