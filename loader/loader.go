@@ -26,7 +26,7 @@
 // batch resolvers (schema.BatchFieldFunc) may call Load as well. A Load
 // outside a tracked task (from a goroutine the resolver started, or from
 // a resolver that is not declared Concurrent and runs on its own) is sent
-// as a batch of its own.
+// as a batch of its own; LoadMany there sends its uncached keys in one.
 //
 // A key is fetched at most once per Loader: later Loads of the same key
 // share the first one's result, error included. Prime stores a value
@@ -135,9 +135,31 @@ func (l *Loader[K, V]) LoadMany(ctx context.Context, keys []K) ([]V, []error) {
 	vals := make([]V, len(keys))
 	errs := make([]error, len(keys))
 	task := dispatch.From(ctx)
-	if task == nil || len(keys) < 2 {
+	if len(keys) < 2 {
 		for i, k := range keys {
 			vals[i], errs[i] = l.Load(ctx, k)
+		}
+		return vals, nonNil(errs)
+	}
+	if task == nil {
+		// Untracked: fetch the keys not cached yet in one batch now.
+		entries := make([]*entry[V], len(keys))
+		var missing []K
+		l.mu.Lock()
+		for i, k := range keys {
+			e, ok := l.cache[k]
+			if !ok {
+				e = &entry[V]{done: make(chan struct{})}
+				l.cache[k] = e
+				missing = append(missing, k)
+			}
+			entries[i] = e
+		}
+		l.mu.Unlock()
+		l.fetchAll(ctx, missing)
+		for i, e := range entries {
+			<-e.done
+			vals[i], errs[i] = e.v, e.err
 		}
 		return vals, nonNil(errs)
 	}
@@ -208,6 +230,11 @@ func (l *Loader[K, V]) Dispatch(ctx context.Context) {
 	keys := l.pending
 	l.pending, l.queued = nil, nil
 	l.mu.Unlock()
+	l.fetchAll(ctx, keys)
+}
+
+// fetchAll fetches keys, in calls of at most MaxBatch keys sent together.
+func (l *Loader[K, V]) fetchAll(ctx context.Context, keys []K) {
 	if l.maxKeys <= 0 || len(keys) <= l.maxKeys {
 		l.run(ctx, keys)
 		return

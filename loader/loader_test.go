@@ -244,3 +244,16 @@ func TestLoadWithStaleTaskFetchesAtOnce(t *testing.T) {
 		t.Errorf("Load(8) = %q, %v", v, err)
 	}
 }
+
+func TestLoadManyOutsideTaskIsOneFetch(t *testing.T) {
+	f := &fetches{}
+	l := loader.New(f.fetch)
+	l.Prime(2, "primed")
+	vals, errs := l.LoadMany(context.Background(), []int{1, 2, 3, 1})
+	if !slices.Equal(vals, []string{"v1", "primed", "v3", "v1"}) || errs != nil {
+		t.Errorf("LoadMany = %q, %v", vals, errs)
+	}
+	if want := []string{"[1 3]"}; !slices.Equal(f.got(), want) {
+		t.Errorf("fetches %q, want %q", f.got(), want)
+	}
+}
