@@ -390,3 +390,31 @@ func TestBatchUnderSerialMutation(t *testing.T) {
 		t.Errorf("calls %q, want %q", order, want)
 	}
 }
+
+func TestBatchConditionsAndVariables(t *testing.T) {
+	q := `query($w: Boolean!, $n: Int) { posts { author @include(if: $w) { id } comments(first: $n) @skip(if: $w) { id } } }`
+	for _, tt := range []struct {
+		vars  map[string]any
+		want  string
+		calls map[string][]string
+	}{
+		{map[string]any{"w": true}, `{"data":{"posts":[{"author":{"id":"a1"}},{"author":{"id":"a2"}},{"author":{"id":"a3"}},{"author":{"id":"a1"}}]}}`,
+			map[string][]string{"Post.author": {"a1,a1,a2,a3"}}},
+		{map[string]any{"w": false, "n": 1}, `{"data":{"posts":[{"comments":[{"id":"c1-1"}]},{"comments":[{"id":"c2-1"}]},{"comments":[{"id":"c3-1"}]},{"comments":[{"id":"c4-1"}]}]}}`,
+			map[string][]string{"Post.comments": {"p1,p2,p3,p4"}}},
+	} {
+		p, e := newPress(t, quietOpts())
+		if got := pressRun(t, p, e, context.Background(), q, tt.vars); got != tt.want {
+			t.Errorf("%v: got  %s\nwant %s", tt.vars, got, tt.want)
+		}
+		for field, keys := range tt.calls {
+			wantKeys(t, p, field, keys...)
+		}
+		if len(p.calls) != countCalls(tt.calls) {
+			t.Errorf("%v: calls %v", tt.vars, p.calls)
+		}
+		if c := p.callsOf("Post.comments"); len(c) == 1 && c[0].args != "1" {
+			t.Errorf("comments called with first=%s, want 1", c[0].args)
+		}
+	}
+}
