@@ -96,6 +96,12 @@ type Config struct {
 	// Small answers always pass. Default DefaultMaxBufferedBytes (32 MiB).
 	MaxBufferedBytes int64
 
+	// MaxConcurrency bounds the resolvers and batches one request runs at
+	// once: the batch resolvers, loader batches and concurrent resolvers
+	// of one level of the response run beside each other up to this many.
+	// Default 64.
+	MaxConcurrency int
+
 	// MaskErrors replaces the message of resolver errors that are not
 	// *gqlerror.Error values with a generic one; the original is logged.
 	MaskErrors bool

@@ -75,6 +75,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		DisableIntrospection: cfg.DisableIntrospection,
 		MaskErrors:           cfg.MaskErrors,
 		MaxResponseBytes:     cfg.MaxResponseBytes,
+		MaxConcurrency:       cfg.MaxConcurrency,
 	})
 	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
 		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)

@@ -122,8 +122,15 @@ func NewBuilder() *schema.Builder {
 		return d.byID[args.ID], nil
 	})
 	author := schema.Object[Author](b, "Author")
-	schema.FieldFunc(author, "posts", func(_ context.Context, a *Author, args PageArgs) ([]Post, error) {
-		return a.posts[:page(args.First, PostsPerAuthor)], nil
+	// Author.posts is a batch field: one call receives every author whose
+	// posts the query selects at that place of the response.
+	schema.BatchFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
+		n := page(args.First, PostsPerAuthor)
+		out := make([][]Post, len(authors))
+		for i, a := range authors {
+			out[i] = a.posts[:n]
+		}
+		return out, nil
 	}, schema.CostFn(pageCost(PostsPerAuthor)))
 	schema.Object[Post](b, "Post")
 	return b

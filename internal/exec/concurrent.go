@@ -46,7 +46,7 @@ func (r *request) prefetchAll(op *objectPlan, objs []unsafe.Pointer, skipNil boo
 					wg.Done()
 				}()
 				sink := &errorSink{}
-				p, err := r.resolveField(context.WithValue(r.ctx, sinkKey{}, sink), f, obj)
+				p, err := r.resolveFieldCtx(f, obj, context.WithValue(r.fieldContext(f), sinkKey{}, sink))
 				pre[i*k+j] = prefetched{ptr: p, err: err, added: sink.errs, set: true}
 			}()
 		}

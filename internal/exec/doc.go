@@ -29,11 +29,26 @@
 // awaited; for a list of objects, those of all items are started together
 // (at most 64 goroutines at a time). Their values are then written in
 // order like the others. Root fields of a mutation always run one after
-// the other. Resolution of a field goes through one function
-// (resolveField), and list-level prefetching (prefetchAll) already sees
-// all parents of a level at once: the place where batch resolvers, which
-// resolve a field for all parents of a list level in one call, will hook
-// in.
+// the other.
+//
+// # Batching
+//
+// An operation whose plan reaches a batch field (schema.Field.Batch) or a
+// concurrent resolver is marked batched at plan time and runs in two
+// phases (batch.go). The first resolves ahead, breadth-first: per level of
+// the response it calls the resolvers that lead to such fields, groups
+// the parents of each batch field by field and arguments (one call for
+// every parent of the level, across lists and intermediate objects), and
+// runs the batches and concurrent resolvers of the level as tasks of a
+// batchsched.Scheduler, bounded by Options.MaxConcurrency. Loader batches
+// (package loader) are sent when every task is finished or blocked in a
+// Load, never on a timer. The second phase is the ordinary depth-first
+// writer, which takes the values resolved ahead (request.resolved, keyed
+// by object plan and address). Other operations skip the first phase and
+// pay nothing for it. In a batched mutation the root fields run one after
+// the other at the first level, and their sub-selections are resolved
+// after all of them. Resolvers whose field has a sub-selection see it
+// through schema.SelectionFrom.
 //
 // A resolver that panics yields a field error with the generic message
 // "Internal server error" and code INTERNAL_SERVER_ERROR; the panic value and

@@ -43,6 +43,10 @@ type Options struct {
 	// MaxResponseBytes bounds the response one execution writes; 0 means
 	// DefaultMaxResponseBytes. See overResponseBudget.
 	MaxResponseBytes int
+	// MaxConcurrency bounds the resolvers and batches one request runs at
+	// once: the concurrent resolvers, batch resolvers and loader batches of
+	// a level run beside each other up to this many; 0 means 64.
+	MaxConcurrency int
 }
 
 // defaultMaxErrors is the error bound used when Options.MaxErrors is 0.
@@ -69,6 +73,7 @@ type Engine struct {
 	// operations (see cacheAnswer).
 	cachedBytes atomic.Int64
 	coerce      *coerce.Coercer
+	concurrency int
 }
 
 // New returns an Engine for the built schema s.
@@ -98,6 +103,10 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 		mask:        opts.MaskErrors,
 		vbudget:     opts.ValidationBudget,
 		maxResponse: opts.MaxResponseBytes,
+		concurrency: opts.MaxConcurrency,
+	}
+	if e.concurrency <= 0 {
+		e.concurrency = defaultConcurrency
 	}
 	if e.maxResponse <= 0 {
 		e.maxResponse = DefaultMaxResponseBytes

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -33,6 +34,10 @@ type request struct {
 	sink errorSink
 	// logged counts the field failures logged or suppressed (logbound.go).
 	logged atomic.Int32
+	// ahead is set when the operation is batched and its fields were
+	// resolved ahead (batch.go) into st, which a pooled request keeps.
+	ahead bool
+	st    *aheadState
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -113,6 +118,9 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 	if serial {
 		rootName = r.e.ast.Mutation.Name
 	}
+	if o.batched {
+		r.resolveAhead(o.root.object, serial)
+	}
 	return r.writeObject(o.root.object, rootName, nil, !serial)
 }
 
@@ -120,9 +128,10 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 func (r *request) release() {
 	clear(r.errs)
 	r.sink.take()
-	r.e, r.ctx, r.done, r.vars, r.buf = nil, nil, nil, nil, nil
-	r.logged.Store(0)
-	r.path, r.errs = r.path[:0], r.errs[:0]
+	if r.ahead {
+		r.st.release()
+	}
+	*r = request{path: r.path[:0], errs: r.errs[:0], st: r.st}
 	requestPool.Put(r)
 }
 

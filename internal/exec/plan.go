@@ -55,14 +55,22 @@ type fieldPlan struct {
 	conds   [][]condition
 	args    unsafe.Pointer // constant arguments, converted at plan time
 	argsErr error
-	dynArgs bool // arguments use variables: converted per request
+	dynArgs bool   // arguments use variables: converted per request
+	argsKey string // constant arguments: identifies their values (batch groups)
 	sub     *selectionPlan
+	// early: resolved ahead in a batched operation (a batch field, a
+	// concurrent resolver, or a field that leads to one); deep: the
+	// selection below leads to one.
+	early, deep bool
 }
 
 // objectPlan is the plan of a selection set for one concrete object type.
 type objectPlan struct {
 	fields     []*fieldPlan
 	concurrent bool // some field has a concurrent resolver
+	typeName   string
+	work       bool // some field is resolved ahead (fieldPlan.early)
+	marked     bool // work is computed
 }
 
 // selectionPlan is the plan of a selection set: one objectPlan when the
@@ -147,6 +155,7 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 		}
 	}
 	op.cacheable = op.introOnly && len(def.VariableDefinitions) == 0 && def.Operation == ast.Query
+	op.batched = markWork(op.root.object)
 	return op, nil
 }
 
@@ -192,7 +201,7 @@ func (p *planner) planObject(objName string, srcs []selSource) *objectPlan {
 	for _, src := range srcs {
 		p.collect(objName, src.set, src.conds, &keys, index, map[string]bool{})
 	}
-	op := &objectPlan{fields: make([]*fieldPlan, 0, len(keys))}
+	op := &objectPlan{typeName: objName, fields: make([]*fieldPlan, 0, len(keys))}
 	for _, c := range keys {
 		if p.err != nil {
 			return op
@@ -266,6 +275,9 @@ func (p *planner) planArgs(fp *fieldPlan) {
 	vals, err := p.e.coerce.Arguments(fp.ast.Definition.Arguments, fp.ast.Arguments, nil)
 	if err == nil {
 		fp.args, err = fp.def.NewArgs(vals)
+		if fp.def.Batch != nil {
+			fp.argsKey = argsKey(vals)
+		}
 	}
 	fp.argsErr = err
 }
@@ -284,4 +296,35 @@ func usesVariables(v *ast.Value) bool {
 		}
 	}
 	return false
+}
+
+// markWork sets the early, deep and work flags below op and reports
+// whether op has a field to resolve ahead. Plans are shared, not cyclic,
+// so each is marked once.
+func markWork(op *objectPlan) bool {
+	if op.marked {
+		return op.work
+	}
+	op.marked = true
+	for _, f := range op.fields {
+		if f.kind != kindModel || f.def == nil {
+			continue
+		}
+		if f.sub != nil {
+			if f.sub.object != nil {
+				f.deep = markWork(f.sub.object)
+			} else {
+				for _, t := range f.sub.byType {
+					if markWork(t) {
+						f.deep = true
+					}
+				}
+			}
+		}
+		f.early = f.def.Batch != nil || f.def.Resolve != nil && f.def.Concurrent || f.deep
+		if f.early {
+			op.work = true
+		}
+	}
+	return op.work
 }

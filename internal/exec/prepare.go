@@ -33,6 +33,9 @@ type Operation struct {
 	// cached is the response of a cacheable operation once one execution
 	// completed it without error within the bounds of cacheAnswer.
 	cached atomic.Pointer[[]byte]
+	// batched is set when the plan reaches a batch field or a concurrent
+	// resolver: such operations resolve ahead, level by level (batch.go).
+	batched bool
 }
 
 // AST returns the parsed and validated document.

@@ -29,7 +29,11 @@ type prefetched struct {
 // must become null; the caller truncates what was written.
 func (r *request) writeObject(op *objectPlan, typeName string, obj unsafe.Pointer, allowConcurrent bool) bool {
 	var pre []prefetched
-	if op.concurrent && allowConcurrent {
+	if r.ahead {
+		if op.work {
+			return r.writeAhead(op, typeName, obj) // batch.go
+		}
+	} else if op.concurrent && allowConcurrent {
 		pre = r.prefetch(op, obj)
 	}
 	return r.writeFields(op, typeName, obj, pre)
@@ -91,7 +95,7 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 	case f.def.Resolve == nil && obj != nil:
 		p = unsafe.Add(obj, f.def.Offset) // a plain struct field
 	default:
-		p, err = r.resolveField(r.ctx, f, obj)
+		p, err = r.resolveField(f, obj)
 		added = r.sink.take()
 	}
 	for _, a := range added {
@@ -119,7 +123,13 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 // place a field's value is obtained, so batch resolvers can hook in here.
 // It does not touch the response buffer, path or error list, so it may run
 // in its own goroutine.
-func (r *request) resolveField(ctx context.Context, f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
+func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer, error) {
+	return r.resolveFieldCtx(f, obj, nil)
+}
+
+// resolveFieldCtx is resolveField with the context handed to the
+// resolver; nil means the request's (with the field's selection).
+func (r *request) resolveFieldCtx(f *fieldPlan, obj unsafe.Pointer, ctx context.Context) (unsafe.Pointer, error) {
 	def := f.def
 	if def.Resolve == nil {
 		if obj == nil {
@@ -146,6 +156,9 @@ func (r *request) resolveField(ctx context.Context, f *fieldPlan, obj unsafe.Poi
 		if err != nil {
 			return nil, argumentError{err}
 		}
+	}
+	if ctx == nil {
+		ctx = r.fieldContext(f)
 	}
 	return r.call(ctx, f, obj, args)
 }
@@ -277,6 +290,9 @@ func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) 
 			return true
 		}
 		return r.writeItems(f, out, base, i, n)
+	}
+	if r.ahead {
+		return r.writeItems(f, out, base, 0, n)
 	}
 	if op, obj := r.concurrentItems(f, out.Elem); op != nil {
 		return r.writeConcurrentItems(f, out, base, n, op, obj)

@@ -3,7 +3,6 @@ package exec
 import (
 	"github.com/graftgql/graft/internal/gqlerr"
 
-
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 

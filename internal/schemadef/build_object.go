@@ -134,6 +134,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		Cost:              fd.opts.cost,
 		Concurrent:        fd.opts.concurrent,
 		Resolve:           fd.resolve,
+		Batch:             fd.batch,
 	}
 	if !validName(f.Name) || len(f.Name) > 1 && f.Name[:2] == "__" {
 		bc.errorf(t.Name, f.Name, "%q is not a valid field name", f.Name)
@@ -149,7 +150,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		return nil
 	}
 	f.Type, f.Out = ref, out
-	if fd.direct != nil && out.Kind == OutPtr {
+	if fd.direct != nil && fd.batch == nil && out.Kind == OutPtr {
 		// The resolver returns the pointer itself; nil is null.
 		f.Resolve, f.Out = fd.direct, out.Elem
 	}

@@ -78,6 +78,7 @@ type fieldDecl struct {
 	direct  Resolver
 	newArgs func() unsafe.Pointer // allocates a zero argument struct
 	nilFunc bool                  // the declared Go function was nil
+	batch   BatchResolver         // batch fields (BatchFieldFunc)
 }
 
 // call is a resolver with its Go result type.

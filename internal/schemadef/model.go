@@ -150,6 +150,13 @@ type Field struct {
 	Resolve Resolver
 	Offset  uintptr
 
+	// Batch, when not nil, resolves the field for many parents in one
+	// call (see BatchFieldFunc): results points to the first of
+	// len(parents) values of size bytes each, described by Out; errs is
+	// nil, one error per parent, or one error for all. Resolve then calls
+	// it with a single parent.
+	Batch BatchResolver
+
 	// NewArgs converts coerced argument values (the result of coercing the
 	// query's literals and variables with defaults applied: nil, bool,
 	// int64, float64, string, []any, map[string]any, enum values as their

@@ -1,0 +1,535 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"unsafe"
+
+	"github.com/graftgql/graft/internal/batchsched"
+	"github.com/graftgql/graft/internal/lookahead"
+	schema "github.com/graftgql/graft/internal/schemadef"
+)
+
+// Resolving ahead, level by level.
+//
+// An operation whose plan reaches a batch field or a concurrent resolver
+// (Operation.batched, known at plan time) runs in two phases. The first
+// walks the response breadth-first: at each level it calls, for every
+// object of the level, the resolvers that lead to such fields or are such
+// fields, groups batch fields by field and arguments so that one call
+// covers every parent of the level, and runs the concurrent resolvers and
+// the batches of the level beside each other as tasks of a
+// batchsched.Scheduler (which sends loader batches once every task is done
+// or waiting). The objects of each level are kept in the order the
+// depth-first writer meets them, with the values of their fields and the
+// index of their first child in the next level. The second phase is the
+// ordinary writer: each object it starts at level d takes the next object
+// of level d (checking plan and address) with its values, and points the
+// cursor of level d+1 at its first child, so an object abandoned half way
+// (a non-null error) does not shift its neighbours. Operations that reach
+// no such field never enter this file.
+
+// defaultConcurrency bounds the tasks one request runs at once when
+// Options.MaxConcurrency is 0.
+const defaultConcurrency = 64
+
+// levelObj is an object of the level being resolved.
+type levelObj struct {
+	op   *objectPlan
+	ptr  unsafe.Pointer
+	pre  int32 // the values of op.fields start at aheadLevel.all[pre]
+	kids int32 // the first child in the next level
+}
+
+// aheadLevel is one level of the response resolved ahead.
+type aheadLevel struct {
+	objs []levelObj
+	all  []prefetched
+}
+
+// resolverCall is an ordinary resolver of the level.
+type resolverCall struct {
+	f    *fieldPlan
+	obj  unsafe.Pointer
+	slot *prefetched
+}
+
+// batchGroup is one call of a batch field: the parents that need the
+// field with the same arguments.
+type batchGroup struct {
+	def     *schema.Field
+	f       *fieldPlan // the first plan; for logging and look-ahead
+	argsKey string
+	args    unsafe.Pointer
+	parents []unsafe.Pointer
+	slots   []int32 // indexes of the level's values, one per parent
+	multi   bool    // parents come from more than one field plan
+	index   map[unsafe.Pointer]int
+	dup     []int // slot i takes the result of parent dup[i] (multi only)
+	// Small groups keep their parents and slots here.
+	parentsBuf [4]unsafe.Pointer
+	slotsBuf   [4]int32
+}
+
+// planArgs are the converted arguments of a field plan for this request.
+type planArgs struct {
+	f   *fieldPlan
+	ptr unsafe.Pointer
+	key string
+	err error
+}
+
+// aheadState is the state of resolving ahead. A pooled request keeps it,
+// emptied, with its buffers and scheduler.
+type aheadState struct {
+	aheadLeft int // objects that may still be resolved ahead
+	// levels holds the objects resolved ahead, cursor the next object of
+	// each level for the writer and depth the level of the object being
+	// written.
+	levels []aheadLevel
+	cursor []int
+	depth  int
+	sched  batchsched.Scheduler
+	// Buffers of one level, kept across levels and requests (cleared).
+	seqBuf, concBuf []resolverCall
+	groupBuf        []*batchGroup
+	argsBuf         []planArgs
+}
+
+// resolveAhead runs the first phase for the root object and hands the
+// root to the writer.
+func (r *request) resolveAhead(root *objectPlan, serial bool) {
+	r.ahead = true
+	if r.st == nil {
+		r.st = &aheadState{}
+	}
+	r.st.sched.Reset(r.ctx, r.e.concurrency)
+	// Every object takes at least 2 bytes of the response, so more objects
+	// than that cannot be written: nested lists that multiply stop being
+	// resolved ahead there, and the writer's response budget ends them.
+	r.st.aheadLeft = r.e.maxResponse / 2
+	lv := r.levelAt(0)
+	lv.objs = append(lv.objs, levelObj{op: root})
+	for d := 0; ; d++ {
+		r.levelAt(d + 1) // may move r.st.levels
+		r.resolveLevel(&r.st.levels[d], &r.st.levels[d+1].objs, serial)
+		r.st.cursor = append(r.st.cursor, 0)
+		if len(r.st.levels[d+1].objs) == 0 {
+			r.st.levels = r.st.levels[:d+1]
+			return
+		}
+		serial = false
+	}
+}
+
+// levelAt returns level d, the next after those in use, reusing the
+// buffers a pooled request kept (empty and cleared, see releaseAhead).
+func (r *request) levelAt(d int) *aheadLevel {
+	if d < cap(r.st.levels) {
+		r.st.levels = r.st.levels[:d+1]
+	} else {
+		r.st.levels = append(r.st.levels, aheadLevel{})
+	}
+	return &r.st.levels[d]
+}
+
+// maxKeptLevel bounds the buffers of one level a pooled request keeps.
+const maxKeptLevel = 4096
+
+// release clears the levels (they point into resolver results) and
+// keeps their buffers, unless large, for the next request.
+func (st *aheadState) release() {
+	levels := st.levels[:cap(st.levels)]
+	for i := range levels {
+		lv := &levels[i]
+		clear(lv.objs)
+		clear(lv.all)
+		lv.objs, lv.all = lv.objs[:0], lv.all[:0]
+		if cap(lv.objs) > maxKeptLevel || cap(lv.all) > maxKeptLevel {
+			*lv = aheadLevel{}
+		}
+	}
+	st.levels = levels[:0]
+	st.cursor, st.depth = st.cursor[:0], 0
+	// After a panic the level buffers may hold values still.
+	clear(st.seqBuf[:cap(st.seqBuf)])
+	clear(st.concBuf[:cap(st.concBuf)])
+	clear(st.groupBuf[:cap(st.groupBuf)])
+	clear(st.argsBuf[:cap(st.argsBuf)])
+}
+
+// writeAhead writes an object of a batched operation with the values
+// resolved ahead for it.
+func (r *request) writeAhead(op *objectPlan, typeName string, obj unsafe.Pointer) bool {
+	d := r.st.depth
+	var pre []prefetched
+	if d < len(r.st.levels) {
+		lv := &r.st.levels[d]
+		if c := r.st.cursor[d]; c < len(lv.objs) && lv.objs[c].op == op && lv.objs[c].ptr == obj {
+			o := &lv.objs[c]
+			pre = lv.all[o.pre : int(o.pre)+len(op.fields)]
+			r.st.cursor[d] = c + 1
+			if d+1 < len(r.st.cursor) {
+				r.st.cursor[d+1] = int(o.kids)
+			}
+		}
+	}
+	r.st.depth++
+	ok := r.writeFields(op, typeName, obj, pre)
+	r.st.depth--
+	return ok
+}
+
+// resolveLevel resolves the fields of the objects of lv and appends the
+// objects of the next level to next.
+func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
+	level := lv.objs
+	total := 0
+	for i := range level {
+		level[i].pre = int32(total)
+		total += len(level[i].op.fields)
+	}
+	if cap(lv.all) >= total {
+		lv.all = lv.all[:total] // cleared when released
+	} else {
+		lv.all = make([]prefetched, total)
+	}
+	all := lv.all
+	seq, conc, groups, args := r.st.seqBuf[:0], r.st.concBuf[:0], r.st.groupBuf[:0], r.st.argsBuf[:0]
+	for i := range level {
+		o := &level[i]
+		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
+		for j, f := range o.op.fields {
+			// The root fields of a mutation all run here, in order.
+			if !f.early && (!serial || f.def == nil || f.def.Resolve == nil) {
+				continue
+			}
+			if f.conds != nil && !included(f.conds, r.vars) {
+				continue
+			}
+			slot := &pre[j]
+			switch {
+			case f.def.Batch != nil:
+				a := r.argsFor(&args, f)
+				if a.err != nil {
+					*slot = prefetched{err: a.err, set: true}
+					continue
+				}
+				groups = addToGroup(groups, f, a, o.ptr, o.pre+int32(j), len(level)-i)
+			case f.def.Resolve != nil:
+				c := resolverCall{f: f, obj: o.ptr, slot: slot}
+				if f.def.Concurrent && !serial {
+					conc = append(conc, c)
+				} else {
+					seq = append(seq, c)
+				}
+			default:
+				*slot = prefetched{ptr: unsafe.Add(o.ptr, f.def.Offset), set: true}
+			}
+		}
+	}
+	for _, c := range seq {
+		ctx := r.taskContext(c.f)
+		p, err := r.resolveFieldCtx(c.f, c.obj, ctx)
+		*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
+		ctx.task.Done()
+	}
+	r.runTasks(conc, groups, all)
+	kids := *next
+	for i := range level {
+		o := &level[i]
+		o.kids = int32(len(kids))
+		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
+		for j, f := range o.op.fields {
+			if f.deep && pre[j].set && pre[j].err == nil {
+				kids = r.children(kids, f, f.def.Out, pre[j].ptr)
+			}
+		}
+	}
+	*next = kids
+	// Keep the buffers for the next level and request, cleared.
+	clear(seq)
+	clear(conc)
+	clear(groups)
+	clear(args)
+	r.st.seqBuf, r.st.concBuf, r.st.groupBuf, r.st.argsBuf = seq[:0], conc[:0], groups[:0], args[:0]
+	if cap(seq)+cap(conc)+cap(groups) > maxKeptLevel {
+		r.st.seqBuf, r.st.concBuf, r.st.groupBuf = nil, nil, nil
+	}
+}
+
+// argsFor returns the arguments of f for this request, converting them
+// once per level.
+func (r *request) argsFor(cache *[]planArgs, f *fieldPlan) planArgs {
+	for _, a := range *cache {
+		if a.f == f {
+			return a
+		}
+	}
+	a := planArgs{f: f, ptr: f.args, key: f.argsKey}
+	switch {
+	case f.argsErr != nil:
+		a.err = argumentError{f.argsErr}
+	case f.dynArgs:
+		vals, err := r.e.coerce.Arguments(f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
+		if err == nil {
+			a.key = argsKey(vals)
+			a.ptr, err = f.def.NewArgs(vals)
+		}
+		if err != nil {
+			a.err = argumentError{err}
+		}
+	}
+	*cache = append(*cache, a)
+	return a
+}
+
+// argsKey identifies coerced argument values: equal values give equal
+// keys (encoding/json sorts map keys).
+func argsKey(vals map[string]any) string {
+	if len(vals) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(vals)
+	if err != nil {
+		return "\x00unkeyed" // never equal to a JSON text
+	}
+	return string(b)
+}
+
+// addToGroup adds the parent obj of the batch field f to the group of its
+// field and arguments.
+// capHint is the number of objects of the level, an upper bound of the
+// group's parents from one plan.
+func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot int32, capHint int) []*batchGroup {
+	var g *batchGroup
+	for _, c := range groups {
+		if c.def == f.def && c.argsKey == a.key {
+			g = c
+			break
+		}
+	}
+	if g == nil {
+		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr}
+		if capHint <= len(g.parentsBuf) {
+			g.parents, g.slots = g.parentsBuf[:0], g.slotsBuf[:0]
+		} else {
+			g.parents, g.slots = make([]unsafe.Pointer, 0, capHint), make([]int32, 0, capHint)
+		}
+		groups = append(groups, g)
+	}
+	if f != g.f && !g.multi {
+		// A second plan of the field: parents may repeat from now on.
+		g.multi = true
+		g.index = make(map[unsafe.Pointer]int, len(g.parents))
+		g.dup = make([]int, len(g.slots))
+		for i, p := range g.parents {
+			g.index[p] = i
+			g.dup[i] = i
+		}
+	}
+	if g.multi {
+		i, ok := g.index[obj]
+		if !ok {
+			i = len(g.parents)
+			g.index[obj] = i
+			g.parents = append(g.parents, obj)
+		}
+		g.dup = append(g.dup, i)
+	} else {
+		g.parents = append(g.parents, obj)
+	}
+	g.slots = append(g.slots, slot)
+	return groups
+}
+
+// runTasks runs the concurrent resolvers and the batches of a level
+// beside each other, bounded by the request's concurrency, and waits for
+// them. A single task runs in the request's goroutine.
+func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []prefetched) {
+	n := len(conc) + len(groups)
+	if n == 0 {
+		return
+	}
+	ctxs := make([]fieldCtx, n)
+	for i := range ctxs {
+		r.initTaskContext(&ctxs[i], taskField(conc, groups, i))
+	}
+	if n == 1 {
+		r.runTask(0, conc, groups, all, &ctxs[0])
+		return
+	}
+	r.st.sched.Bound()
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for i := range n {
+		go func() {
+			defer wg.Done()
+			ctxs[i].task.Acquire()
+			r.runTask(i, conc, groups, all, &ctxs[i])
+		}()
+	}
+	wg.Wait()
+}
+
+// runTask runs task i of a level: a concurrent resolver or a batch.
+func (r *request) runTask(i int, conc []resolverCall, groups []*batchGroup, all []prefetched, c *fieldCtx) {
+	if i < len(conc) {
+		call := conc[i]
+		p, err := r.resolveFieldCtx(call.f, call.obj, c)
+		*call.slot = prefetched{ptr: p, err: err, added: c.sink.take(), set: true}
+	} else {
+		r.runBatch(groups[i-len(conc)], c, all)
+	}
+	c.task.Done()
+}
+
+// taskField returns the field plan of task i of a level.
+func taskField(conc []resolverCall, groups []*batchGroup, i int) *fieldPlan {
+	if i < len(conc) {
+		return conc[i].f
+	}
+	return groups[i-len(conc)].f
+}
+
+// runBatch calls the batch resolver of g and fills its slots.
+func (r *request) runBatch(g *batchGroup, ctx *fieldCtx, all []prefetched) {
+	var res unsafe.Pointer
+	var size uintptr
+	var errs []error
+	if r.done != nil && r.ctx.Err() != nil {
+		errs = []error{r.ctx.Err()}
+	} else {
+		res, size, errs = r.callBatch(g, ctx)
+	}
+	for i, si := range g.slots {
+		slot := &all[si]
+		j := i
+		if g.multi {
+			j = g.dup[i]
+		}
+		switch {
+		case len(errs) == 1 && (len(g.parents) != 1 || errs[0] != nil):
+			*slot = prefetched{err: errs[0], set: true}
+		case len(errs) > 1 && errs[j] != nil:
+			*slot = prefetched{err: errs[j], set: true}
+		case res == nil:
+			*slot = prefetched{set: true}
+		default:
+			*slot = prefetched{ptr: unsafe.Add(res, uintptr(j)*size), set: true}
+		}
+	}
+}
+
+// callBatch runs the batch resolver of g, turning a panic into errPanic
+// for every parent.
+func (r *request) callBatch(g *batchGroup, ctx context.Context) (res unsafe.Pointer, size uintptr, errs []error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.e.logger.Error("graphql: batch resolver panicked",
+				"field", g.f.parent+"."+g.f.name, "parents", len(g.parents), "panic", v, "stack", string(debug.Stack()))
+			res, errs = nil, []error{errPanic}
+		}
+	}()
+	return g.def.Batch(ctx, g.parents, g.args)
+}
+
+// children appends the objects of the value at p (described by out) that
+// have fields to resolve ahead.
+func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p unsafe.Pointer) []levelObj {
+	if p == nil {
+		return next
+	}
+	switch out.Kind {
+	case schema.OutPtr:
+		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p))
+	case schema.OutObject:
+		if op := f.sub.forType(out.Type.Name); op != nil && op.work && r.st.aheadLeft > 0 {
+			r.st.aheadLeft--
+			next = append(next, levelObj{op: op, ptr: p})
+		}
+	case schema.OutAbstract:
+		t, q, err := out.ResolveType(r.ctx, p)
+		if err != nil || t == nil || q == nil {
+			return next // the writer reports it
+		}
+		if op := f.sub.forType(t.Name); op != nil && op.work && r.st.aheadLeft > 0 {
+			r.st.aheadLeft--
+			next = append(next, levelObj{op: op, ptr: q})
+		}
+	case schema.OutList:
+		base, n := p, out.Len
+		if !out.Array {
+			sh := (*sliceHeader)(p)
+			base, n = sh.data, sh.len
+		}
+		if out.Elem.Kind != schema.OutList && out.Elem.Kind != schema.OutLeaf {
+			next = slices.Grow(next, min(n, r.st.aheadLeft))
+		}
+		for i := range n {
+			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))
+		}
+	}
+	return next
+}
+
+// fieldCtx is the context a resolver receives: the request's context,
+// carrying the resolver's task (for loaders) and the selection below the
+// field (for look-ahead).
+type fieldCtx struct {
+	context.Context
+	task    batchsched.Task
+	tracked bool
+	hasSel  bool
+	view    selectionView
+	// sink collects what the resolver reports with AddError; the writer
+	// attaches it to the field (prefetched.added).
+	sink errorSink
+}
+
+// Value returns the task, the selection, or the request context's value.
+func (c *fieldCtx) Value(k any) any {
+	switch k {
+	case batchsched.Key:
+		if c.tracked {
+			return &c.task
+		}
+	case lookahead.Key:
+		if c.hasSel {
+			return &c.view
+		}
+		return nil
+	case sinkKey{}:
+		return &c.sink
+	}
+	return c.Context.Value(k)
+}
+
+// fieldContext returns the context for an untracked resolver of f: the
+// request's context itself when f has no sub-selection.
+func (r *request) fieldContext(f *fieldPlan) context.Context {
+	if f.sub == nil {
+		return r.ctx
+	}
+	return &fieldCtx{Context: r.ctx, hasSel: true, view: selectionView{e: r.e, vars: r.vars, sp: f.sub}}
+}
+
+// taskContext returns the context of a resolver of f run as a task of the
+// request's scheduler, registered with it.
+func (r *request) taskContext(f *fieldPlan) *fieldCtx {
+	c := &fieldCtx{}
+	r.initTaskContext(c, f)
+	return c
+}
+
+// initTaskContext fills c as taskContext does.
+func (r *request) initTaskContext(c *fieldCtx, f *fieldPlan) {
+	c.Context, c.tracked = r.ctx, true
+	r.st.sched.Init(&c.task)
+	if f.sub != nil {
+		c.view, c.hasSel = selectionView{e: r.e, vars: r.vars, sp: f.sub}, true
+	}
+}
