@@ -134,6 +134,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		Cost:              fd.opts.cost,
 		Concurrent:        fd.opts.concurrent,
 		Resolve:           fd.resolve,
+		Subscribe:         fd.subscribe,
 	}
 	if !validName(f.Name) || len(f.Name) > 1 && f.Name[:2] == "__" {
 		bc.errorf(t.Name, f.Name, "%q is not a valid field name", f.Name)

@@ -137,6 +137,11 @@ type Field struct {
 	Resolve Resolver
 	Offset  uintptr
 
+	// Subscribe starts the event stream of a Subscription root field; nil
+	// for every other field. Each event is then passed as the parent to
+	// Resolve, which returns the field's value for that event.
+	Subscribe Subscriber
+
 	// NewArgs converts coerced argument values (the result of coercing the
 	// query's literals and variables with defaults applied: nil, bool,
 	// int64, float64, string, []any, map[string]any, enum values as their

@@ -39,17 +39,19 @@ var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathE
 func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
 	if o.cacheable {
 		o.cacheOnce.Do(func() {
-			o.cached = e.run(context.Background(), o, nil, nil, nil)
+			o.cached = e.run(context.Background(), o, nil, nil, nil, nil)
 		})
 		buf = append(buf, o.cached[:len(o.cached)-1]...)
 		return closeResponse(buf, extensions)
 	}
-	return e.run(ctx, o, vars, buf, extensions)
+	return e.run(ctx, o, vars, nil, buf, extensions)
 }
 
-// run executes o and appends the response to buf.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) []byte {
-	if o.root == nil {
+// run executes o and appends the response to buf. pre holds the root
+// field values of a subscription event (see Stream.Execute); a
+// subscription without it is refused.
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte) []byte {
+	if o.root == nil || o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), CodeOperationUnsupported)
 		return AppendErrorResponse(buf, gqlerror.List{ge}, extensions)
 	}
@@ -58,7 +60,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
-	if !r.executeRoot(o) {
+	if !r.executeRoot(o, pre) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
 	if len(r.errs) > 0 {
@@ -75,7 +77,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 // executeRoot writes the root object. A panic outside resolvers (a leaf
 // writer, a type resolver) ends the execution with an internal error
 // rather than escaping.
-func (r *request) executeRoot(o *Operation) (ok bool) {
+func (r *request) executeRoot(o *Operation, pre []prefetched) (ok bool) {
 	mark := len(r.buf)
 	defer func() {
 		if p := recover(); p != nil {
@@ -86,6 +88,9 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 			ok = false
 		}
 	}()
+	if pre != nil {
+		return r.writeFields(o.root.object, r.e.ast.Subscription.Name, nil, pre)
+	}
 	rootName := r.e.ast.Query.Name
 	serial := o.def.Operation == ast.Mutation
 	if serial {
