@@ -94,6 +94,10 @@ type Config struct {
 	// carrying the user; an error answers 401 with its message.
 	Auth func(ctx context.Context, r *httpapi.RawRequest) (context.Context, error)
 
+	// Subscriptions configures the WebSocket, SSE and multipart transports
+	// served on Path, for subscriptions and for queries and mutations.
+	Subscriptions SubscriptionConfig
+
 	// Logger receives internal errors and panics. Default slog.Default().
 	Logger *slog.Logger
 }

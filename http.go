@@ -10,6 +10,9 @@ import (
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.URL.Path == r.cfg.Path && r.serveStream(w, req) {
+		return
+	}
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
 	raw := httpapi.RawRequest{

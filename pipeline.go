@@ -136,9 +136,11 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 			return
 		}
 	case ast.Subscription:
-		r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
-			Err: httpapi.NewError(httpapi.CodeBadRequest, "Subscriptions are not supported over this transport")})
-		return
+		if sinkFrom(ctx) == nil {
+			r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
+				Err: httpapi.NewError(httpapi.CodeBadRequest, "Subscriptions are not supported over this transport")})
+			return
+		}
 	}
 	vars, verrs := r.engine.CoerceVariables(op, req.Variables)
 	if len(verrs) > 0 {
@@ -165,6 +167,10 @@ func (r *Router) run(ctx context.Context, req *httpapi.Request, header func(stri
 		return
 	}
 	ctx = context.WithValue(ctx, stateKey{}, st)
+	if op.Kind() == ast.Subscription {
+		r.startSubscription(ctx, op, vars, resp)
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	body := r.engine.Execute(ctx, op, vars, resp.Body[:0], ext)

@@ -30,6 +30,7 @@ type Router struct {
 	pinned   map[string]*document // safelisted documents, prepared at start
 	pq       *persisted.PersistedQueries
 	graphiql []byte
+	subs     *hub // streaming transports: WebSocket, SSE, multipart
 }
 
 // document is a prepared document with the limits analysis of each
@@ -53,7 +54,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer}
+	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions)}
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,
