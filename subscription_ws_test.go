@@ -15,12 +15,21 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/limits"
+	"github.com/graftgql/graft/pubsub"
 )
 
 // chatServer serves the chat example with cfg.
 func chatServer(t *testing.T, cfg graft.Config) (*httptest.Server, *graft.Router) {
 	t.Helper()
-	s, err := chat.Schema()
+	srv, r, _ := chatServerPS(t, cfg)
+	return srv, r
+}
+
+// chatServerPS is chatServer that also returns the chat's PubSub.
+func chatServerPS(t *testing.T, cfg graft.Config) (*httptest.Server, *graft.Router, *pubsub.Memory) {
+	t.Helper()
+	ps := pubsub.NewMemory(pubsub.Options{})
+	s, err := chat.New(ps).Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +39,20 @@ func chatServer(t *testing.T, cfg graft.Config) (*httptest.Server, *graft.Router
 	}
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
-	return srv, r
+	return srv, r, ps
+}
+
+// waitSubscribers waits until topic has n subscribers: a WebSocket
+// subscription starts asynchronously after its subscribe message.
+func waitSubscribers(t *testing.T, ps *pubsub.Memory, topic string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for ps.Subscribers(topic) != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d subscribers of %s, want %d", ps.Subscribers(topic), topic, n)
+		}
+		runtime.Gosched()
+	}
 }
 
 // wsClient is a raw graphql-transport-ws client: it sends and reads
@@ -136,13 +158,11 @@ func TestWebSocketCountdown(t *testing.T) {
 }
 
 func TestWebSocketQueriesMutationsAndMessages(t *testing.T) {
-	srv, _ := chatServer(t, graft.Config{})
+	srv, _, ps := chatServerPS(t, graft.Config{})
 	sub := dialWS(t, srv)
 	sub.init()
 	sub.send(`{"id":"s","type":"subscribe","payload":{"query":"subscription($r: String!) { messageAdded(room: $r) { room author text } }","variables":{"r":"go"}}}`)
-	// A ping answered proves the subscribe was handled before the post.
-	sub.send(`{"type":"ping"}`)
-	sub.expect(`{"type":"pong"}`)
+	waitSubscribers(t, ps, "chat:go", 1)
 	post := dialWS(t, srv)
 	post.init()
 	post.send(`{"id":"m","type":"subscribe","payload":{"query":"mutation { postMessage(room: \"go\", author: \"ann\", text: \"hi\") { text } }"}}`)
