@@ -35,7 +35,7 @@ var serverVars = []graft.EnvVar{
 	{Name: "PORT", Default: "4000", Description: "TCP port to listen on"},
 	{Name: "HOST", Default: "0.0.0.0", Description: "address to bind"},
 	{Name: "GRAFT_EXAMPLE", Default: defaultExample, Description: "example schema to serve: " + exampleNames()},
-	{Name: "REDIS_URL", Default: "(unset: in-memory store)", Description: "redis:// URL; keeps APQ queries in Redis (shared by instances) and adds a readiness check"},
+	{Name: "REDIS_URL", Default: "(unset: in-memory store)", Description: "redis:// URL; keeps APQ queries in Redis (shared by instances), carries the chat example's messages across instances (Redis Pub/Sub), and adds a readiness check"},
 	{Name: "REDIS_PREFIX", Default: "graft:pq:", Description: "key prefix of persisted queries in Redis"},
 	{Name: "REDIS_TTL", Default: "0 (no expiry)", Description: "lifetime of a persisted query in Redis (Go duration)"},
 	{Name: "CORS_ORIGINS", Default: "*", Description: "comma-separated allowed origins; \"off\" disables CORS"},
@@ -134,10 +134,10 @@ func newLogger(w io.Writer, s serverEnv) *slog.Logger {
 
 // printUsage writes the --help text: commands, flags and every variable.
 func printUsage(w io.Writer, flags func()) {
-	fmt.Fprint(w, `usage: graft [serve] [-example blog|starwars]
+	fmt.Fprint(w, `usage: graft [serve] [-example blog|chat|starwars]
        graft manifest [-o out.json] files.graphql...
        graft hash [-algorithm sha256|sha512] [file|-]
-       graft sdl [-example blog|starwars]
+       graft sdl [-example blog|chat|starwars]
 
 graft serve (the default) serves an example schema at /graphql with GraphiQL
 at /graphiql, automatic persisted queries, and /health and /ready. It stops

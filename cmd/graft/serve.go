@@ -13,8 +13,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
+	"github.com/graftgql/graft/pubsub/redispubsub"
 )
 
 // runServe serves an example schema until ctx ends or SIGINT/SIGTERM.
@@ -83,16 +85,36 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 
 	srv := &server{log: log, close: func() {}}
 	var checks []graft.Check
+	isChat := strings.EqualFold(se.Example, "chat")
+	if isChat && se.RedisURL != "" {
+		// The chat example publishes its messages through Redis, so every
+		// instance's subscribers receive them.
+		client, err := newRedisClient(se.RedisURL)
+		if err != nil {
+			return nil, err
+		}
+		ps := redispubsub.New(client, redispubsub.Options{})
+		srv.close = func() { _ = ps.Close(); _ = client.Close() }
+		if s, err = chat.New(ps).Schema(); err != nil {
+			srv.close()
+			return nil, err
+		}
+		checks = append(checks, graft.Check{Name: "redis-pubsub", Fn: func(ctx context.Context) error {
+			return client.Ping(ctx).Err()
+		}})
+	}
 	if !pqOff {
-		if se.RedisURL != "" && pqOpts.Mode == persisted.Safelist {
+		if se.RedisURL != "" && pqOpts.Mode == persisted.Safelist && !isChat {
 			log.Warn("graft: REDIS_URL is not used in safelist mode: the safelist comes from PERSISTED_QUERIES_MANIFEST")
 		}
 		if se.RedisURL != "" && pqOpts.Mode != persisted.Safelist {
 			client, err := newRedisClient(se.RedisURL)
 			if err != nil {
+				srv.close()
 				return nil, err
 			}
-			srv.close = func() { _ = client.Close() }
+			closeFirst := srv.close
+			srv.close = func() { closeFirst(); _ = client.Close() }
 			pqOpts.Store = redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.RedisTTL})
 			checks = append(checks, graft.Check{Name: "redis", Fn: func(ctx context.Context) error {
 				return client.Ping(ctx).Err()

@@ -124,10 +124,10 @@ func (c *Chat) post(ctx context.Context, a postArgs) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	c.keep(m)
 	if err := c.ps.Publish(ctx, topic(a.Room), payload); err != nil {
 		return Message{}, err
 	}
+	c.keep(m)
 	return m, nil
 }
 
