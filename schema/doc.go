@@ -3,8 +3,9 @@
 //
 // A Builder collects declarations: object types derived from Go structs
 // (Object), resolver fields with typed argument structs (FieldFunc, Query,
-// Mutation and their NoArgs forms, Subscription with a channel of events), enums, interfaces, unions, input
-// objects and custom scalars. Build checks them all, reporting every
+// Mutation and their NoArgs forms; Subscription, whose resolver returns a
+// channel of events), enums, interfaces, unions, input objects and custom
+// scalars. Build checks them all, reporting every
 // mistake as a *BuildError that names the type and field, and returns an
 // immutable *Schema: the types with compiled accessors (Field.Resolve,
 // Field.Offset, Field.NewArgs, Output trees with leaf writers and
