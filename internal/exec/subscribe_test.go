@@ -54,6 +54,7 @@ func tickSchema(t *testing.T, running chan int) *schema.Schema {
 		return ch, nil
 	}
 	schema.Subscription(b, "ticks", count)
+	schema.Subscription(b, "strictTicks", count, schema.OfType("Tick!"))
 	schema.Subscription(b, "panics", func(context.Context, struct{}) (<-chan int, error) { panic("boom") })
 	s, err := b.Build()
 	if err != nil {
@@ -108,6 +109,27 @@ func TestSubscribeEvents(t *testing.T) {
 	}
 	if n := <-running + <-running; n != 0 {
 		t.Fatalf("source goroutine bookkeeping %d", n)
+	}
+}
+
+func TestSubscribeNonNullPropagatesToData(t *testing.T) {
+	running := make(chan int, 16)
+	e := exec.New(tickSchema(t, running), exec.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, body := subscribe(t, e, ctx, `subscription { strictTicks(from: 1) { even } }`, nil)
+	if s == nil {
+		t.Fatalf("no stream: %s", body)
+	}
+	ev, _ := s.Next(ctx)
+	want := `{"errors":[{"message":"odd","locations":[{"line":1,"column":39}],"path":["strictTicks","even"]}],"data":null}`
+	if got := string(s.Execute(ctx, ev, nil)); got != want {
+		t.Fatalf("\n got %s\nwant %s", got, want)
+	}
+	// The next event is executed afresh.
+	ev, _ = s.Next(ctx)
+	if got := string(s.Execute(ctx, ev, nil)); got != `{"data":{"strictTicks":{"even":0}}}` {
+		t.Fatalf("got %s", got)
 	}
 }
 
