@@ -313,6 +313,14 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 		}
 	}
 	c.mu.Lock()
+	select {
+	case <-r.subs.closing:
+		c.mu.Unlock()
+		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: httpapi.NewError(CodeShuttingDown, "The server is shutting down")})
+		return
+	default:
+	}
 	if c.ops[id] != nil {
 		c.mu.Unlock()
 		r.writeError(w, &httpapi.Error{Status: http.StatusConflict,

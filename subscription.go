@@ -26,6 +26,7 @@ const (
 const (
 	CodeTooManyConnections   = "TOO_MANY_CONNECTIONS"
 	CodeTooManySubscriptions = "TOO_MANY_SUBSCRIPTIONS"
+	CodeShuttingDown         = "SHUTTING_DOWN"
 )
 
 // SubscriptionConfig configures the streaming transports served on the

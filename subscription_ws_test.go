@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
@@ -330,4 +331,28 @@ func TestWebSocketClientLeavingStopsResolvers(t *testing.T) {
 	w.expect(`{"id":"2","type":"next","payload":{"data":{"countdown":1000000}}}`)
 	_ = w.c.CloseNow()
 	waitGoroutines(t, base)
+}
+
+func TestWebSocketOrigins(t *testing.T) {
+	dial := func(srv *httptest.Server, origin string) int {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql",
+			&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}, HTTPHeader: http.Header{"Origin": {origin}}})
+		if err == nil {
+			_ = c.CloseNow()
+		}
+		return resp.StatusCode
+	}
+	strict, _ := chatServer(t, graft.Config{})
+	if got := dial(strict, "https://evil.example"); got != http.StatusForbidden {
+		t.Errorf("cross-origin by default: %d, want 403", got)
+	}
+	if got := dial(strict, strict.URL); got != http.StatusSwitchingProtocols {
+		t.Errorf("same origin: %d, want 101", got)
+	}
+	open, _ := chatServer(t, graft.Config{Subscriptions: graft.SubscriptionConfig{OriginPatterns: []string{"*.example"}}})
+	if got := dial(open, "https://app.example"); got != http.StatusSwitchingProtocols {
+		t.Errorf("listed origin: %d, want 101", got)
+	}
 }

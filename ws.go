@@ -234,6 +234,14 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 		return false
 	}
 	idJSON, _ := json.Marshal(id)
+	select {
+	case <-c.r.subs.closing:
+		// No operation starts once shutdown has begun.
+		c.mu.Unlock()
+		c.sendErrors(ctx, idJSON, httpapi.AppendErrors(nil, httpapi.NewError(CodeShuttingDown, "The server is shutting down")))
+		return true
+	default:
+	}
 	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.acquireSub() {
 		c.mu.Unlock()
 		c.sendErrors(ctx, idJSON, httpapi.AppendErrors(nil, httpapi.NewError(CodeTooManySubscriptions, "Too many subscriptions: complete one first")))

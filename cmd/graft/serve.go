@@ -122,6 +122,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 		}
 		cfg.PersistedQueries = &pqOpts
 	}
+	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
+		cfg.Subscriptions.OriginPatterns = originPatterns(splitList(origins))
+	}
 	srv.router, err = graft.NewRouter(s, graft.NewLayer(), cfg)
 	if err != nil {
 		srv.close()
@@ -172,6 +175,23 @@ func newRedisClient(url string) (*redis.Client, error) {
 	}
 	o.ContextTimeoutEnabled = true
 	return redis.NewClient(o), nil
+}
+
+// originPatterns turns CORS origins (https://app.example.com, or *) into
+// the host patterns that may open a WebSocket, so browsers allowed by CORS
+// may also subscribe.
+func originPatterns(origins []string) []string {
+	if len(origins) == 0 {
+		return []string{"*"}
+	}
+	out := make([]string, 0, len(origins))
+	for _, o := range origins {
+		if _, rest, ok := strings.Cut(o, "://"); ok {
+			o = rest
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // splitList splits a comma-separated list, dropping empty items.
