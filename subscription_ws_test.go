@@ -356,3 +356,22 @@ func TestWebSocketOrigins(t *testing.T) {
 		t.Errorf("listed origin: %d, want 101", got)
 	}
 }
+
+func TestWebSocketSlowConsumerIsDisconnected(t *testing.T) {
+	srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{WriteTimeout: 50 * time.Millisecond}})
+	w := dialWS(t, srv)
+	w.init()
+	w.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"slow\") { text } }"}}`)
+	waitSubscribers(t, ps, "chat:slow", 1)
+	// The client reads nothing more; large events fill the socket buffers
+	// until a write cannot finish within the write timeout.
+	text := strings.Repeat("x", 256<<10)
+	for i := 0; ps.Subscribers("chat:slow") > 0; i++ {
+		if i == 400 {
+			t.Fatal("the slow consumer was never disconnected")
+		}
+		resp := streamPost(t, srv, "", `{"query":"mutation { postMessage(room: \"slow\", author: \"a\", text: \"`+text+`\") { id } }"}`)
+		_ = resp.Body.Close()
+	}
+	waitSubscribers(t, ps, "chat:slow", 0)
+}
