@@ -99,10 +99,30 @@ type hub struct {
 	closing  chan struct{}
 	closed   bool
 	sseConns map[string]*sseConn // single connection mode, by token
+	// onClose holds the shutdown of each open WebSocket connection.
+	onClose map[*func()]struct{}
+}
+
+// register adds f to the functions CloseSubscriptions runs, each in its
+// own goroutine, and returns the func that removes it. After shutdown
+// began, f runs at once.
+func (h *hub) register(f func()) (unregister func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		go f()
+		return func() {}
+	}
+	h.onClose[&f] = struct{}{}
+	return func() {
+		h.mu.Lock()
+		delete(h.onClose, &f)
+		h.mu.Unlock()
+	}
 }
 
 func newHub(cfg SubscriptionConfig) *hub {
-	return &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}}
+	return &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, onClose: map[*func()]struct{}{}}
 }
 
 // acquireConn counts a new connection, or reports false when full or
@@ -160,6 +180,10 @@ func (r *Router) CloseSubscriptions() {
 	if !h.closed {
 		h.closed = true
 		close(h.closing)
+		for f := range h.onClose {
+			go (*f)()
+		}
+		clear(h.onClose)
 	}
 }
 

@@ -108,7 +108,7 @@ func (c *wsConn) serve() {
 		c.wg.Wait()
 		_ = c.c.CloseNow()
 	}()
-	go c.supervise(ctx)
+	defer c.supervise(ctx)()
 	initialised := false
 	for {
 		typ, data, err := c.c.Read(ctx)
@@ -186,41 +186,54 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) bool {
 	return true
 }
 
-// supervise closes a connection not initialised in time, sends pings, and
-// completes everything when the server shuts down.
-func (c *wsConn) supervise(ctx context.Context) {
+// supervise closes a connection not initialised in time, sends pings,
+// and completes everything when the server shuts down. It uses timers and
+// the hub's registry rather than a goroutine per connection, so an idle
+// connection costs no goroutine beyond its read loop. The returned func
+// stops it.
+func (c *wsConn) supervise(ctx context.Context) (stop func()) {
 	cfg := c.r.subs.cfg
-	initTimer := time.NewTimer(cfg.InitTimeout)
-	defer initTimer.Stop()
-	var tick <-chan time.Time
+	initTimer := time.AfterFunc(cfg.InitTimeout, func() {
+		if !c.acked.Load() {
+			c.close(wsInitTimeout, "Connection initialisation timeout")
+		}
+	})
+	var ping *time.Timer
 	if cfg.KeepAlive > 0 {
-		t := time.NewTicker(cfg.KeepAlive)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-initTimer.C:
-			if !c.acked.Load() {
-				c.close(wsInitTimeout, "Connection initialisation timeout")
+		// Created stopped and started once assigned, since the callback
+		// resets it.
+		ping = time.AfterFunc(time.Duration(1<<62), func() {
+			if ctx.Err() != nil {
 				return
 			}
-		case <-tick:
 			if c.acked.Load() {
 				c.write(ctx, []byte(`{"type":"ping"}`))
 			}
-		case <-c.r.subs.closing:
-			c.mu.Lock()
-			for _, sub := range c.subs {
-				sub.stop(errShutdown)
-			}
-			c.mu.Unlock()
-			c.wg.Wait() // each subscription sends its complete
-			c.close(websocket.StatusGoingAway, "Server shutting down")
-			return
+			ping.Reset(cfg.KeepAlive)
+		})
+		ping.Reset(cfg.KeepAlive)
+	}
+	unregister := c.r.subs.register(func() { c.shutdown(ctx) })
+	return func() {
+		initTimer.Stop()
+		if ping != nil {
+			ping.Stop()
 		}
+		unregister()
+	}
+}
+
+// shutdown completes every operation of the connection and closes it with
+// 1001 Going Away.
+func (c *wsConn) shutdown(ctx context.Context) {
+	c.mu.Lock()
+	for _, sub := range c.subs {
+		sub.stop(errShutdown)
+	}
+	c.mu.Unlock()
+	c.wg.Wait() // each operation sends its complete
+	if ctx.Err() == nil {
+		c.close(websocket.StatusGoingAway, "Server shutting down")
 	}
 }
 
