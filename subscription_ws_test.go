@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -374,4 +375,46 @@ func TestWebSocketSlowConsumerIsDisconnected(t *testing.T) {
 		_ = resp.Body.Close()
 	}
 	waitSubscribers(t, ps, "chat:slow", 0)
+}
+
+func TestServeShutdownCompletesSubscriptions(t *testing.T) {
+	s, err := chat.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	router, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, cancel, done := startServe(t, router, nil, graft.ServeOptions{ShutdownGrace: time.Minute})
+	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stop()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/graphql",
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &wsClient{t: t, c: c}
+	defer c.CloseNow()
+	w.init()
+	w.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { countdown(from: 1000000) }"}}`)
+	w.expect(`{"id":"1","type":"next","payload":{"data":{"countdown":1000000}}}`)
+	sse := streamPost(t, &httptest.Server{URL: url}, "text/event-stream", `{"query":"subscription { messageAdded(room: \"s\") { id } }"}`)
+	cancel()
+	for {
+		var m struct{ ID, Type string }
+		_ = json.Unmarshal([]byte(w.read()), &m)
+		if m.Type == "complete" {
+			break
+		}
+	}
+	w.expectClose(websocket.StatusGoingAway, "Server shutting down")
+	body, _ := io.ReadAll(sse.Body)
+	if !strings.HasSuffix(string(body), "event: complete\ndata: \n\n") {
+		t.Errorf("SSE stream ended with %q, want a complete event", body)
+	}
+	// Serve returns well before the minute of grace.
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
