@@ -18,8 +18,10 @@ import (
 // separate requests).
 
 // sseTokenHeader carries the reservation token of single connection
-// mode; a GET may send it as the token query parameter instead.
-const sseTokenHeader = "X-GraphQL-Event-Stream-Token"
+// mode; a GET may send it as the token query parameter instead. It is
+// kept in canonical form so looking it up on every request allocates
+// nothing.
+var sseTokenHeader = http.CanonicalHeaderKey("X-GraphQL-Event-Stream-Token")
 
 // sseBuffer bounds the messages waiting for a single-connection stream; a
 // client that falls further behind is disconnected.
