@@ -1,5 +1,5 @@
-// Command subsbench measures WebSocket subscriptions on one cmd/graft
-// process serving the chat example: it opens -n graphql-transport-ws
+// Command subsbench measures WebSocket subscriptions on one server process
+// serving the chat example (cmd/graft, or gqlgen with -server gqlgen): it opens -n graphql-transport-ws
 // connections, each subscribed to messageAdded of one room, posts -events
 // messages, and reports delivery, delivery latency (from sending the
 // mutation to receiving the event), and the server's resident memory per
@@ -31,21 +31,30 @@ import (
 func main() {
 	n := flag.Int("n", 10000, "subscribers")
 	events := flag.Int("events", 20, "messages posted")
+	server := flag.String("server", "graft", "graft (cmd/graft) or gqlgen (cmd/gqlgenchat)")
 	flag.Parse()
-	if err := run(*n, *events); err != nil {
+	pkg := map[string]string{
+		"graft":  "github.com/graftgql/graft/cmd/graft",
+		"gqlgen": "github.com/graftgql/graft/bench/cmd/gqlgenchat",
+	}[*server]
+	if pkg == "" {
+		fmt.Fprintln(os.Stderr, "subsbench: -server is graft or gqlgen")
+		os.Exit(2)
+	}
+	if err := run(pkg, *n, *events); err != nil {
 		fmt.Fprintln(os.Stderr, "subsbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, events int) error {
+func run(pkg string, n, events int) error {
 	dir, err := os.MkdirTemp("", "subsbench")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "graft")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/graftgql/graft/cmd/graft").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
