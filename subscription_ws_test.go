@@ -418,3 +418,30 @@ func TestServeShutdownCompletesSubscriptions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestTotalSubscriptionBound(t *testing.T) {
+	srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{MaxSubscriptions: 1}})
+	a := dialWS(t, srv)
+	a.init()
+	a.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"t\") { id } }"}}`)
+	waitSubscribers(t, ps, "chat:t", 1)
+	b := dialWS(t, srv)
+	b.init()
+	b.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"t\") { id } }"}}`)
+	b.expect(`{"id":"1","type":"error","payload":[{"message":"Too many subscriptions: complete one first","extensions":{"code":"TOO_MANY_SUBSCRIPTIONS"}}]}`)
+	resp := streamPost(t, srv, "text/event-stream", `{"query":"subscription { messageAdded(room: \"t\") { id } }"}`)
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("SSE over the bound: %d, want 503", resp.StatusCode)
+	}
+	// Completing the first frees its place.
+	a.send(`{"id":"1","type":"complete"}`)
+	waitSubscribers(t, ps, "chat:t", 0)
+	for {
+		b.send(`{"id":"2","type":"subscribe","payload":{"query":"subscription { countdown(from: 0) }"}}`)
+		if m := b.read(); m == `{"id":"2","type":"next","payload":{"data":{"countdown":0}}}` {
+			b.expect(`{"id":"2","type":"complete"}`)
+			return
+		}
+		runtime.Gosched()
+	}
+}
