@@ -127,6 +127,10 @@ type Config struct {
 	// cacheable (return the given context for anonymous requests).
 	Auth func(ctx context.Context, r *AuthRequest) (context.Context, error)
 
+	// Subscriptions configures the WebSocket, SSE and multipart transports
+	// served on Path, for subscriptions and for queries and mutations.
+	Subscriptions SubscriptionConfig
+
 	// Logger receives internal errors and panics. Default slog.Default().
 	Logger *slog.Logger
 }

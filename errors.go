@@ -30,6 +30,9 @@ const (
 	CodeServiceUnavailable    = gqlerr.ServiceUnavailable    // the layer's services could not start
 	CodeServerBusy            = gqlerr.ServerBusy            // too many requests in flight or large answers waiting (503, Retry-After)
 	CodeMethodNotAllowed      = gqlerr.MethodNotAllowed      // e.g. a persisted mutation over GET
+	CodeTooManyConnections    = gqlerr.TooManyConnections    // SubscriptionConfig.MaxConnections reached
+	CodeTooManySubscriptions  = gqlerr.TooManySubscriptions  // a subscription bound of SubscriptionConfig reached
+	CodeShuttingDown          = gqlerr.ShuttingDown          // the server is shutting down; reconnect elsewhere
 
 	CodePersistedQueryNotFound            = gqlerr.PersistedQueryNotFound
 	CodePersistedQueryNotSupported        = gqlerr.PersistedQueryNotSupported

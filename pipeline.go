@@ -161,9 +161,11 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 			return
 		}
 	case ast.Subscription:
-		r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
-			Err: gqlerr.New(gqlerr.BadRequest, "Subscriptions are not supported over this transport")})
-		return
+		if sinkFrom(ctx) == nil {
+			r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
+				Err: gqlerr.New(gqlerr.BadRequest, "Subscriptions are not supported over this transport")})
+			return
+		}
 	}
 	vars, verrs := r.engine.CoerceVariables(op, req.Variables)
 	if len(verrs) > 0 {
@@ -194,6 +196,10 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	if stateFrom(ctx) != st {
 		ctx = context.WithValue(ctx, stateKey{}, st)
+	}
+	if op.Kind() == ast.Subscription {
+		r.startSubscription(ctx, op, vars, resp)
+		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()

@@ -32,6 +32,7 @@ type Router struct {
 	pq       *pqstate.PersistedQueries
 	graphiql *graphiql.Page
 	load     loadBounds
+	subs     *hub // streaming transports: WebSocket, SSE, multipart
 }
 
 // document is a prepared document with the limits analysis of each
@@ -66,7 +67,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer}
+	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions)}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,

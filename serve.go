@@ -120,6 +120,11 @@ func Serve(ctx context.Context, router *Router, opts ServeOptions) error {
 		IdleTimeout:       opts.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 	}
+	if router != nil {
+		// Streams and WebSockets end when shutdown begins, so they do not
+		// hold it for the whole grace period.
+		srv.RegisterOnShutdown(router.CloseSubscriptions)
+	}
 	var lay lifecycle.Layer
 	if layer != nil {
 		lay = layer

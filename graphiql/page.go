@@ -66,7 +66,61 @@ var bootstrapTemplate = template.Must(template.New("bootstrap").Parse(`
     return;
   }
   var endpoint = {{.Endpoint}};
-  var fetcher = GraphiQL.createFetcher({ url: new URL(endpoint, window.location.href).toString() });
+  var url = new URL(endpoint, window.location.href).toString();
+  var httpFetcher = GraphiQL.createFetcher({ url: url });
+  // operationType returns the type of the operation to run, from the
+  // top-level text of the document (strings, comments and selection sets
+  // left out).
+  function operationType(query, name) {
+    var src = String(query || "").replace(/"""[\s\S]*?"""|"(?:\\.|[^"\\\n])*"|#[^\n]*/g, " ");
+    var top = "", depth = 0;
+    for (var i = 0; i < src.length; i++) {
+      var c = src[i];
+      if (c === "{") { depth++; top += " "; } else if (c === "}") { depth--; top += " "; } else if (depth === 0) { top += c; }
+    }
+    var re = /\b(query|mutation|subscription|fragment)\b\s*([_A-Za-z][_0-9A-Za-z]*)?/g, m;
+    while ((m = re.exec(top))) {
+      if (m[1] !== "fragment" && (!name || m[2] === name)) return m[1];
+    }
+    return "query";
+  }
+  // Subscriptions run over graphql-sse (distinct connections mode): each
+  // next event is one result; stopping the run aborts the request.
+  function sseFetcher(params, opts) {
+    var controller = new AbortController();
+    var headers = Object.assign({ "Content-Type": "application/json", "Accept": "text/event-stream" }, opts && opts.headers);
+    return (async function* () {
+      try {
+        var res = await fetch(url, { method: "POST", headers: headers, body: JSON.stringify(params), signal: controller.signal });
+        if (!(res.headers.get("Content-Type") || "").startsWith("text/event-stream")) {
+          yield await res.json();
+          return;
+        }
+        var reader = res.body.pipeThrough(new TextDecoderStream()).getReader(), buf = "";
+        for (;;) {
+          var r = await reader.read();
+          if (r.done) return;
+          buf += r.value;
+          var end;
+          while ((end = buf.indexOf("\n\n")) >= 0) {
+            var event = "", data = "";
+            buf.slice(0, end).split("\n").forEach(function (line) {
+              if (line.indexOf("event:") === 0) event = line.slice(6).trim();
+              else if (line.indexOf("data:") === 0) data += line.slice(5).trim();
+            });
+            buf = buf.slice(end + 2);
+            if (event === "next") yield JSON.parse(data);
+            if (event === "complete") return;
+          }
+        }
+      } finally {
+        controller.abort();
+      }
+    })();
+  }
+  var fetcher = function (params, opts) {
+    return operationType(params.query, params.operationName) === "subscription" ? sseFetcher(params, opts) : httpFetcher(params, opts);
+  };
   ReactDOM.createRoot(container).render(React.createElement(GraphiQL, {
     fetcher: fetcher,
     defaultEditorToolsVisibility: true

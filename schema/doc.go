@@ -2,8 +2,9 @@
 //
 // A Builder collects declarations: object types derived from Go structs
 // (Object), resolver fields with typed argument structs (FieldFunc, Query,
-// Mutation and their NoArgs forms), enums, interfaces, unions, input
-// objects and custom scalars. Build checks them all, reporting every
+// Mutation and their NoArgs forms; Subscription, whose resolver returns a
+// channel of events), enums, interfaces, unions, input objects and custom
+// scalars. Build checks them all, reporting every
 // mistake as a *BuildError that names the type and field, and returns an
 // immutable *Schema, ready for graft.NewRouter. Its SDL method prints it.
 //

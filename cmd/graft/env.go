@@ -108,10 +108,10 @@ func newLogger(w io.Writer, s serverEnv) *slog.Logger {
 // printUsage writes the --help text: commands, flags and every variable
 // of the declaration in internal/envconf, with cmd/graft's defaults.
 func printUsage(w io.Writer, flags func()) {
-	fmt.Fprint(w, `usage: graft [serve] [-example blog|starwars]
+	fmt.Fprint(w, `usage: graft [serve] [-example blog|chat|starwars]
        graft manifest [-o out.json] files.graphql...
        graft hash [-algorithm sha256|sha512] [file|-]
-       graft sdl [-example blog|starwars]
+       graft sdl [-example blog|chat|starwars]
 
 graft serve (the default) serves an example schema at /graphql with GraphiQL
 at /graphiql, automatic persisted queries, and /health and /ready. It stops

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/schema"
 )
@@ -16,6 +17,7 @@ const defaultExample = "blog"
 // examples are the schemas graft can serve, by name.
 var examples = map[string]func() (*schema.Schema, error){
 	"blog":     blog.Schema,
+	"chat":     chat.Schema,
 	"starwars": starwars.Schema,
 }
 

@@ -1,10 +1,10 @@
 // Command graft is the ready-to-run graft server and its tools.
 //
-//	graft [serve] [-example blog|starwars]   serve an example schema (default)
+//	graft [serve] [-example blog|chat|starwars]   serve an example schema (default)
 //	graft manifest [-o out.json] files...    build an Apollo persisted-query manifest
 //	graft hash [-algorithm sha256|sha512] [file|-]
 //	                                         print the persisted-query hash of a query
-//	graft sdl [-example blog|starwars]       print an example schema's SDL
+//	graft sdl [-example blog|chat|starwars]       print an example schema's SDL
 //
 // The server is configured from the environment; `graft --help` lists every
 // variable with its default.

@@ -13,8 +13,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
+	"github.com/graftgql/graft/pubsub/redispubsub"
 )
 
 // runServe serves an example schema until ctx ends or SIGINT/SIGTERM.
@@ -83,16 +85,36 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 
 	srv := &server{log: log, close: func() {}}
 	var checks []graft.Check
+	isChat := strings.EqualFold(se.Example, "chat")
+	if isChat && se.RedisURL != "" {
+		// The chat example publishes its messages through Redis, so every
+		// instance's subscribers receive them.
+		client, err := newRedisClient(se.RedisURL)
+		if err != nil {
+			return nil, err
+		}
+		ps := redispubsub.New(client, redispubsub.Options{})
+		srv.close = func() { _ = ps.Close(); _ = client.Close() }
+		if s, err = chat.New(ps).Schema(); err != nil {
+			srv.close()
+			return nil, err
+		}
+		checks = append(checks, graft.Check{Name: "redis-pubsub", Fn: func(ctx context.Context) error {
+			return client.Ping(ctx).Err()
+		}})
+	}
 	if !pqOff {
-		if se.RedisURL != "" && pqOpts.Mode == persisted.Safelist {
+		if se.RedisURL != "" && pqOpts.Mode == persisted.Safelist && !isChat {
 			log.Warn("graft: REDIS_URL is not used in safelist mode: the safelist comes from PERSISTED_QUERIES_MANIFEST")
 		}
 		if se.RedisURL != "" && pqOpts.Mode != persisted.Safelist {
 			client, err := newRedisClient(se.RedisURL)
 			if err != nil {
+				srv.close()
 				return nil, err
 			}
-			srv.close = func() { _ = client.Close() }
+			closeFirst := srv.close
+			srv.close = func() { closeFirst(); _ = client.Close() }
 			store := redisstore.New(client, redisstore.Options{Prefix: se.RedisPrefix, TTL: se.redisTTL()})
 			pqOpts.Store = store
 			// store.Ping always reaches Redis, and closes the store's
@@ -100,6 +122,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 			checks = append(checks, graft.Check{Name: "redis", Fn: store.Ping, Logger: log})
 		}
 		cfg.PersistedQueries = &pqOpts
+	}
+	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
+		cfg.Subscriptions.OriginPatterns = originPatterns(splitList(origins))
 	}
 	srv.router, err = graft.NewRouter(s, graft.NewLayer(), cfg)
 	if err != nil {
@@ -148,6 +173,23 @@ func newRedisClient(url string) (*redis.Client, error) {
 	}
 	o.ContextTimeoutEnabled = true
 	return redis.NewClient(o), nil
+}
+
+// originPatterns turns CORS origins (https://app.example.com, or *) into
+// the host patterns that may open a WebSocket, so browsers allowed by CORS
+// may also subscribe.
+func originPatterns(origins []string) []string {
+	if len(origins) == 0 {
+		return []string{"*"}
+	}
+	out := make([]string, 0, len(origins))
+	for _, o := range origins {
+		if _, rest, ok := strings.Cut(o, "://"); ok {
+			o = rest
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // splitList splits a comma-separated list, dropping empty items.

@@ -66,7 +66,7 @@ type Persisted struct {
 // Server holds the variables only the ready-to-run server cmd/graft reads.
 type Server struct {
 	Example     string    `env:"GRAFT_EXAMPLE" default:"blog" help:"example schema to serve (see -example)"`
-	RedisURL    string    `env:"REDIS_URL" default:"unset: in-memory store" help:"redis:// URL; keeps APQ queries in Redis (shared by instances) and adds a readiness check"`
+	RedisURL    string    `env:"REDIS_URL" default:"unset: in-memory store" help:"redis:// URL; keeps APQ queries in Redis (shared by instances), carries the chat example's messages across instances (Redis Pub/Sub), and adds a readiness check"`
 	RedisPrefix string    `env:"REDIS_PREFIX" default:"graft:pq:" help:"key prefix of persisted queries in Redis"`
 	RedisTTL    *Duration `env:"REDIS_TTL" default:"24h" help:"lifetime of a persisted query in Redis after its last use (Go duration; negative: no expiry); cap Redis itself with maxmemory and an LRU policy"`
 	CORSOrigins string    `env:"CORS_ORIGINS" default:"*" help:"comma-separated allowed origins; off disables CORS"`

@@ -62,18 +62,20 @@ func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf
 			return closeResponse(buf, extensions), false
 		}
 		start := len(buf)
-		buf, hasErrors = e.run(ctx, o, vars, buf, nil)
+		buf, hasErrors = e.run(ctx, o, vars, nil, buf, nil)
 		if !hasErrors {
 			e.cacheAnswer(o, buf[start:])
 		}
 		return closeResponse(buf[:len(buf)-1], extensions), hasErrors
 	}
-	return e.run(ctx, o, vars, buf, extensions)
+	return e.run(ctx, o, vars, nil, buf, extensions)
 }
 
-// run executes o and appends the response to buf.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) ([]byte, bool) {
-	if o.root == nil {
+// run executes o and appends the response to buf. pre holds the root
+// field values of a subscription event (see Stream.Execute); a
+// subscription without it is refused.
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte) ([]byte, bool) {
+	if o.root == nil || o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
 		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true
 	}
@@ -83,7 +85,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
-	if !r.executeRoot(o) {
+	if !r.executeRoot(o, pre) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
 	r.logSuppressed()
@@ -102,7 +104,7 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, buf
 // executeRoot writes the root object. A panic outside resolvers (a leaf
 // writer, a type resolver) ends the execution with an internal error
 // rather than escaping.
-func (r *request) executeRoot(o *Operation) (ok bool) {
+func (r *request) executeRoot(o *Operation, pre []prefetched) (ok bool) {
 	mark := len(r.buf)
 	defer func() {
 		if p := recover(); p != nil {
@@ -113,6 +115,9 @@ func (r *request) executeRoot(o *Operation) (ok bool) {
 			ok = false
 		}
 	}()
+	if pre != nil {
+		return r.writeFields(o.root.object, r.e.ast.Subscription.Name, nil, pre)
+	}
 	rootName := r.e.ast.Query.Name
 	serial := o.def.Operation == ast.Mutation
 	if serial {

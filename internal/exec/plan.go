@@ -132,8 +132,8 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 		root = e.ast.Query
 	case ast.Mutation:
 		root = e.ast.Mutation
-	default:
-		return op, nil // subscriptions are refused at execution
+	case ast.Subscription:
+		root = e.ast.Subscription
 	}
 	if root == nil {
 		return nil, withCode(gqlerror.Errorf("Schema is not configured for %ss.", def.Operation), gqlerr.ValidationFailed)

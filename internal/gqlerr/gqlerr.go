@@ -35,6 +35,9 @@ const (
 	ResponseTooLarge      = "RESPONSE_TOO_LARGE"
 	ServiceUnavailable    = "SERVICE_UNAVAILABLE"
 	ServerBusy            = "SERVER_BUSY"
+	TooManyConnections    = "TOO_MANY_CONNECTIONS"
+	TooManySubscriptions  = "TOO_MANY_SUBSCRIPTIONS"
+	ShuttingDown          = "SHUTTING_DOWN"
 	MethodNotAllowed      = "METHOD_NOT_ALLOWED"
 
 	PersistedQueryNotFound            = "PERSISTED_QUERY_NOT_FOUND"

@@ -226,5 +226,8 @@ func (bc *build) schema() *Schema {
 	if bc.b.mutation != nil {
 		s.Mutation = s.typeIndex["Mutation"]
 	}
+	if bc.b.subscription != nil {
+		s.Subscription = s.typeIndex["Subscription"]
+	}
 	return s
 }

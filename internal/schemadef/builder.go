@@ -17,8 +17,9 @@ type Builder struct {
 	inputs     []*inputDecl
 	scalars    []*scalarDecl
 
-	query    *objectDecl
-	mutation *objectDecl
+	query        *objectDecl
+	mutation     *objectDecl
+	subscription *objectDecl
 
 	// errs holds mistakes found while declaring; Build reports them.
 	errs []*BuildError
@@ -37,8 +38,11 @@ func (b *Builder) errorf(typeName, field, format string, args ...any) {
 // it on first use.
 func (b *Builder) rootObject(name string) *objectDecl {
 	slot := &b.query
-	if name == "Mutation" {
+	switch name {
+	case "Mutation":
 		slot = &b.mutation
+	case "Subscription":
+		slot = &b.subscription
 	}
 	if *slot == nil {
 		*slot = &objectDecl{name: name, goType: reflect.TypeFor[struct{}](), root: true}
@@ -79,6 +83,8 @@ type fieldDecl struct {
 	newArgs func() unsafe.Pointer // allocates a zero argument struct
 	nilFunc bool                  // the declared Go function was nil
 	batch   BatchResolver         // batch fields (BatchFieldFunc)
+	// subscribe starts the event stream of a Subscription root field.
+	subscribe Subscriber
 }
 
 // call is a resolver with its Go result type.

@@ -156,6 +156,10 @@ type Field struct {
 	// nil, one error per parent, or one error for all. Resolve then calls
 	// it with a single parent.
 	Batch BatchResolver
+	// Subscribe starts the event stream of a Subscription root field; nil
+	// for every other field. Each event is then passed as the parent to
+	// Resolve, which returns the field's value for that event.
+	Subscribe Subscriber
 
 	// NewArgs converts coerced argument values (the result of coercing the
 	// query's literals and variables with defaults applied: nil, bool,

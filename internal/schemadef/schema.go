@@ -9,7 +9,7 @@ import (
 type Schema struct {
 	Query        *Type // never nil
 	Mutation     *Type // nil when the schema has no mutations
-	Subscription *Type // reserved; nil until subscriptions are supported
+	Subscription *Type // nil when the schema has no subscriptions
 
 	// Types lists every named type, built-in scalars included, sorted by
 	// name.

@@ -8,7 +8,7 @@ import (
 var builtinScalars = map[string]bool{"Boolean": true, "Float": true, "ID": true, "Int": true, "String": true}
 
 // printSDL prints the schema: the types in name order, the root types
-// named Query and Mutation so no schema definition is needed. Fields,
+// named Query, Mutation and Subscription so no schema definition is needed. Fields,
 // arguments, enum values and input fields keep their declaration order.
 func printSDL(s *Schema) string {
 	var w strings.Builder

@@ -1,0 +1,113 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	schema "github.com/graftgql/graft/internal/schemadef"
+)
+
+// Stream is the source stream of one running subscription, started by
+// Subscribe. Next waits for events; Execute turns each one into a
+// response by executing the operation's selection set against it, as a
+// query result is executed. A Stream is used by one goroutine.
+type Stream struct {
+	e      *Engine
+	op     *Operation
+	vars   map[string]any
+	index  int // the subscribed field's index in the root plan
+	field  *fieldPlan
+	events schema.Events
+}
+
+// Subscribe starts the source stream of the subscription operation o with
+// coerced variables vars. ctx is the subscription resolver's context for
+// the whole life of the stream: the caller cancels it to end the
+// subscription, and must do so once it stops reading. When the stream
+// cannot start (bad arguments, an error or panic in the resolver) the
+// returned Stream is nil and the response to send instead,
+// {"errors":[...]}, is appended to buf.
+func (e *Engine) Subscribe(ctx context.Context, o *Operation, vars map[string]any, buf []byte) (*Stream, []byte) {
+	if o.root == nil || o.def.Operation != ast.Subscription {
+		ge := withCode(gqlerror.Errorf("The operation is not a subscription."), gqlerr.OperationUnsupported)
+		return nil, gqlerr.AppendResponse(buf, gqlerror.List{ge}, nil)
+	}
+	index := -1
+	for i, f := range o.root.object.fields {
+		if f.kind == kindModel && f.def.Subscribe != nil && (f.conds == nil || included(f.conds, vars)) {
+			index = i
+			break
+		}
+	}
+	if index < 0 {
+		ge := withCode(gqlerror.ErrorPosf(o.def.Position, "A subscription must select one subscription field."), gqlerr.ValidationFailed)
+		return nil, gqlerr.AppendResponse(buf, gqlerror.List{ge}, nil)
+	}
+	s := &Stream{e: e, op: o, vars: vars, index: index, field: o.root.object.fields[index]}
+	r := requestPool.Get().(*request)
+	defer r.release()
+	r.e, r.ctx, r.done, r.vars = e, ctx, ctx.Done(), vars
+	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
+	events, err := s.start(r)
+	if err != nil {
+		return nil, gqlerr.AppendResponse(buf, gqlerror.List{r.resolverError(s.field, err)}, nil)
+	}
+	s.events = events
+	return s, buf
+}
+
+// start converts the field's arguments and calls its Subscriber, turning
+// a panic into errPanic.
+func (s *Stream) start(r *request) (events schema.Events, err error) {
+	f := s.field
+	defer func() {
+		if v := recover(); v != nil {
+			s.e.logger.Error("graphql: subscription resolver panicked",
+				"field", f.parent+"."+f.name, "panic", v, "stack", string(debug.Stack()))
+			events, err = nil, errPanic
+		}
+	}()
+	args := f.args
+	if f.argsErr != nil {
+		return nil, argumentError{f.argsErr}
+	}
+	if f.dynArgs {
+		vals, err := s.e.coerce.Arguments(f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
+		if err == nil {
+			args, err = f.def.NewArgs(vals)
+		}
+		if err != nil {
+			return nil, argumentError{err}
+		}
+	}
+	events, err = f.def.Subscribe(r.ctx, args)
+	if err == nil && events == nil {
+		err = fmt.Errorf("subscription field %s.%s returned no event stream", f.parent, f.name)
+	}
+	return events, err
+}
+
+// Next blocks until the next event and returns it, or reports false once
+// the stream has ended: the source closed or ctx is done.
+func (s *Stream) Next(ctx context.Context) (unsafe.Pointer, bool) {
+	return s.events(ctx)
+}
+
+// Execute executes the operation's selection set against event (a value
+// returned by Next) and appends the response to buf:
+// {"errors":[...],"data":...}, with field errors, non-null propagation,
+// error masking and the response bound as for a query. ctx is handed to
+// the resolvers below the subscribed field.
+func (s *Stream) Execute(ctx context.Context, event unsafe.Pointer, buf []byte) []byte {
+	pre := make([]prefetched, len(s.op.root.object.fields))
+	p, err := s.field.def.Resolve(ctx, event, nil)
+	pre[s.index] = prefetched{ptr: p, err: err, set: true}
+	out, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil)
+	return out
+}

@@ -1,0 +1,41 @@
+package schema
+
+import (
+	"context"
+
+	"github.com/graftgql/graft/internal/schemadef"
+)
+
+// Subscription adds a field with arguments to the Subscription type. fn
+// starts the stream of events for one subscriber and returns the channel
+// it sends them on; R is the field's type, mapped like a query result, and
+// each event is executed against the field's selection set as a query
+// result is. See FieldFunc for the argument struct A.
+//
+// The stream ends when fn closes the channel, or when the subscriber
+// leaves, the server shuts down or the request is cancelled; ctx is
+// cancelled in every case. A goroutine that feeds the channel must
+// therefore select on ctx.Done() beside each send, and return once it is
+// done, so no goroutine outlives the subscription:
+//
+//	schema.Subscription(b, "countdown", func(ctx context.Context, a CountdownArgs) (<-chan int, error) {
+//		ch := make(chan int)
+//		go func() {
+//			defer close(ch)
+//			for i := a.From; i >= 0; i-- {
+//				select {
+//				case ch <- i:
+//				case <-ctx.Done():
+//					return
+//				}
+//			}
+//		}()
+//		return ch, nil
+//	})
+//
+// An error from fn ends the subscription before any event, with that
+// error in the response. Options: Description, Deprecated, OfType, Cost,
+// CostFn.
+func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A) (<-chan R, error), opts ...Option) {
+	schemadef.Subscription(b.def(), name, fn, opts...)
+}

@@ -1,0 +1,395 @@
+package graft
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/schemadef"
+)
+
+// Server-Sent Events per the graphql-sse protocol: distinct connections
+// mode (one event stream per operation) and single connection mode (one
+// reserved event stream carries the results of operations sent by
+// separate requests).
+
+// sseTokenHeader carries the reservation token of single connection
+// mode; a GET may send it as the token query parameter instead. It is
+// kept in canonical form so looking it up on every request allocates
+// nothing.
+var sseTokenHeader = http.CanonicalHeaderKey("X-GraphQL-Event-Stream-Token")
+
+// sseBuffer bounds the messages waiting for a single-connection stream; a
+// client that falls further behind is disconnected.
+const sseBuffer = 256
+
+var (
+	sseOpen      = []byte(":\n\n")
+	sseNext      = []byte("event: next\ndata: ")
+	sseEnd       = []byte("\n\n")
+	sseComplete  = []byte("event: complete\ndata: \n\n")
+	sseKeepAlive = []byte(":\n\n")
+)
+
+// acceptsEventStream reports whether an Accept header list holds
+// text/event-stream. A request without Accept is a JSON request.
+func acceptsEventStream(values []string) bool {
+	found := false
+	mediaRanges(values, func(mt, _ string) bool {
+		found = mt == "text/event-stream"
+		return !found
+	})
+	return found
+}
+
+// isSSE reports whether req belongs to graphql-sse: an event-stream
+// request, a request carrying a reservation token, or a reservation (PUT)
+// when the schema has subscriptions (otherwise PUT stays a 405).
+func (r *Router) isSSE(req *http.Request) bool {
+	return req.Method == http.MethodPut && schemadef.Model(r.schema).Subscription != nil ||
+		req.Header.Get(sseTokenHeader) != "" || acceptsEventStream(req.Header.Values("Accept"))
+}
+
+// serveSSE dispatches the graphql-sse requests.
+func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
+	token := req.Header.Get(sseTokenHeader)
+	if token == "" && req.Method == http.MethodGet {
+		token = req.URL.Query().Get("token")
+	}
+	switch {
+	case req.Method == http.MethodPut:
+		r.sseReserve(w, req)
+	case token != "":
+		c := r.subs.sseConn(token)
+		if c == nil {
+			r.writeError(w, &httpapi.Error{Status: http.StatusNotFound,
+				Err: gqlerr.New(gqlerr.BadRequest, "No event stream is reserved for this token")})
+			return
+		}
+		switch req.Method {
+		case http.MethodGet:
+			r.sseStream(w, req, c)
+		case http.MethodPost:
+			r.sseOperation(w, req, c)
+		case http.MethodDelete:
+			c.stop(req.URL.Query().Get("operationId"))
+			w.WriteHeader(http.StatusOK)
+		default:
+			r.writeError(w, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"GET, POST, DELETE"}},
+				Err: gqlerr.New(gqlerr.BadRequest, "Method "+req.Method+" is not allowed with an event-stream token")})
+		}
+	default:
+		r.sseDistinct(w, req)
+	}
+}
+
+// startSSE writes the headers of an event stream and its opening comment.
+func (r *Router) startSSE(w http.ResponseWriter) *httpStream {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s := newHTTPStream(w, r.subs.cfg.WriteTimeout)
+	_ = s.write(sseOpen)
+	return s
+}
+
+// sseDistinct serves one operation on its own event stream. Request
+// errors (parse, validation, variables, limits, CSRF) arrive as a next
+// event, as the protocol asks; refusals of the request itself (401, 403,
+// 413, 415, 503) answer with their status.
+func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
+	raw, e := r.rawFromHTTP(req)
+	if e != nil {
+		r.writeError(w, e)
+		return
+	}
+	if !r.subs.acquireConn() {
+		r.writeError(w, tooManyConnections())
+		return
+	}
+	defer r.subs.releaseConn()
+	ctx, stop := context.WithCancelCause(req.Context())
+	defer stop(nil)
+	op := r.startRaw(ctx, raw)
+	if op.stream == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
+		writeResponse(w, &op.resp)
+		return
+	}
+	if op.stream == nil {
+		s := r.startSSE(w)
+		_ = s.write(sseNext, op.resp.Body, sseEnd, sseComplete)
+		return
+	}
+	if !r.subs.acquireSub() {
+		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
+		return
+	}
+	defer r.subs.releaseSub()
+	s := r.startSSE(w)
+	complete := r.streamEvents(op, stop,
+		func(body []byte) error { return s.write(sseNext, body, sseEnd) },
+		func() error { return s.write(sseKeepAlive) })
+	if complete {
+		_ = s.write(sseComplete)
+	}
+}
+
+// sseConn is a single-connection-mode reservation and, once connected,
+// its event stream.
+type sseConn struct {
+	h      *hub
+	token  string
+	out    chan []byte
+	ctx    context.Context // ends with the stream; operations run in it
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex
+	connected bool
+	ops       map[string]context.CancelCauseFunc
+}
+
+func (h *hub) sseConn(token string) *sseConn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sseConns[token]
+}
+
+// sseReserve answers a PUT with a reservation token (201). Auth applies;
+// the reservation counts as a connection and lapses unless its stream
+// connects within the init timeout.
+func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
+	ctx := req.Context()
+	if r.cfg.Auth != nil {
+		raw, _ := r.rawFromHTTP(req)
+		st := &requestState{layer: r.layer, info: RequestInfo{Header: raw.Header}}
+		if _, e := r.admit(ctx, raw, st); e != nil {
+			r.writeError(w, e)
+			return
+		}
+	}
+	if !r.subs.acquireConn() {
+		r.writeError(w, tooManyConnections())
+		return
+	}
+	c := &sseConn{h: r.subs, token: rand.Text(), out: make(chan []byte, sseBuffer), ops: map[string]context.CancelCauseFunc{}}
+	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	r.subs.mu.Lock()
+	r.subs.sseConns[c.token] = c
+	r.subs.mu.Unlock()
+	time.AfterFunc(r.subs.cfg.InitTimeout, func() {
+		c.mu.Lock()
+		connected := c.connected
+		c.mu.Unlock()
+		if !connected {
+			c.end()
+		}
+	})
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusCreated)
+	_, _ = w.Write([]byte(c.token))
+}
+
+// end forgets the reservation, stops its operations and releases its
+// connection count, once.
+func (c *sseConn) end() {
+	c.h.mu.Lock()
+	if c.h.sseConns[c.token] != c {
+		c.h.mu.Unlock()
+		return
+	}
+	delete(c.h.sseConns, c.token)
+	c.h.conns--
+	c.h.mu.Unlock()
+	c.cancel()
+}
+
+// stop ends operation id, as a DELETE asks.
+func (c *sseConn) stop(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if stop := c.ops[id]; stop != nil {
+		stop(errClientComplete)
+	}
+}
+
+// send queues a message for the stream; a stream too slow to keep up is
+// disconnected.
+func (c *sseConn) send(msg []byte) {
+	select {
+	case c.out <- msg:
+	default:
+		c.cancel()
+	}
+}
+
+// sseStream serves the event stream of a reservation.
+func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn) {
+	c.mu.Lock()
+	if c.connected {
+		c.mu.Unlock()
+		r.writeError(w, &httpapi.Error{Status: http.StatusConflict,
+			Err: gqlerr.New(gqlerr.BadRequest, "The event stream of this token is already connected")})
+		return
+	}
+	c.connected = true
+	c.mu.Unlock()
+	defer c.end()
+	s := r.startSSE(w)
+	var tick <-chan time.Time
+	if ka := r.subs.cfg.KeepAlive; ka > 0 {
+		t := time.NewTicker(ka)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case msg := <-c.out:
+			if s.write(msg) != nil {
+				return
+			}
+		case <-tick:
+			if s.write(sseKeepAlive) != nil {
+				return
+			}
+		case <-req.Context().Done():
+			return
+		case <-c.ctx.Done():
+			return
+		case <-r.subs.closing:
+			c.mu.Lock()
+			for _, stop := range c.ops {
+				stop(errShutdown)
+			}
+			c.mu.Unlock()
+			c.wg.Wait() // each operation queues its complete
+			for {
+				select {
+				case msg := <-c.out:
+					if s.write(msg) != nil {
+						return
+					}
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// sseOperation runs an operation whose results go to the reserved stream
+// and answers 202; request errors answer this request as over plain HTTP.
+func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseConn) {
+	raw, e := r.rawFromHTTP(req)
+	if e != nil {
+		r.writeError(w, e)
+		return
+	}
+	var body struct {
+		Extensions struct {
+			OperationID string `json:"operationId"`
+		} `json:"extensions"`
+	}
+	_ = json.Unmarshal(raw.Body, &body)
+	id := body.Extensions.OperationID
+	if id == "" {
+		r.writeError(w, &httpapi.Error{Status: http.StatusBadRequest,
+			Err: gqlerr.New(gqlerr.BadRequest, "Operations on an event-stream token need extensions.operationId")})
+		return
+	}
+	// The token was obtained with a PUT, which no page can send cross-site
+	// without a preflight: it counts as a preflight header.
+	if r.cfg.CSRF != nil {
+		header, preflight := raw.Header, strings.ToLower(r.cfg.CSRF.RequiredHeaders[0])
+		raw.Header = func(name string) string {
+			if strings.ToLower(name) == preflight {
+				return c.token
+			}
+			return header(name)
+		}
+	}
+	c.mu.Lock()
+	select {
+	case <-r.subs.closing:
+		c.mu.Unlock()
+		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")})
+		return
+	default:
+	}
+	if c.ops[id] != nil {
+		c.mu.Unlock()
+		r.writeError(w, &httpapi.Error{Status: http.StatusConflict,
+			Err: gqlerr.New(gqlerr.BadRequest, "Operation "+id+" is already running on this stream")})
+		return
+	}
+	if len(c.ops) >= r.subs.cfg.MaxSubscriptionsPerConnection || !r.subs.acquireSub() {
+		c.mu.Unlock()
+		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")})
+		return
+	}
+	ctx, stop := context.WithCancelCause(c.ctx)
+	c.ops[id] = stop
+	c.mu.Unlock()
+	release := func() {
+		c.mu.Lock()
+		delete(c.ops, id)
+		c.mu.Unlock()
+		stop(nil)
+		r.subs.releaseSub()
+	}
+	// The operation runs in the stream's context, which outlives this
+	// request; Auth still sees this request's headers.
+	op := r.startRaw(ctx, raw)
+	idJSON, _ := json.Marshal(id)
+	if op.stream == nil {
+		release()
+		if op.resp.Status != http.StatusOK {
+			writeResponse(w, &op.resp)
+			return
+		}
+		c.send(sseMessage(sseNext, idJSON, op.resp.Body))
+		c.send(sseMessage(sseCompleteHead, idJSON, nil))
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer release()
+		err := r.pump(op, func(body []byte) error {
+			c.send(sseMessage(sseNext, idJSON, body))
+			return nil
+		})
+		if cause := context.Cause(ctx); err == nil && cause == nil || cause == errShutdown {
+			c.send(sseMessage(sseCompleteHead, idJSON, nil))
+		}
+	}()
+	w.WriteHeader(http.StatusAccepted)
+}
+
+var sseCompleteHead = []byte("event: complete\ndata: ")
+
+// sseMessage builds a single-connection event: head, then
+// {"id":id,"payload":payload} (payload left out when nil).
+func sseMessage(head, id, payload []byte) []byte {
+	b := make([]byte, 0, len(head)+len(id)+len(payload)+32)
+	b = append(b, head...)
+	b = append(b, `{"id":`...)
+	b = append(b, id...)
+	if payload != nil {
+		b = append(b, `,"payload":`...)
+		b = append(b, payload...)
+	}
+	return append(b, "}\n\n"...)
+}

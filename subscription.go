@@ -1,0 +1,328 @@
+package graft
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/httpapi"
+)
+
+// Defaults of SubscriptionConfig, applied to zero fields.
+const (
+	DefaultKeepAlive               = 12 * time.Second
+	DefaultInitTimeout             = 3 * time.Second
+	DefaultStreamWriteTimeout      = 10 * time.Second
+	DefaultMaxConnections          = 10_000
+	DefaultMaxSubscriptionsPerConn = 100
+	DefaultMaxSubscriptions        = 100_000
+)
+
+// SubscriptionConfig configures the streaming transports served on the
+// GraphQL path: WebSocket (graphql-transport-ws), Server-Sent Events
+// (graphql-sse) and multipart HTTP. Queries and mutations run over them
+// too. Every zero field takes its default.
+type SubscriptionConfig struct {
+	// OnConnect receives the payload of a WebSocket connection_init
+	// message, after Config.Auth accepted the upgrade request. It may
+	// return a context carrying the user; an error closes the socket with
+	// 4403 Forbidden.
+	OnConnect func(ctx context.Context, payload map[string]any) (context.Context, error)
+	// KeepAlive is the interval of WebSocket pings, SSE keep-alive comments
+	// and multipart heartbeats. Default 12s; negative turns them off.
+	KeepAlive time.Duration
+	// InitTimeout bounds the wait for a WebSocket connection_init; then
+	// the socket closes with 4408. Default 3s.
+	InitTimeout time.Duration
+	// WriteTimeout bounds one write to a client. A consumer too slow to
+	// take an event within it is disconnected, and the events waiting for
+	// it are bounded by the publish/subscribe buffer behind the resolver,
+	// so a slow client never makes the server hold unbounded memory.
+	// Default 10s.
+	WriteTimeout time.Duration
+	// MaxConnections bounds WebSocket connections and event streams
+	// together. Default 10,000; beyond it the request answers 503.
+	MaxConnections int
+	// MaxSubscriptionsPerConnection bounds the operations running on one
+	// WebSocket or single-connection SSE stream. Default 100.
+	MaxSubscriptionsPerConnection int
+	// MaxSubscriptions bounds the subscriptions running on the router.
+	// Default 100,000.
+	MaxSubscriptions int
+	// OriginPatterns lists the host patterns (path.Match syntax, for
+	// example "*.example.com") from which browsers may open a WebSocket.
+	// Empty allows only the server's own host; clients that send no Origin
+	// (non-browser clients) are always allowed.
+	OriginPatterns []string
+}
+
+func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
+	if c.KeepAlive == 0 {
+		c.KeepAlive = DefaultKeepAlive
+	}
+	if c.InitTimeout <= 0 {
+		c.InitTimeout = DefaultInitTimeout
+	}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = DefaultStreamWriteTimeout
+	}
+	if c.MaxConnections <= 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.MaxSubscriptionsPerConnection <= 0 {
+		c.MaxSubscriptionsPerConnection = DefaultMaxSubscriptionsPerConn
+	}
+	if c.MaxSubscriptions <= 0 {
+		c.MaxSubscriptions = DefaultMaxSubscriptions
+	}
+	return c
+}
+
+// hub counts the router's connections and subscriptions and tells them
+// when the server shuts down.
+type hub struct {
+	cfg      SubscriptionConfig
+	mu       sync.Mutex
+	conns    int
+	subs     int
+	closing  chan struct{}
+	closed   bool
+	sseConns map[string]*sseConn // single connection mode, by token
+	// onClose holds the shutdown of each open WebSocket connection.
+	onClose map[*func()]struct{}
+}
+
+// register adds f to the functions CloseSubscriptions runs, each in its
+// own goroutine, and returns the func that removes it. After shutdown
+// began, f runs at once.
+func (h *hub) register(f func()) (unregister func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		go f()
+		return func() {}
+	}
+	h.onClose[&f] = struct{}{}
+	return func() {
+		h.mu.Lock()
+		delete(h.onClose, &f)
+		h.mu.Unlock()
+	}
+}
+
+func newHub(cfg SubscriptionConfig) *hub {
+	return &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, onClose: map[*func()]struct{}{}}
+}
+
+// acquireConn counts a new connection, or reports false when full or
+// shutting down.
+func (h *hub) acquireConn() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.conns >= h.cfg.MaxConnections {
+		return false
+	}
+	h.conns++
+	return true
+}
+
+func (h *hub) releaseConn() {
+	h.mu.Lock()
+	h.conns--
+	h.mu.Unlock()
+}
+
+// acquireSub counts a new subscription, or reports false when full.
+func (h *hub) acquireSub() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.subs >= h.cfg.MaxSubscriptions {
+		return false
+	}
+	h.subs++
+	return true
+}
+
+func (h *hub) releaseSub() {
+	h.mu.Lock()
+	h.subs--
+	h.mu.Unlock()
+}
+
+// counts returns the open connections and running subscriptions.
+func (h *hub) counts() (conns, subs int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.conns, h.subs
+}
+
+// CloseSubscriptions completes every running subscription and closes
+// every WebSocket (1001 Going Away) and event stream, and refuses new
+// ones. Serve calls it when shutdown begins; a server built by hand calls
+// it from http.Server.RegisterOnShutdown, since http.Server.Shutdown does
+// not wait for hijacked connections and would wait out its grace period
+// for open streams.
+func (r *Router) CloseSubscriptions() {
+	h := r.subs
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		close(h.closing)
+		for f := range h.onClose {
+			go (*f)()
+		}
+		clear(h.onClose)
+	}
+}
+
+// streamSink is put in the context of a request that came over a
+// streaming transport: the pipeline starts a subscription into it
+// instead of refusing it.
+type streamSink struct {
+	stream *exec.Stream
+	ctx    context.Context // the subscription's context, with request state
+}
+
+type streamKey struct{}
+
+func sinkFrom(ctx context.Context) *streamSink {
+	s, _ := ctx.Value(streamKey{}).(*streamSink)
+	return s
+}
+
+// startSubscription is the pipeline's last step for a subscription: it
+// starts the source stream into the request's sink, or answers the
+// errors that kept it from starting.
+func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars map[string]any, resp *httpapi.Response) {
+	sink := sinkFrom(ctx)
+	s, body := r.engine.Subscribe(ctx, op, vars, resp.Body[:0])
+	resp.Status = http.StatusOK
+	resp.ContentType = httpapi.ContentTypeGraphQLResponse
+	resp.Body = body
+	if s != nil {
+		sink.stream, sink.ctx = s, ctx
+	}
+}
+
+// operation is one GraphQL request run over a streaming transport: either
+// a running subscription (stream) or a single response.
+type operation struct {
+	resp   httpapi.Response
+	stream *exec.Stream
+	ctx    context.Context
+}
+
+// start runs req through the router's pipeline (persisted queries, the
+// document cache, validation, variables, limits) with ctx, which the
+// caller cancels to end a subscription.
+func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(string) string) *operation {
+	sink := &streamSink{}
+	op := &operation{}
+	ctx = context.WithValue(ctx, streamKey{}, sink)
+	func() {
+		defer r.containPanic(ctx, &op.resp, httpapi.ContentTypeGraphQLResponse)
+		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+		r.run(ctx, st, req, httpapi.MediaGraphQLResponse, &op.resp)
+	}()
+	op.stream, op.ctx = sink.stream, sink.ctx
+	return op
+}
+
+// startRaw is start for a request that came over HTTP: CSRF prevention,
+// the Auth hook and request decoding run first, as for every request.
+func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operation {
+	sink := &streamSink{}
+	op := &operation{}
+	raw.Accept = httpapi.MediaGraphQLResponse
+	r.serve(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp)
+	op.stream, op.ctx = sink.stream, sink.ctx
+	return op
+}
+
+// pump executes each event of op's stream and hands the response to send,
+// until the stream ends, send fails or the stream's context is done.
+func (r *Router) pump(op *operation, send func(body []byte) error) error {
+	var buf []byte
+	for {
+		ev, ok := op.stream.Next(op.ctx)
+		if !ok {
+			return op.ctx.Err()
+		}
+		ectx, cancel := context.WithTimeout(op.ctx, r.cfg.Timeout)
+		buf = op.stream.Execute(ectx, ev, buf[:0])
+		cancel()
+		if err := send(buf); err != nil {
+			return err
+		}
+	}
+}
+
+// serveStream serves the streaming transports on the GraphQL path and
+// reports whether req was one of theirs: a WebSocket upgrade, an
+// event-stream request (graphql-sse) or a multipart subscription request.
+func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
+	switch {
+	case isWebSocket(req):
+		r.serveWebSocket(w, req)
+	case r.isSSE(req):
+		r.serveSSE(w, req)
+	case acceptsMultipart(req.Header.Values("Accept")):
+		r.serveMultipart(w, req)
+	default:
+		return false
+	}
+	return true
+}
+
+func isWebSocket(req *http.Request) bool {
+	return req.Method == http.MethodGet && headerHasToken(req.Header.Values("Connection"), "upgrade") &&
+		strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
+}
+
+// headerHasToken reports whether a comma-separated header holds token.
+func headerHasToken(values []string, token string) bool {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mediaRanges yields the media types of an Accept header list with their
+// parameters.
+func mediaRanges(values []string, yield func(mt, params string) bool) {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, params, _ := strings.Cut(part, ";")
+			if !yield(strings.ToLower(strings.TrimSpace(mt)), params) {
+				return
+			}
+		}
+	}
+}
+
+// errNotStream is returned by send functions once the client is gone.
+var errNotStream = errors.New("graft: client gone")
+
+// tooManyConnections is the answer when MaxConnections is reached or the
+// server is shutting down.
+func tooManyConnections() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
+}
+
+// writeError writes a request error as a GraphQL response.
+func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
+	var resp httpapi.Response
+	r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
+	writeResponse(w, &resp)
+}

@@ -1,0 +1,25 @@
+package graft
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// The streaming transports' dispatch runs on every request to the GraphQL
+// path: for a plain JSON request it must not allocate.
+func TestStreamDispatchAllocatesNothingForJSON(t *testing.T) {
+	r := &Router{}
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/graphql-response+json, application/json")
+	allocs := testing.AllocsPerRun(100, func() {
+		if isWebSocket(req) || r.isSSE(req) || acceptsMultipart(req.Header.Values("Accept")) {
+			t.Fatal("a JSON request was taken for a stream")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per request", allocs)
+	}
+}

@@ -1,0 +1,355 @@
+package graft
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/httpapi"
+)
+
+// wsProtocol is the WebSocket subprotocol of the graphql-ws library.
+const wsProtocol = "graphql-transport-ws"
+
+// Close codes of the graphql-transport-ws protocol.
+const (
+	wsBadRequest          websocket.StatusCode = 4400
+	wsUnauthorized        websocket.StatusCode = 4401
+	wsForbidden           websocket.StatusCode = 4403
+	wsSubprotocol         websocket.StatusCode = 4406
+	wsInitTimeout         websocket.StatusCode = 4408
+	wsSubscriberExists    websocket.StatusCode = 4409
+	wsTooManyInitRequests websocket.StatusCode = 4429
+)
+
+// Why a subscription's context was cancelled.
+var (
+	errClientComplete = errors.New("graft: client completed the subscription")
+	errShutdown       = errors.New("graft: server shutting down")
+)
+
+// wsMessage is a graphql-transport-ws message.
+type wsMessage struct {
+	ID      string          `json:"id,omitempty"`
+	Type    string          `json:"type"`
+	Payload json.RawMessage `json:"payload,omitempty"`
+}
+
+// wsConn is one graphql-transport-ws connection.
+type wsConn struct {
+	r      *Router
+	c      *websocket.Conn
+	ctx    context.Context // the connection's: Auth's and OnConnect's values
+	header func(string) string
+	acked  atomic.Bool
+	wg     sync.WaitGroup
+
+	mu   sync.Mutex
+	subs map[string]*wsSub
+}
+
+// wsSub is a running operation of a connection.
+type wsSub struct{ stop context.CancelCauseFunc }
+
+// serveWebSocket serves a graphql-transport-ws connection.
+func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
+	h := r.subs
+	ctx := req.Context()
+	raw := httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery,
+		Accept: req.Header.Get("Accept"), Header: req.Header.Get, Remote: req.RemoteAddr}
+	if r.cfg.Auth != nil {
+		st := &requestState{layer: r.layer, info: RequestInfo{Header: raw.Header}}
+		actx, e := r.admit(ctx, &raw, st)
+		if e != nil {
+			r.writeError(w, e)
+			return
+		}
+		ctx = actx
+	}
+	if !h.acquireConn() {
+		r.writeError(w, tooManyConnections())
+		return
+	}
+	defer h.releaseConn()
+	// The server's read and write timeouts stay on a hijacked connection;
+	// the protocol's own keep-alive and write timeout take over.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{
+		Subprotocols:   []string{wsProtocol},
+		OriginPatterns: h.cfg.OriginPatterns,
+	})
+	if err != nil {
+		return // Accept answered the request
+	}
+	if c.Subprotocol() != wsProtocol {
+		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
+		return
+	}
+	c.SetReadLimit(r.cfg.MaxBodyBytes)
+	conn := &wsConn{r: r, c: c, ctx: ctx, header: req.Header.Get, subs: map[string]*wsSub{}}
+	conn.serve()
+}
+
+// serve reads messages until the connection ends, then cancels and waits
+// for every subscription of the connection.
+func (c *wsConn) serve() {
+	ctx, cancel := context.WithCancel(c.ctx)
+	defer func() {
+		cancel()
+		c.wg.Wait()
+		_ = c.c.CloseNow()
+	}()
+	defer c.supervise(ctx)()
+	initialised := false
+	for {
+		typ, data, err := c.c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var m wsMessage
+		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil {
+			c.close(wsBadRequest, "Invalid message received")
+			return
+		}
+		switch m.Type {
+		case "connection_init":
+			if initialised {
+				c.close(wsTooManyInitRequests, "Too many initialisation requests")
+				return
+			}
+			initialised = true
+			if !c.init(ctx, m.Payload) {
+				return
+			}
+		case "ping":
+			c.write(ctx, []byte(`{"type":"pong"}`))
+		case "pong":
+		case "subscribe":
+			if !c.acked.Load() {
+				c.close(wsUnauthorized, "Unauthorized")
+				return
+			}
+			if m.ID == "" || len(m.Payload) == 0 {
+				c.close(wsBadRequest, "Invalid message received")
+				return
+			}
+			if !c.subscribe(ctx, m.ID, m.Payload) {
+				return
+			}
+		case "complete":
+			// The id is free again at once, though the operation may
+			// still be finishing.
+			c.mu.Lock()
+			if sub := c.subs[m.ID]; sub != nil {
+				sub.stop(errClientComplete)
+				delete(c.subs, m.ID)
+			}
+			c.mu.Unlock()
+		default:
+			c.close(wsBadRequest, "Invalid message received")
+			return
+		}
+	}
+}
+
+// init runs the OnConnect hook and acknowledges the connection.
+func (c *wsConn) init(ctx context.Context, payload json.RawMessage) bool {
+	if hook := c.r.subs.cfg.OnConnect; hook != nil {
+		var p map[string]any
+		if len(payload) > 0 && string(payload) != "null" {
+			if json.Unmarshal(payload, &p) != nil {
+				c.close(wsBadRequest, "Invalid message received")
+				return false
+			}
+		}
+		octx, err := hook(c.ctx, p)
+		if err != nil {
+			c.close(wsForbidden, "Forbidden")
+			return false
+		}
+		if octx != nil {
+			c.ctx = octx
+		}
+	}
+	// acked is set after the ack is written, so no ping precedes it.
+	c.write(ctx, []byte(`{"type":"connection_ack"}`))
+	c.acked.Store(true)
+	return true
+}
+
+// supervise closes a connection not initialised in time, sends pings,
+// and completes everything when the server shuts down. It uses timers and
+// the hub's registry rather than a goroutine per connection, so an idle
+// connection costs no goroutine beyond its read loop. The returned func
+// stops it.
+func (c *wsConn) supervise(ctx context.Context) (stop func()) {
+	cfg := c.r.subs.cfg
+	initTimer := time.AfterFunc(cfg.InitTimeout, func() {
+		if !c.acked.Load() {
+			c.close(wsInitTimeout, "Connection initialisation timeout")
+		}
+	})
+	var ping *time.Timer
+	if cfg.KeepAlive > 0 {
+		// Created stopped and started once assigned, since the callback
+		// resets it.
+		ping = time.AfterFunc(time.Duration(1<<62), func() {
+			if ctx.Err() != nil {
+				return
+			}
+			if c.acked.Load() {
+				c.write(ctx, []byte(`{"type":"ping"}`))
+			}
+			ping.Reset(cfg.KeepAlive)
+		})
+		ping.Reset(cfg.KeepAlive)
+	}
+	unregister := c.r.subs.register(func() { c.shutdown(ctx) })
+	return func() {
+		initTimer.Stop()
+		if ping != nil {
+			ping.Stop()
+		}
+		unregister()
+	}
+}
+
+// shutdown completes every operation of the connection and closes it with
+// 1001 Going Away.
+func (c *wsConn) shutdown(ctx context.Context) {
+	c.mu.Lock()
+	for _, sub := range c.subs {
+		sub.stop(errShutdown)
+	}
+	c.mu.Unlock()
+	c.wg.Wait() // each operation sends its complete
+	if ctx.Err() == nil {
+		c.close(websocket.StatusGoingAway, "Server shutting down")
+	}
+}
+
+// subscribe starts operation id. It reports false when the connection
+// was closed.
+func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessage) bool {
+	c.mu.Lock()
+	if c.subs[id] != nil {
+		c.mu.Unlock()
+		c.close(wsSubscriberExists, "Subscriber for "+id+" already exists")
+		return false
+	}
+	idJSON, _ := json.Marshal(id)
+	select {
+	case <-c.r.subs.closing:
+		// No operation starts once shutdown has begun.
+		c.mu.Unlock()
+		c.sendErrors(ctx, idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
+		return true
+	default:
+	}
+	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.acquireSub() {
+		c.mu.Unlock()
+		c.sendErrors(ctx, idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
+		return true
+	}
+	sctx, stop := context.WithCancelCause(c.ctx)
+	// The connection's end cancels every subscription.
+	unlink := context.AfterFunc(ctx, func() { stop(context.Canceled) })
+	sub := &wsSub{stop: stop}
+	c.subs[id] = sub
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer c.r.subs.releaseSub()
+		defer unlink()
+		defer func() {
+			c.mu.Lock()
+			if c.subs[id] == sub {
+				delete(c.subs, id)
+			}
+			c.mu.Unlock()
+			stop(nil)
+		}()
+		c.run(sctx, ctx, idJSON, payload)
+	}()
+	return true
+}
+
+// run runs one operation of the connection and sends its messages. sctx
+// is the operation's context, ctx the connection's.
+func (c *wsConn) run(sctx, ctx context.Context, id []byte, payload json.RawMessage) {
+	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
+	if e != nil {
+		c.sendErrors(ctx, id, appendErrors(nil, e.Err))
+		return
+	}
+	op := c.r.start(sctx, &req, c.header)
+	if op.stream == nil {
+		if op.resp.Status != http.StatusOK {
+			// A request error: one error message, no complete.
+			c.sendErrors(ctx, id, op.resp.Body)
+			return
+		}
+		c.write(ctx, wsFrame(id, "next", op.resp.Body))
+	} else {
+		_ = c.r.pump(op, func(body []byte) error {
+			if !c.write(ctx, wsFrame(id, "next", body)) {
+				return errNotStream
+			}
+			return nil
+		})
+		if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
+			return // the client asked to stop, or the connection is gone
+		}
+	}
+	c.write(ctx, wsFrame(id, "complete", nil))
+}
+
+// sendErrors sends an error message whose payload is the errors array of
+// body, a {"errors":[...]} response.
+func (c *wsConn) sendErrors(ctx context.Context, id, body []byte) {
+	var resp struct {
+		Errors json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(body, &resp) != nil || len(resp.Errors) == 0 {
+		resp.Errors = json.RawMessage(`[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]`)
+	}
+	c.write(ctx, wsFrame(id, "error", resp.Errors))
+}
+
+// wsFrame builds {"id":id,"type":typ,"payload":payload}.
+func wsFrame(id []byte, typ string, payload []byte) []byte {
+	b := make([]byte, 0, len(payload)+len(id)+40)
+	b = append(b, `{"id":`...)
+	b = append(b, id...)
+	b = append(b, `,"type":"`...)
+	b = append(b, typ...)
+	b = append(b, '"')
+	if payload != nil {
+		b = append(b, `,"payload":`...)
+		b = append(b, payload...)
+	}
+	return append(b, '}')
+}
+
+// write sends one message within the write timeout; a consumer too slow
+// for it loses the connection. It reports whether the write succeeded.
+func (c *wsConn) write(ctx context.Context, msg []byte) bool {
+	wctx, cancel := context.WithTimeout(ctx, c.r.subs.cfg.WriteTimeout)
+	defer cancel()
+	return c.c.Write(wctx, websocket.MessageText, msg) == nil
+}
+
+// close closes the connection with a protocol close code.
+func (c *wsConn) close(code websocket.StatusCode, reason string) {
+	_ = c.c.Close(code, reason)
+}
