@@ -2,6 +2,7 @@ package servers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/graftgql/graft"
@@ -21,7 +22,33 @@ import (
 // upstream service.
 func graftUpstreamServers() []Server {
 	return []Server{
-		upstreamNetHTTP("graft-upstream", check.Exact, true, graftPlainUpstreamHandler),
+		graftUpstream("graft-upstream", graftPlainUpstreamSchema),
+	}
+}
+
+// graftUpstream describes graft serving the schema built by build with
+// graft.Serve (net/http), with the configuration of the in-memory entry.
+func graftUpstream(name string, build func(*upstream.Client) (*schema.Schema, error)) Server {
+	router := func(up *upstream.Client) (*graft.Router, error) {
+		s, err := build(up)
+		if err != nil {
+			return nil, err
+		}
+		return graft.NewRouter(s, nil, graft.Config{Path: Path, PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
+	}
+	return Server{
+		Name: name, Check: check.Exact, APQ: true, Upstream: true,
+		UpstreamHandler: func(up *upstream.Client) (http.Handler, error) { return router(up) },
+		Serve: func(ctx context.Context, env Env, ready func()) error {
+			if env.Upstream == nil {
+				return errors.New(name + " needs the upstream service (-upstream URL)")
+			}
+			r, err := router(env.Upstream)
+			if err != nil {
+				return err
+			}
+			return serveGraftRouter(ctx, r, env, ready)
+		},
 	}
 }
 
@@ -81,12 +108,4 @@ func graftPlainUpstreamSchema(up *upstream.Client) (*schema.Schema, error) {
 	}, schema.Concurrent())
 	schema.Object[upPost](b, "Post")
 	return b.Build()
-}
-
-func graftPlainUpstreamHandler(up *upstream.Client) (http.Handler, error) {
-	s, err := graftPlainUpstreamSchema(up)
-	if err != nil {
-		return nil, err
-	}
-	return graft.NewRouter(s, nil, graft.Config{Path: Path, PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 }

@@ -45,7 +45,7 @@ func TestWrongAnswerIsNeverMeasured(t *testing.T) {
 			m := &measurement{opts: options{conns: 2}, cells: map[[2]string]*cell{}}
 			c := &child{name: "fake", addr: strings.TrimPrefix(srv.URL, "http://")}
 			s := servers.Server{Name: "fake", Check: check.Normalised}
-			err := measureOne(context.Background(), slog.New(slog.DiscardHandler), m, s, c, tt.q, []byte(`{"data":{"hello":"world"}}`), 0)
+			err := measureOne(context.Background(), slog.New(slog.DiscardHandler), m, s, c, tt.q, []byte(`{"data":{"hello":"world"}}`), 0, 0)
 			if tt.wantErr == "" && err != nil {
 				t.Fatalf("err = %v", err)
 			}
