@@ -24,6 +24,9 @@ func request(addr, path string, body []byte) []byte {
 	return append([]byte(head), body...)
 }
 
+// requestTimeout bounds one request under load.
+const requestTimeout = 60 * time.Second
+
 // loadResult is what one measured load of one server and query gave.
 type loadResult struct {
 	requests  int
@@ -79,7 +82,8 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 					}
 					br = bufio.NewReaderSize(c, 64<<10)
 				}
-				_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+				// Slow servers at 256 connections queue requests for seconds.
+				_ = c.SetDeadline(time.Now().Add(requestTimeout))
 				t0 := time.Now()
 				ok, reuse := roundTrip(c, br, req)
 				if ok {

@@ -52,6 +52,9 @@ type options struct {
 	rounds    int
 	duration  time.Duration
 	warmup    time.Duration
+	// firstWarmup is the warm-up of each server, query and shape in the
+	// first round, long enough for a JIT (V8, graphql-jit) to settle.
+	firstWarmup time.Duration
 	conns     int
 	connsHigh int
 	connsLow  int
@@ -75,6 +78,7 @@ func parseOptions(args []string) (options, error) {
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each round measures every server on every query")
 	fs.DurationVar(&o.duration, "duration", 2*time.Second, "measured time per server, query and round")
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured load before each measurement")
+	fs.DurationVar(&o.firstWarmup, "first-warmup", 2*time.Second, "unmeasured load before each measurement of the first round (JITs settle)")
 	fs.IntVar(&o.conns, "conns", 32, "concurrent keep-alive connections of the main load shape")
 	fs.IntVar(&o.connsHigh, "conns-high", 256, "connections of the second load shape, measured for every query (0: none)")
 	fs.IntVar(&o.connsLow, "conns-low", 1, "connections of the latency shape, measured for the upstream queries (0: none)")
@@ -89,7 +93,7 @@ func parseOptions(args []string) (options, error) {
 	}
 	if o.smoke {
 		// Correctness first: the main load shape only, unless asked.
-		o.rounds, o.duration, o.warmup, o.inProcess = 1, 300*time.Millisecond, 100*time.Millisecond, false
+		o.rounds, o.duration, o.warmup, o.firstWarmup, o.inProcess = 1, 300*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond, false
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if !set["conns-high"] {

@@ -287,7 +287,7 @@ func (m *measurement) markdown() string {
 		fmt.Fprintf(&b, ", %d for the upstream queries' latency at rest", o.connsLow)
 	}
 	b.WriteString(".\n")
-	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round), %s warm-up then %s measured. Figures are medians over the rounds.\n", o.rounds, o.warmup, o.duration)
+	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
 	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
 	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")

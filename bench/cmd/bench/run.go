@@ -131,6 +131,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
+	if os.Getenv("GRAFT_REQUIRE_ALL") == "1" && len(o.servers) == 0 && !servers.NodeInstalled() {
+		return fmt.Errorf("GRAFT_REQUIRE_ALL=1 but the Node peers are not installed: run npm ci in %s", servers.NodeDir())
+	}
 	expected, err := ceiling.Expected(data.Shared())
 	if err != nil {
 		return err
@@ -218,7 +221,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	path := filepath.Join(o.out, m.started.UTC().Format("2006-01-02")+".md")
+	path := reportPath(o.out, m.started)
 	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 		return err
 	}
@@ -240,12 +243,12 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	}
 	if ce.skipped == "" && !s.Runs(q) {
 		switch {
-		case q.Persisted && !s.APQ:
-			ce.skipped = "no automatic persisted queries"
-		case q.Upstream:
+		case q.Upstream && !s.Upstream && !s.Reference:
 			ce.skipped = skipInMemory
-		default:
+		case !q.Upstream && s.Upstream:
 			ce.skipped = skipUpstream
+		default:
+			ce.skipped = "no automatic persisted queries"
 		}
 	}
 	if ce.skipped != "" {
@@ -280,7 +283,11 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 		}
 		return fmt.Errorf("WRONG ANSWER from %s, not measured: %w", s.Name, err)
 	}
-	if _, err := load(ctx, c.addr, req, conns, m.opts.warmup); err != nil {
+	warmup := m.opts.warmup
+	if round == 0 {
+		warmup = max(warmup, m.opts.firstWarmup)
+	}
+	if _, err := load(ctx, c.addr, req, conns, warmup); err != nil {
 		return fmt.Errorf("%s %s warm-up: %w", s.Name, q.Name, err)
 	}
 	if countCalls {
@@ -334,4 +341,15 @@ func checkedFetch(addr string, req []byte, q workload.Query, want []byte, mode c
 		return fmt.Errorf("%s: status %d: %.300s", q.Name, status, body)
 	}
 	return check.Answer(q, body, want, mode)
+}
+
+// reportPath is out/YYYY-MM-DD.md, or out/YYYY-MM-DD-HHMM.md when a report
+// of that day is already there.
+func reportPath(out string, started time.Time) string {
+	t := started.UTC()
+	path := filepath.Join(out, t.Format("2006-01-02")+".md")
+	if _, err := os.Stat(path); err == nil {
+		path = filepath.Join(out, t.Format("2006-01-02-1504")+".md")
+	}
+	return path
 }
