@@ -154,3 +154,42 @@ func TestTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownShapesAndUpstream: the second load shape gets its own tables,
+// and the upstream queries show calls per request and p50 at one connection.
+func TestMarkdownShapesAndUpstream(t *testing.T) {
+	q1, q5 := workload.Queries()[0], workload.UpstreamQueries()[0]
+	m := &measurement{
+		opts:    options{rounds: 1, conns: 32, connsHigh: 256, connsLow: 1},
+		servers: []string{"ceiling", "graft", "gqlgen-upstream", "graft-upstream"},
+		queries: []workload.Query{q1, q5},
+		cells: map[[2]string]*cell{
+			{"ceiling", "q1"}:            {samples: []sample{{rps: 1000}}},
+			{"graft", "q1"}:              {samples: []sample{{rps: 900}}},
+			{"graft", "q1@256"}:          {samples: []sample{{rps: 800, p50: 3 * time.Millisecond, p99: 7 * time.Millisecond, rss: 20 << 20}}},
+			{"graft", "q5"}:              {skipped: skipInMemory},
+			{"gqlgen-upstream", "q1"}:    {skipped: skipUpstream},
+			{"graft-upstream", "q1"}:     {skipped: skipUpstream},
+			{"gqlgen-upstream", "q5"}:    {oneCalls: 3, samples: []sample{{rps: 100, p50: 9 * time.Millisecond, calls: 2.5}}},
+			{"graft-upstream", "q5"}:     {oneCalls: 2, samples: []sample{{rps: 400, p50: 4 * time.Millisecond, p99: 8 * time.Millisecond, cpuPerReq: 300 * time.Microsecond, calls: 2, rss: 10 << 20}}},
+			{"graft-upstream", "q5@1"}:   {samples: []sample{{rps: 300, p50: 2100 * time.Microsecond}}},
+			{"graft-upstream", "q5@256"}: {samples: []sample{{rps: 420, p50: 30 * time.Millisecond, p99: 60 * time.Millisecond}}},
+		},
+		peakRSS: map[string]int64{},
+	}
+	out := m.markdown()
+	for _, want := range []string{
+		"| graft | 0.90 |\n",
+		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB |\n|---|---:|---:|---:|---:|\n| ceiling | not measured | | | |\n| graft | 800 | 3000 | 7000 | 20.0 |\n\n",
+		"| graft-upstream | 2 | 2.00 | 400 | 4.00 | 4000 | 8000 | 2100 | 300 | 10.0 |",
+		"| gqlgen-upstream | 3 | 2.50 | 100 | 1.00 | 9000 |",
+		"| graft-upstream | 420 | 30000 | 60000 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| gqlgen-upstream | not measured (upstream server)") {
+		t.Errorf("an upstream server is listed for an in-memory query:\n%s", out)
+	}
+}
