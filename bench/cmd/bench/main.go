@@ -47,25 +47,25 @@ func main() {
 
 // options configures one run of the load generator.
 type options struct {
-	servers   []string
-	queries   []string
-	rounds    int
-	duration  time.Duration
-	warmup    time.Duration
+	servers  []string
+	queries  []string
+	rounds   int
+	duration time.Duration
+	warmup   time.Duration
 	// firstWarmup is the warm-up of each server, query and shape in the
 	// first round, long enough for a JIT (V8, graphql-jit) to settle.
 	firstWarmup time.Duration
-	conns     int
-	connsHigh int
-	connsLow  int
-	serverCPU int
-	clientCPU int
-	out       string
-	smoke     bool
-	inProcess bool
-	benchtime string
-	profile   string
-	args      []string
+	conns       int
+	connsHigh   int
+	connsLow    int
+	serverCPU   int
+	clientCPU   int
+	out         string
+	smoke       bool
+	inProcess   bool
+	benchtime   string
+	profile     string
+	args        []string
 }
 
 func parseOptions(args []string) (options, error) {
