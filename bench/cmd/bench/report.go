@@ -19,6 +19,7 @@ type summary struct {
 	p50, p99  time.Duration
 	cpuPerReq time.Duration
 	rss       int64
+	timeouts  int // the most in one round
 	ok        bool
 }
 
@@ -49,7 +50,11 @@ func (m *measurement) summary(server, query string) summary {
 		cpu = append(cpu, s.cpuPerReq)
 		rss = append(rss, s.rss)
 	}
-	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), ok: true}
+	to := 0
+	for _, s := range ce.samples {
+		to = max(to, s.timeouts)
+	}
+	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), timeouts: to, ok: true}
 }
 
 func ratio(a, b summary) string {
@@ -69,6 +74,15 @@ func cpuRatio(a, ceiling summary) string {
 
 func micros(d time.Duration) string {
 	return fmt.Sprintf("%.0f", float64(d)/float64(time.Microsecond))
+}
+
+// p99Cell is the p99 in µs, marked when requests timed out, which the
+// percentiles do not count.
+func p99Cell(s summary) string {
+	if s.timeouts > 0 {
+		return fmt.Sprintf("%s (%d timed out after %s)", micros(s.p99), s.timeouts, requestTimeout)
+	}
+	return micros(s.p99)
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
@@ -205,7 +219,7 @@ func (m *measurement) markdown() string {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", s, sm.rps, ratio(sm, ceil), ratio(sm, gql), ratio(sm, merc),
-				micros(sm.p50), micros(sm.p99), micros(sm.cpuPerReq), mib(sm.rss))
+				micros(sm.p50), p99Cell(sm), micros(sm.cpuPerReq), mib(sm.rss))
 		}
 	}
 	for _, q := range up {
@@ -237,7 +251,7 @@ func (m *measurement) markdown() string {
 				}
 			}
 			fmt.Fprintf(&b, "| %s | %s | %.2f | %.0f | %s | %s | %s |%s %s | %s |\n", s, one, m.callsUnderLoad(s, q.Name), sm.rps, ratio(sm, gql),
-				micros(sm.p50), micros(sm.p99), lowCell, micros(sm.cpuPerReq), mib(sm.rss))
+				micros(sm.p50), p99Cell(sm), lowCell, micros(sm.cpuPerReq), mib(sm.rss))
 		}
 	}
 	if o.connsHigh > 0 && o.connsHigh != o.conns {
@@ -252,7 +266,7 @@ func (m *measurement) markdown() string {
 					fmt.Fprintf(&b, "| %s | %s | | | |\n", s, m.notMeasured(s, name))
 					continue
 				}
-				fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s |\n", s, sm.rps, micros(sm.p50), micros(sm.p99), mib(sm.rss))
+				fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s |\n", s, sm.rps, micros(sm.p50), p99Cell(sm), mib(sm.rss))
 			}
 		}
 	}

@@ -29,6 +29,8 @@ type sample struct {
 	// calls is the upstream calls per request under load (upstream
 	// queries only).
 	calls float64
+	// timeouts counts requests left unanswered after requestTimeout.
+	timeouts int
 }
 
 // cell gathers the samples of one server and query over the rounds.
@@ -310,6 +312,11 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	if res.errors > 0 {
 		return fmt.Errorf("%s %s: %d failed requests under load", s.Name, q.Name, res.errors)
 	}
+	if res.requests == 0 && res.timeouts > 0 {
+		ce.skipped = fmt.Sprintf("overloaded: no answer within %s at %d connections", requestTimeout, conns)
+		log.Warn("not measured", "server", s.Name, "query", q.Name, "why", ce.skipped)
+		return nil
+	}
 	if res.requests == 0 {
 		return fmt.Errorf("%s %s: no request completed", s.Name, q.Name)
 	}
@@ -317,6 +324,10 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	sm := sample{
 		rps: res.rps(), p50: res.percentile(50), p99: res.percentile(99),
 		cpuPerReq: (cpu1 - cpu0) / time.Duration(res.requests), requests: res.requests, rss: rss,
+		timeouts: res.timeouts,
+	}
+	if res.timeouts > 0 {
+		log.Warn("requests timed out under load", "server", s.Name, "query", q.Name, "conns", conns, "timeouts", res.timeouts, "after", requestTimeout)
 	}
 	if countCalls {
 		calls, err := m.up.Calls(ctx)
