@@ -73,19 +73,25 @@ func newLoaders(up *upstream.Client) *loaders {
 
 type upstreamResolver struct{ up *upstream.Client }
 
+// Author returns the Author resolvers.
 func (r *upstreamResolver) Author() AuthorResolver { return upstreamAuthor{r} }
-func (r *upstreamResolver) Query() QueryResolver   { return upstreamQuery{r} }
+
+// Query returns the Query resolvers.
+func (r *upstreamResolver) Query() QueryResolver { return upstreamQuery{r} }
 
 type upstreamQuery struct{ *upstreamResolver }
 
+// Hello resolves Query.hello.
 func (r upstreamQuery) Hello(context.Context) (string, error) { return "world", nil }
 
+// Authors resolves Query.authors with one upstream call.
 func (r upstreamQuery) Authors(ctx context.Context, first *int) ([]*data.Author, error) {
 	var as []*data.Author
 	err := r.up.GetJSON(ctx, "/authors", upstream.AuthorsQuery(data.Clamp(first, data.AuthorCount)), &as)
 	return as, err
 }
 
+// Author resolves Query.author with one upstream call.
 func (r upstreamQuery) Author(ctx context.Context, id string) (*data.Author, error) {
 	var as []*data.Author
 	if err := r.up.GetJSON(ctx, "/authors", upstream.AuthorsByIDQuery([]string{id}), &as); err != nil || len(as) == 0 {
@@ -96,6 +102,7 @@ func (r upstreamQuery) Author(ctx context.Context, id string) (*data.Author, err
 
 type upstreamAuthor struct{ *upstreamResolver }
 
+// Posts resolves Author.posts through the request's loader.
 func (r upstreamAuthor) Posts(ctx context.Context, obj *data.Author, first *int) ([]*data.Post, error) {
 	l := ctx.Value(loadersKey{}).(*loaders)
 	return l.posts.Load(ctx, postsKey{obj.ID, data.Clamp(first, data.PostsPerAuthor)})
