@@ -38,18 +38,23 @@ func graftHandler(*data.Set) (http.Handler, error) {
 	return GraftRouter()
 }
 
-func serveGraft(ctx context.Context, host string, port int, ready func()) error {
+func serveGraft(ctx context.Context, env Env, ready func()) error {
 	r, err := GraftRouter()
 	if err != nil {
 		return err
 	}
-	return graft.Serve(ctx, r, graft.ServeOptions{Host: host, Port: port, OnStart: func(string) { ready() }})
+	return serveGraftRouter(ctx, r, env, ready)
 }
 
-func serveGraftFastHTTP(ctx context.Context, host string, port int, ready func()) error {
+// serveGraftRouter serves r with graft.Serve (net/http).
+func serveGraftRouter(ctx context.Context, r *graft.Router, env Env, ready func()) error {
+	return graft.Serve(ctx, r, graft.ServeOptions{Host: env.Host, Port: env.Port, OnStart: func(string) { ready() }})
+}
+
+func serveGraftFastHTTP(ctx context.Context, env Env, ready func()) error {
 	r, err := GraftRouter()
 	if err != nil {
 		return err
 	}
-	return fasthttpadapter.Serve(ctx, r, fasthttpadapter.ServeOptions{Host: host, Port: port, OnStart: func(string) { ready() }})
+	return fasthttpadapter.Serve(ctx, r, fasthttpadapter.ServeOptions{Host: env.Host, Port: env.Port, OnStart: func(string) { ready() }})
 }

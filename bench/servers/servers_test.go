@@ -34,7 +34,11 @@ func TestAnswers(t *testing.T) {
 			mux.Handle(Path, h)
 			srv := httptest.NewServer(mux)
 			defer srv.Close()
-			for _, q := range workload.Queries() {
+			qs := workload.Queries()
+			if s.Reference {
+				qs = append(qs, workload.UpstreamQueries()...)
+			}
+			for _, q := range qs {
 				t.Run(q.Name, func(t *testing.T) {
 					res, err := http.Post(srv.URL+Path, "application/json", bytes.NewReader(q.Body()))
 					if err != nil {

@@ -1,16 +1,26 @@
 // Package workload holds the benchmark workload shared by every server in
-// the comparison: the schema and the four queries of ../shared/bench (one
-// embedded copy, in graft's internal/workload), with the persisted-query
-// variants the load generator sends.
+// the comparison: the schema and the queries of ../shared/bench (q1 to q4
+// from graft's internal/workload; q5 and q6, the upstream queries, from
+// this folder's own copy), with the persisted-query variants the load
+// generator sends.
 package workload
 
 import (
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"github.com/graftgql/graft/internal/workload"
+)
+
+// q5 and q6 are answered through the upstream service.
+var (
+	//go:embed q5.graphql
+	q5 string
+	//go:embed q6.graphql
+	q6 string
 )
 
 // SDL is the schema every benchmarked server serves.
@@ -46,6 +56,9 @@ type Query struct {
 	// Base is the name of the query whose answer this one expects: Name,
 	// or q1 for q1-apq.
 	Base string
+	// Upstream marks a query that the upstream servers answer by calling
+	// the upstream service (q5, q6); the in-memory servers do not run it.
+	Upstream bool
 }
 
 // Queries returns q1 to q4 in order.
@@ -61,6 +74,21 @@ func Queries() []Query {
 		{Name: "q3", Base: "q3", Description: "fragments and a variable", Text: q3, OperationName: "A", Variables: vars},
 		{Name: "q4", Base: "q4", Description: "introspection", Text: q4, Introspection: true},
 	}
+}
+
+// UpstreamQueries returns q5 and q6, the queries answered through the
+// upstream service.
+func UpstreamQueries() []Query {
+	return []Query{
+		{Name: "q5", Base: "q5", Description: "50 authors × 10 posts through the upstream", Text: q5, Upstream: true},
+		{Name: "q6", Base: "q6", Description: "50 authors × 20 posts (title, likes) through the upstream: a large upstream answer, a small selection", Text: q6, Upstream: true},
+	}
+}
+
+// All returns every query: q1 to q4, q5 and q6, then the persisted
+// variants.
+func All() []Query {
+	return append(append(Queries(), UpstreamQueries()...), PersistedQueries()...)
 }
 
 // PersistedQueries returns the automatic-persisted-query variants of q1 and

@@ -2,7 +2,11 @@ package workload
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/graftgql/graft/internal/testenv"
 )
 
 func TestQueries(t *testing.T) {
@@ -65,5 +69,26 @@ func TestPersistedQueries(t *testing.T) {
 	}
 	if got := (Query{Text: "{ hello }"}).Hash(); got != "001c3174e099bd72b729d0c0a529ba9f5a740c446e2a6e1d71b283cb84ec3065" {
 		t.Errorf("Hash() = %s", got)
+	}
+}
+
+// TestUpstreamCopyMatchesShared keeps this folder's copy of q5 and q6 equal
+// to ../shared/bench.
+func TestUpstreamCopyMatchesShared(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "bench")
+	if _, err := os.Stat(dir); err != nil {
+		testenv.Missing(t, "the shared workload is not beside the repository at "+dir)
+	}
+	for _, q := range UpstreamQueries() {
+		want, err := os.ReadFile(filepath.Join(dir, q.Name+".graphql"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Text != string(want) {
+			t.Errorf("%s differs from %s", q.Name, filepath.Join(dir, q.Name+".graphql"))
+		}
+		if !q.Upstream {
+			t.Errorf("%s not marked Upstream", q.Name)
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/graftgql/graft/bench/servers"
 )
 
 // child is one server running as a child process of the load generator.
@@ -33,11 +35,39 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startChild starts `bench serve -server name`, pinned to cpu when cpu >= 0,
-// with GOMAXPROCS=1, and waits until it prints that it is ready.
-// With profileDir set, the child writes NAME.cpu.pprof and NAME.allocs.pprof
-// there when it stops.
-func startChild(name string, cpu int, profileDir string) (*child, error) {
+// startChild starts server s as a child process, pinned to cpu when cpu >=
+// 0, with GOMAXPROCS=1, and waits until it prints that it is ready: Go
+// servers as `bench serve -server NAME`, the others with their Command.
+// With profileDir set, a Go child writes NAME.cpu.pprof and
+// NAME.allocs.pprof there when it stops. upstreamURL is the upstream
+// service's base URL, for upstream servers.
+func startChild(s servers.Server, cpu int, profileDir, upstreamURL string) (*child, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	if s.Command != nil {
+		argv, env := s.Command(port, upstreamURL)
+		return startProcess(s.Name, argv, env, cpu, port)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{exe, "serve", "-server", s.Name, "-port", strconv.Itoa(port)}
+	if s.Upstream {
+		args = append(args, "-upstream", upstreamURL)
+	}
+	if profileDir != "" {
+		args = append(args, "-cpuprofile", filepath.Join(profileDir, s.Name+".cpu.pprof"),
+			"-allocprofile", filepath.Join(profileDir, s.Name+".allocs.pprof"))
+	}
+	return startProcess(s.Name, args, nil, cpu, port)
+}
+
+// startUpstream starts the upstream service, `bench upstream -port N`, as a
+// child process pinned to cpu when cpu >= 0.
+func startUpstream(cpu int) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -46,16 +76,18 @@ func startChild(name string, cpu int, profileDir string) (*child, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{exe, "serve", "-server", name, "-port", strconv.Itoa(port)}
-	if profileDir != "" {
-		args = append(args, "-cpuprofile", filepath.Join(profileDir, name+".cpu.pprof"),
-			"-allocprofile", filepath.Join(profileDir, name+".allocs.pprof"))
-	}
+	return startProcess("upstream", []string{exe, "upstream", "-port", strconv.Itoa(port)}, nil, cpu, port)
+}
+
+// startProcess runs argv with env added to this process's environment and
+// GOMAXPROCS=1, pinned to cpu when cpu >= 0, and waits until it prints
+// readyLine on stdout.
+func startProcess(name string, args, env []string, cpu, port int) (*child, error) {
 	if cpu >= 0 {
 		args = append([]string{"taskset", "-c", strconv.Itoa(cpu)}, args...)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	cmd.Env = append(append(os.Environ(), "GOMAXPROCS=1"), env...)
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdout, err := cmd.StdoutPipe()

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -24,10 +26,16 @@ func request(addr, path string, body []byte) []byte {
 	return append([]byte(head), body...)
 }
 
+// requestTimeout bounds one request under load (a variable for tests).
+var requestTimeout = 60 * time.Second
+
 // loadResult is what one measured load of one server and query gave.
 type loadResult struct {
-	requests  int
-	errors    int
+	requests int
+	errors   int
+	// timeouts counts requests unanswered after requestTimeout: an
+	// overloaded server, not a wrong one.
+	timeouts  int
 	elapsed   time.Duration
 	latencies []time.Duration // sorted
 }
@@ -51,9 +59,10 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 	var stop atomic.Bool
 	go func() { <-ctx.Done(); stop.Store(true) }()
 	type worker struct {
-		lat    []time.Duration
-		errors int
-		err    error
+		lat      []time.Duration
+		errors   int
+		timeouts int
+		err      error
 	}
 	ws := make([]worker, conns)
 	var wg sync.WaitGroup
@@ -79,12 +88,16 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 					}
 					br = bufio.NewReaderSize(c, 64<<10)
 				}
-				_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+				// Slow servers at 256 connections queue requests for seconds.
+				_ = c.SetDeadline(time.Now().Add(requestTimeout))
 				t0 := time.Now()
-				ok, reuse := roundTrip(c, br, req)
-				if ok {
+				ok, reuse, timedOut := roundTrip(c, br, req)
+				switch {
+				case ok:
 					w.lat = append(w.lat, time.Since(t0))
-				} else {
+				case timedOut:
+					w.timeouts++
+				default:
 					w.errors++
 				}
 				if !reuse {
@@ -102,6 +115,7 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 		}
 		res.requests += len(w.lat)
 		res.errors += w.errors
+		res.timeouts += w.timeouts
 		res.latencies = append(res.latencies, w.lat...)
 	}
 	slices.Sort(res.latencies)
@@ -109,13 +123,14 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 }
 
 // roundTrip sends one request and reads the response: ok when the status is
-// 200, reuse when the connection can carry the next request.
-func roundTrip(c net.Conn, br *bufio.Reader, req []byte) (ok, reuse bool) {
+// 200, reuse when the connection can carry the next request, timedOut when
+// the connection's deadline passed first.
+func roundTrip(c net.Conn, br *bufio.Reader, req []byte) (ok, reuse, timedOut bool) {
 	if _, err := c.Write(req); err != nil {
-		return false, false
+		return false, false, errors.Is(err, os.ErrDeadlineExceeded)
 	}
 	status, closing, err := discardResponse(br)
-	return err == nil && status == http.StatusOK, err == nil && !closing
+	return err == nil && status == http.StatusOK, err == nil && !closing, errors.Is(err, os.ErrDeadlineExceeded)
 }
 
 // fetch sends one request on a fresh connection and returns the status and

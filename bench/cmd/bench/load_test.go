@@ -70,3 +70,26 @@ func TestLoadFailsWithoutServer(t *testing.T) {
 		t.Error("load against a closed port gave no error")
 	}
 }
+
+// TestLoadTimeouts: a request left unanswered past requestTimeout counts as
+// a timeout (an overloaded server), not as a failed request.
+func TestLoadTimeouts(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		<-release
+	}))
+	defer srv.Close()
+	defer close(release)
+	old := requestTimeout
+	requestTimeout = 50 * time.Millisecond
+	defer func() { requestTimeout = old }()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	res, err := load(context.Background(), addr, request(addr, "/graphql", []byte(`{}`)), 2, time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.timeouts != 2 || res.errors != 0 || res.requests != 0 {
+		t.Errorf("timeouts %d, errors %d, requests %d; want 2, 0, 0", res.timeouts, res.errors, res.requests)
+	}
+}

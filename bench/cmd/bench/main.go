@@ -3,7 +3,8 @@
 //
 //	go run ./cmd/bench          full run; writes results/YYYY-MM-DD.md
 //	go run ./cmd/bench -smoke   one short round with the correctness checks, for CI
-//	bench serve -server NAME -port N   (used by the load generator for its children)
+//	bench serve -server NAME -port N [-upstream URL]   (the load generator's children)
+//	bench upstream -port N              (the upstream service of q5 and q6)
 //
 // Each server runs as a child process pinned to one CPU with GOMAXPROCS=1;
 // the load generator runs on another CPU. Before every measurement each
@@ -31,6 +32,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "upstream" {
+		if err := upstreamMain(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "bench upstream:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := runMain(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -39,20 +47,25 @@ func main() {
 
 // options configures one run of the load generator.
 type options struct {
-	servers   []string
-	queries   []string
-	rounds    int
-	duration  time.Duration
-	warmup    time.Duration
-	conns     int
-	serverCPU int
-	clientCPU int
-	out       string
-	smoke     bool
-	inProcess bool
-	benchtime string
-	profile   string
-	args      []string
+	servers  []string
+	queries  []string
+	rounds   int
+	duration time.Duration
+	warmup   time.Duration
+	// firstWarmup is the warm-up of each server, query and shape in the
+	// first round, long enough for a JIT (V8, graphql-jit) to settle.
+	firstWarmup time.Duration
+	conns       int
+	connsHigh   int
+	connsLow    int
+	serverCPU   int
+	clientCPU   int
+	out         string
+	smoke       bool
+	inProcess   bool
+	benchtime   string
+	profile     string
+	args        []string
 }
 
 func parseOptions(args []string) (options, error) {
@@ -61,11 +74,14 @@ func parseOptions(args []string) (options, error) {
 	var servers, queries string
 	fs.BoolVar(&o.smoke, "smoke", false, "one short round with correctness checks, no report file (for CI)")
 	fs.StringVar(&servers, "servers", "", "comma-separated servers to run (default: all)")
-	fs.StringVar(&queries, "queries", "q1,q2,q3,q4,q1-apq,q3-apq", "comma-separated queries to run (q1-apq, q3-apq: hash-only persisted queries)")
+	fs.StringVar(&queries, "queries", "q1,q2,q3,q4,q1-apq,q3-apq,q5,q6", "comma-separated queries to run (q1-apq, q3-apq: hash-only persisted queries; q5, q6: through the upstream service)")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each round measures every server on every query")
 	fs.DurationVar(&o.duration, "duration", 2*time.Second, "measured time per server, query and round")
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured load before each measurement")
-	fs.IntVar(&o.conns, "conns", 32, "concurrent keep-alive connections")
+	fs.DurationVar(&o.firstWarmup, "first-warmup", 2*time.Second, "unmeasured load before each measurement of the first round (JITs settle)")
+	fs.IntVar(&o.conns, "conns", 32, "concurrent keep-alive connections of the main load shape")
+	fs.IntVar(&o.connsHigh, "conns-high", 256, "connections of the second load shape, measured for every query (0: none)")
+	fs.IntVar(&o.connsLow, "conns-low", 1, "connections of the latency shape, measured for the upstream queries (0: none)")
 	fs.IntVar(&o.serverCPU, "server-cpu", 1, "CPU the servers are pinned to")
 	fs.IntVar(&o.clientCPU, "client-cpu", 0, "CPU the load generator is pinned to")
 	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
@@ -76,13 +92,22 @@ func parseOptions(args []string) (options, error) {
 		return o, err
 	}
 	if o.smoke {
-		o.rounds, o.duration, o.warmup, o.inProcess = 1, 300*time.Millisecond, 100*time.Millisecond, false
+		// Correctness first: the main load shape only, unless asked.
+		o.rounds, o.duration, o.warmup, o.firstWarmup, o.inProcess = 1, 300*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond, false
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["conns-high"] {
+			o.connsHigh = 0
+		}
+		if !set["conns-low"] {
+			o.connsLow = 0
+		}
 	}
 	if servers != "" {
 		o.servers = strings.Split(servers, ",")
 	}
 	o.queries = strings.Split(queries, ",")
-	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.conns < 1 {
+	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.conns < 1 || o.connsHigh < 0 || o.connsLow < 0 {
 		return o, fmt.Errorf("rounds, duration and conns must be positive")
 	}
 	o.args = args

@@ -6,8 +6,11 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/graftgql/graft/bench/workload"
 )
 
 // summary is the median over the rounds of one server on one query.
@@ -16,6 +19,7 @@ type summary struct {
 	p50, p99  time.Duration
 	cpuPerReq time.Duration
 	rss       int64
+	timeouts  int // the most in one round
 	ok        bool
 }
 
@@ -46,7 +50,11 @@ func (m *measurement) summary(server, query string) summary {
 		cpu = append(cpu, s.cpuPerReq)
 		rss = append(rss, s.rss)
 	}
-	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), ok: true}
+	to := 0
+	for _, s := range ce.samples {
+		to = max(to, s.timeouts)
+	}
+	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), timeouts: to, ok: true}
 }
 
 func ratio(a, b summary) string {
@@ -68,7 +76,90 @@ func micros(d time.Duration) string {
 	return fmt.Sprintf("%.0f", float64(d)/float64(time.Microsecond))
 }
 
+// p99Cell is the p99 in µs, marked when requests timed out, which the
+// percentiles do not count.
+func p99Cell(s summary) string {
+	if s.timeouts > 0 {
+		return fmt.Sprintf("%s (%d timed out after %s)", micros(s.p99), s.timeouts, requestTimeout)
+	}
+	return micros(s.p99)
+}
+
 func mib(b int64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
+
+// memQueries and upQueries split the run's queries into those served
+// from memory and those served through the upstream.
+func (m *measurement) memQueries() (out []workload.Query) {
+	for _, q := range m.queries {
+		if !q.Upstream {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func (m *measurement) upQueries() (out []workload.Query) {
+	for _, q := range m.queries {
+		if q.Upstream {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// rowsFor returns the servers that run any of qs.
+func (m *measurement) rowsFor(qs []workload.Query) (out []string) {
+	for _, s := range m.servers {
+		if slices.ContainsFunc(qs, func(q workload.Query) bool { return m.runs(s, q.Name) }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ratioTable renders one row per server and one column per query of cell(server, query).
+func ratioTable(b *strings.Builder, rows []string, qs []workload.Query, cell func(s string, q workload.Query) string) {
+	b.WriteString("| server |")
+	for _, q := range qs {
+		fmt.Fprintf(b, " %s |", q.Name)
+	}
+	b.WriteString("\n|---|")
+	for range qs {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, s := range rows {
+		fmt.Fprintf(b, "| %s |", s)
+		for _, q := range qs {
+			fmt.Fprintf(b, " %s |", cell(s, q))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// notMeasured says why a cell has no figures.
+func (m *measurement) notMeasured(s, q string) string {
+	if ce := m.cells[[2]string{s, q}]; ce != nil && ce.skipped != "" {
+		return "not measured (" + ce.skipped + ")"
+	}
+	return "not measured"
+}
+
+// mercuriusFor names the Mercurius entry to compare server with.
+func mercuriusFor(server string) string {
+	if strings.HasSuffix(server, "-upstream") {
+		return "mercurius-upstream"
+	}
+	return "mercurius"
+}
+
+// gqlgenFor names the gqlgen entry to compare server with.
+func gqlgenFor(server string) string {
+	if strings.HasSuffix(server, "-upstream") {
+		return "gqlgen-upstream"
+	}
+	return "gqlgen"
+}
 
 // markdown renders the report.
 func (m *measurement) markdown() string {
@@ -79,58 +170,104 @@ func (m *measurement) markdown() string {
 		kind = "Smoke run (one short round: figures are indicative only)"
 	}
 	fmt.Fprintf(&b, "# graft benchmark, %s\n\n%s, %s.\n\n", m.started.UTC().Format("2006-01-02 15:04 UTC"), kind, m.took.Round(time.Second))
-	b.WriteString("## Throughput as a ratio to the ceiling\n\n| server |")
-	for _, q := range m.queries {
-		fmt.Fprintf(&b, " %s |", q.Name)
-	}
-	b.WriteString("\n|---|")
-	for range m.queries {
-		b.WriteString("---:|")
-	}
-	b.WriteString("\n")
-	for _, s := range m.servers {
-		fmt.Fprintf(&b, "| %s |", s)
-		for _, q := range m.queries {
-			fmt.Fprintf(&b, " %s |", ratio(m.summary(s, q.Name), m.summary("ceiling", q.Name)))
-		}
-		b.WriteString("\n")
+	mem, up := m.memQueries(), m.upQueries()
+	memRows := m.rowsFor(mem)
+	if len(mem) > 0 {
+		fmt.Fprintf(&b, "## Throughput as a ratio to the ceiling (%d connections)\n\n", o.conns)
+		ratioTable(&b, memRows, mem, func(s string, q workload.Query) string {
+			return ratio(m.summary(s, q.Name), m.summary("ceiling", q.Name))
+		})
 	}
 	b.WriteString("\n## graft's targets, judged on this run\n\n")
 	b.WriteString(m.targetsMarkdown())
-	b.WriteString("\n## Server CPU per request as a ratio: the ceiling's CPU per request over the server's\n\n")
-	b.WriteString("What the throughput ratio would be if the server had its core to itself; it is the steadier figure on a busy machine.\n\n| server |")
-	for _, q := range m.queries {
-		fmt.Fprintf(&b, " %s |", q.Name)
-	}
-	b.WriteString("\n|---|")
-	for range m.queries {
-		b.WriteString("---:|")
-	}
-	b.WriteString("\n")
-	for _, s := range m.servers {
-		fmt.Fprintf(&b, "| %s |", s)
-		for _, q := range m.queries {
-			fmt.Fprintf(&b, " %s |", cpuRatio(m.summary(s, q.Name), m.summary("ceiling", q.Name)))
+	if slices.Contains(m.servers, "mercurius") || slices.Contains(m.servers, "mercurius-upstream") {
+		fmt.Fprintf(&b, "\n## graft's throughput as a ratio to Mercurius with graphql-jit (%d connections)\n\n", o.conns)
+		var rows []string
+		for _, s := range []string{"graft", "graft-fasthttp"} {
+			if slices.Contains(m.servers, s) {
+				rows = append(rows, s)
+			}
 		}
-		b.WriteString("\n")
-	}
-	for _, q := range m.queries {
-		fmt.Fprintf(&b, "\n## %s: %s\n\n", q.Name, q.Description)
-		b.WriteString("| server | req/s | × ceiling | × gqlgen | p50 µs | p99 µs | server CPU µs/req | RSS MiB |\n")
-		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
-		ceil, gql := m.summary("ceiling", q.Name), m.summary("gqlgen", q.Name)
 		for _, s := range m.servers {
+			if strings.HasPrefix(s, "graft") && strings.HasSuffix(s, "-upstream") {
+				rows = append(rows, s)
+			}
+		}
+		ratioTable(&b, rows, m.queries, func(s string, q workload.Query) string {
+			if !m.runs(s, q.Name) {
+				return ""
+			}
+			return ratio(m.summary(s, q.Name), m.summary(mercuriusFor(s), q.Name))
+		})
+	}
+	if len(mem) > 0 {
+		b.WriteString("\n## Server CPU per request as a ratio: the ceiling's CPU per request over the server's\n\n")
+		b.WriteString("What the throughput ratio would be if the server had its core to itself; it is the steadier figure on a busy machine.\n\n")
+		ratioTable(&b, memRows, mem, func(s string, q workload.Query) string {
+			return cpuRatio(m.summary(s, q.Name), m.summary("ceiling", q.Name))
+		})
+	}
+	for _, q := range mem {
+		fmt.Fprintf(&b, "\n## %s: %s (%d connections)\n\n", q.Name, q.Description, o.conns)
+		b.WriteString("| server | req/s | × ceiling | × gqlgen | × mercurius | p50 µs | p99 µs | server CPU µs/req | RSS MiB |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		ceil, gql, merc := m.summary("ceiling", q.Name), m.summary("gqlgen", q.Name), m.summary("mercurius", q.Name)
+		for _, s := range memRows {
 			sm := m.summary(s, q.Name)
 			if !sm.ok {
-				why := "not measured"
-				if ce := m.cells[[2]string{s, q.Name}]; ce != nil && ce.skipped != "" {
-					why = "not measured (" + ce.skipped + ")"
-				}
-				fmt.Fprintf(&b, "| %s | %s | | | | | | |\n", s, why)
+				fmt.Fprintf(&b, "| %s | %s | | | | | | | |\n", s, m.notMeasured(s, q.Name))
 				continue
 			}
-			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s |\n", s, sm.rps, ratio(sm, ceil), ratio(sm, gql),
-				micros(sm.p50), micros(sm.p99), micros(sm.cpuPerReq), mib(sm.rss))
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", s, sm.rps, ratio(sm, ceil), ratio(sm, gql), ratio(sm, merc),
+				micros(sm.p50), p99Cell(sm), micros(sm.cpuPerReq), mib(sm.rss))
+		}
+	}
+	for _, q := range up {
+		fmt.Fprintf(&b, "\n## %s: %s\n\n", q.Name, q.Description)
+		low := ""
+		if o.connsLow > 0 {
+			low = fmt.Sprintf(" p50 µs at %d conn |", o.connsLow)
+		}
+		fmt.Fprintf(&b, "At %d connections; upstream calls per request counted by the upstream service, for one checked request and on average under load.\n\n", o.conns)
+		fmt.Fprintf(&b, "| server | upstream calls/req | calls/req under load | req/s | × gqlgen | p50 µs | p99 µs |%s server CPU µs/req | RSS MiB |\n", low)
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", len(strings.Split(low, "|"))-1) + "---:|---:|\n")
+		gql := m.summary("gqlgen-upstream", q.Name)
+		for _, s := range m.rowsFor([]workload.Query{q}) {
+			sm := m.summary(s, q.Name)
+			if !sm.ok {
+				fmt.Fprintf(&b, "| %s | %s | | | | | |%s | |\n", s, m.notMeasured(s, q.Name), strings.Repeat(" |", len(strings.Split(low, "|"))-1))
+				continue
+			}
+			one := "–"
+			if ce := m.cells[[2]string{s, q.Name}]; ce != nil && ce.oneCalls >= 0 {
+				one = strconv.FormatInt(ce.oneCalls, 10)
+			}
+			lowCell := ""
+			if o.connsLow > 0 {
+				if l := m.summary(s, m.shapeQuery(q.Name, o.connsLow)); l.ok {
+					lowCell = " " + micros(l.p50) + " |"
+				} else {
+					lowCell = " – |"
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %.2f | %.0f | %s | %s | %s |%s %s | %s |\n", s, one, m.callsUnderLoad(s, q.Name), sm.rps, ratio(sm, gql),
+				micros(sm.p50), p99Cell(sm), lowCell, micros(sm.cpuPerReq), mib(sm.rss))
+		}
+	}
+	if o.connsHigh > 0 && o.connsHigh != o.conns {
+		fmt.Fprintf(&b, "\n## Second load shape: %d connections\n\n", o.connsHigh)
+		b.WriteString("Queueing, scheduler and GC pressure show here. Medians over the rounds; RSS is VmRSS after the measurement.\n")
+		for _, q := range m.queries {
+			fmt.Fprintf(&b, "\n### %s at %d connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB |\n|---|---:|---:|---:|---:|\n", q.Name, o.connsHigh)
+			name := m.shapeQuery(q.Name, o.connsHigh)
+			for _, s := range m.rowsFor([]workload.Query{q}) {
+				sm := m.summary(s, name)
+				if !sm.ok {
+					fmt.Fprintf(&b, "| %s | %s | | | |\n", s, m.notMeasured(s, name))
+					continue
+				}
+				fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s |\n", s, sm.rps, micros(sm.p50), p99Cell(sm), mib(sm.rss))
+			}
 		}
 	}
 	b.WriteString("\n## Peak memory (VmHWM over the whole run)\n\n| server | MiB |\n|---|---:|\n")
@@ -149,19 +286,50 @@ func (m *measurement) markdown() string {
 	}
 	b.WriteString("\n## Machine and method\n\n")
 	fmt.Fprintf(&b, "- CPU: %s; %d CPUs (nproc); kernel %s\n", cpuModel(), runtime.NumCPU(), kernel())
-	fmt.Fprintf(&b, "- Go: %s %s/%s; graft at commit %s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, commit())
+	fmt.Fprintf(&b, "- Go: %s %s/%s; Node: %s; graft at commit %s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, nodeVersion(), commit())
 	fmt.Fprintf(&b, "- Load average (1, 5, 15 min) at the start: %s; at the end: %s. Much above 1 means other work shared the CPUs and absolute figures are low.\n", m.loadStart, loadAverage())
 	if m.pinned {
-		fmt.Fprintf(&b, "- Each server a child process pinned to CPU %d with GOMAXPROCS=1; the load generator pinned to CPU %d.\n", o.serverCPU, o.clientCPU)
+		fmt.Fprintf(&b, "- Each server a child process pinned to CPU %d with GOMAXPROCS=1 (Node: one event loop); the load generator and the upstream service pinned to CPU %d.\n", o.serverCPU, o.clientCPU)
 	} else {
 		b.WriteString("- Not pinned (taskset or a second CPU was missing): figures are less reliable.\n")
 	}
-	fmt.Fprintf(&b, "- %d keep-alive HTTP/1.1 connections on loopback, each sending the next POST when the previous answer is read.\n", o.conns)
-	fmt.Fprintf(&b, "- %d round(s); in each, every query on every server (server order rotated each round), %s warm-up then %s measured. Figures are medians over the rounds.\n", o.rounds, o.warmup, o.duration)
+	fmt.Fprintf(&b, "- Keep-alive HTTP/1.1 connections on loopback, each sending the next POST when the previous answer is read: %d for the main tables", o.conns)
+	if o.connsHigh > 0 && o.connsHigh != o.conns {
+		fmt.Fprintf(&b, ", %d for the second load shape", o.connsHigh)
+	}
+	if o.connsLow > 0 && len(up) > 0 {
+		fmt.Fprintf(&b, ", %d for the upstream queries' latency at rest", o.connsLow)
+	}
+	b.WriteString(".\n")
+	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
+	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
+	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")
 	b.WriteString("- server CPU µs/req: the child's utime+stime over the measured period (from /proc/PID/stat) divided by the requests answered. RSS: VmRSS after the measurement.\n\n")
 	fmt.Fprintf(&b, "Reproduce: `cd bench && go run ./cmd/bench %s`\n", strings.Join(o.args, " "))
 	return b.String()
+}
+
+// callsUnderLoad is the median upstream calls per request under load.
+func (m *measurement) callsUnderLoad(server, query string) float64 {
+	ce := m.cells[[2]string{server, query}]
+	if ce == nil {
+		return 0
+	}
+	var xs []float64
+	for _, s := range ce.samples {
+		xs = append(xs, s.calls)
+	}
+	return median(xs)
+}
+
+// nodeVersion is `node --version`, or "none".
+func nodeVersion() string {
+	out, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "none"
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func cpuModel() string {
@@ -207,3 +375,5 @@ func kernel() string {
 	}
 	return strings.TrimSpace(string(b))
 }
+
+func timeOf(ns int64) time.Duration { return time.Duration(ns) }

@@ -61,7 +61,7 @@ func TestMarkdownRatios(t *testing.T) {
 	for _, want := range []string{
 		"| graft | 0.80 |",              // median of 900, 800, 100 over the ceiling's 1000
 		"| graft | 800 | 0.80 | 3.20 |", // and over gqlgen's 250
-		"| ceiling | 1000 | 1.00 | 4.00 | 1000 |",
+		"| ceiling | 1000 | 1.00 | 4.00 | – | 1000 |",
 		"| gqlgen | 0.50 |\n", // CPU ratio: 50µs over 100µs; graft has no CPU figure
 		"| graft | – |\n",
 		"go run ./cmd/bench -smoke",
@@ -79,10 +79,13 @@ func TestParseOptions(t *testing.T) {
 		wantErr bool
 		check   func(options) bool
 	}{
-		{"defaults", nil, false, func(o options) bool { return o.rounds == 3 && o.conns == 32 && len(o.queries) == 6 }},
-		{"smoke is one short round", []string{"-smoke"}, false, func(o options) bool {
-			return o.rounds == 1 && o.duration < time.Second && !o.inProcess
+		{"defaults", nil, false, func(o options) bool {
+			return o.rounds == 3 && o.conns == 32 && len(o.queries) == 8 && o.connsHigh == 256 && o.connsLow == 1
 		}},
+		{"smoke is one short round", []string{"-smoke"}, false, func(o options) bool {
+			return o.rounds == 1 && o.duration < time.Second && !o.inProcess && o.connsHigh == 0 && o.connsLow == 0
+		}},
+		{"smoke with the second shape", []string{"-smoke", "-conns-high", "64"}, false, func(o options) bool { return o.connsHigh == 64 }},
 		{"server list", []string{"-servers", "ceiling,graft"}, false, func(o options) bool { return len(o.servers) == 2 }},
 		{"zero connections", []string{"-conns", "0"}, true, nil},
 		{"unknown flag", []string{"-nope"}, true, nil},
@@ -109,29 +112,84 @@ func TestInProcessTable(t *testing.T) {
 
 func TestTargets(t *testing.T) {
 	m := &measurement{
+		opts: options{conns: 32, connsHigh: 256},
 		cells: map[[2]string]*cell{
-			{"ceiling", "q1"}:   {samples: []sample{{rps: 1000}}},
-			{"graft", "q1"}:     {samples: []sample{{rps: 900, p99: 2 * time.Millisecond, cpuPerReq: 80 * time.Microsecond}}},
-			{"gqlgen", "q1"}:    {samples: []sample{{rps: 500, p99: 3 * time.Millisecond}}},
-			{"ceiling", "q2"}:   {samples: []sample{{rps: 1000}}},
-			{"graft", "q2"}:     {samples: []sample{{rps: 50, p99: 9 * time.Millisecond}}},
-			{"gqlgen", "q2"}:    {samples: []sample{{rps: 5, p99: 8 * time.Millisecond}}},
-			{"graft", "q1-apq"}: {samples: []sample{{rps: 950, cpuPerReq: 90 * time.Microsecond}}},
+			{"ceiling", "q1"}:         {samples: []sample{{rps: 1000}}},
+			{"graft", "q1"}:           {samples: []sample{{rps: 950, p99: 2 * time.Millisecond, cpuPerReq: 80 * time.Microsecond}}},
+			{"graft-fasthttp", "q1"}:  {samples: []sample{{rps: 1500}}},
+			{"gqlgen", "q1"}:          {samples: []sample{{rps: 500, p99: 3 * time.Millisecond}}},
+			{"ceiling", "q2"}:         {samples: []sample{{rps: 1000}}},
+			{"graft", "q2"}:           {samples: []sample{{rps: 50, p99: 9 * time.Millisecond}}},
+			{"gqlgen", "q2"}:          {samples: []sample{{rps: 5, p99: 8 * time.Millisecond}}},
+			{"graft", "q2@256"}:       {samples: []sample{{rps: 50, p99: 7 * time.Millisecond}}},
+			{"mercurius", "q2@256"}:   {samples: []sample{{rps: 40, p99: 8 * time.Millisecond}}},
+			{"graft", "q1-apq"}:       {samples: []sample{{rps: 950, cpuPerReq: 90 * time.Microsecond}}},
+			{"graft-upstream", "q5"}:  {oneCalls: 51, samples: []sample{{rps: 400, p50: 3 * time.Millisecond, p99: 9 * time.Millisecond}}},
+			{"gqlgen-upstream", "q5"}: {oneCalls: 2, samples: []sample{{rps: 100, p50: 4 * time.Millisecond, p99: 8 * time.Millisecond}}},
+			{"gqlgen-upstream", "q6"}: {samples: []sample{{rps: 100}}},
+			{"graft-upstream", "q6"}:  {samples: []sample{{rps: 200}}},
 		},
-		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 20 << 20},
+		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 30 << 20},
+		inProc:  &inProcessResult{output: "BenchmarkQ2/graft-warm \t 1000\t 44000 ns/op\t 2000 B/op\t 11 allocs/op\n"},
 	}
 	out := m.targetsMarkdown()
 	for _, want := range []string{
-		"| graft q1 ≥ 0.85 of the ceiling's req/s | 0.90 | yes |",
-		"| graft q2 ≥ 0.10 of the ceiling's req/s | 0.05 | no |",
-		"| graft q3 ≥ 0.40 of the ceiling's req/s | – | not measured |",
-		"| graft q1 p99 below every peer's | 2000 µs vs 3000 µs (gqlgen) | yes |",
-		"| graft q2 p99 below every peer's | 9000 µs vs 8000 µs (gqlgen) | no |",
+		"| graft q1 ≥ 0.90 of the ceiling's req/s | 0.95 (graft-fasthttp 1.50) | yes |",
+		"| graft q2 ≥ 0.35 of the ceiling's req/s | 0.05 | no |",
+		"| graft q3 ≥ 0.65 of the ceiling's req/s | – | not measured |",
+		"| graft q1 at 32 conns p99 below every peer's | 2000 µs vs 3000 µs (gqlgen) | yes |",
+		"| graft q2 at 32 conns p99 below every peer's | 9000 µs vs 8000 µs (gqlgen) | no |",
+		"| graft q2 at 256 conns p99 below every peer's | 7000 µs vs 8000 µs (mercurius) | yes |",
 		"| graft q1-apq (hash only) no dearer than q1 | 90 vs 80 CPU µs/req | no |",
-		"| graft peak RSS no higher than gqlgen's | 10.0 vs 20.0 MiB | yes |",
+		"| graft peak RSS under load no higher than 20 MiB | 10.0 MiB (gqlgen 30.0) | yes |",
+		"| in process, q2 warm through the engine ≤ 45 µs and ≤ 10 allocs/op | 44 µs, 11 allocs/op | no |",
+		"| graft-upstream q5: 2 upstream calls per request | 51 | no |",
+		"| graft-upstream q5 ≥ 3.0× gqlgen-upstream's req/s | 4.00× | yes |",
+		"| graft-upstream q5 p50 below every peer's | 3000 µs vs 4000 µs (gqlgen-upstream) | yes |",
+		"| graft-upstream q5 p99 below every peer's | 9000 µs vs 8000 µs (gqlgen-upstream) | no |",
+		"| graft-upstream-raw q6 ≥ 5.0× gqlgen-upstream's req/s | – | not measured |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("targets lack %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestMarkdownShapesAndUpstream: the second load shape gets its own tables,
+// and the upstream queries show calls per request and p50 at one connection.
+func TestMarkdownShapesAndUpstream(t *testing.T) {
+	q1, q5 := workload.Queries()[0], workload.UpstreamQueries()[0]
+	m := &measurement{
+		opts:    options{rounds: 1, conns: 32, connsHigh: 256, connsLow: 1},
+		servers: []string{"ceiling", "graft", "gqlgen-upstream", "graft-upstream"},
+		queries: []workload.Query{q1, q5},
+		cells: map[[2]string]*cell{
+			{"ceiling", "q1"}:            {samples: []sample{{rps: 1000}}},
+			{"graft", "q1"}:              {samples: []sample{{rps: 900}}},
+			{"graft", "q1@256"}:          {samples: []sample{{rps: 800, p50: 3 * time.Millisecond, p99: 7 * time.Millisecond, rss: 20 << 20}}},
+			{"graft", "q5"}:              {skipped: skipInMemory},
+			{"gqlgen-upstream", "q1"}:    {skipped: skipUpstream},
+			{"graft-upstream", "q1"}:     {skipped: skipUpstream},
+			{"gqlgen-upstream", "q5"}:    {oneCalls: 3, samples: []sample{{rps: 100, p50: 9 * time.Millisecond, calls: 2.5}}},
+			{"graft-upstream", "q5"}:     {oneCalls: 2, samples: []sample{{rps: 400, p50: 4 * time.Millisecond, p99: 8 * time.Millisecond, cpuPerReq: 300 * time.Microsecond, calls: 2, rss: 10 << 20}}},
+			{"graft-upstream", "q5@1"}:   {samples: []sample{{rps: 300, p50: 2100 * time.Microsecond}}},
+			{"graft-upstream", "q5@256"}: {samples: []sample{{rps: 420, p50: 30 * time.Millisecond, p99: 60 * time.Millisecond}}},
+		},
+		peakRSS: map[string]int64{},
+	}
+	out := m.markdown()
+	for _, want := range []string{
+		"| graft | 0.90 |\n",
+		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB |\n|---|---:|---:|---:|---:|\n| ceiling | not measured | | | |\n| graft | 800 | 3000 | 7000 | 20.0 |\n\n",
+		"| graft-upstream | 2 | 2.00 | 400 | 4.00 | 4000 | 8000 | 2100 | 300 | 10.0 |",
+		"| gqlgen-upstream | 3 | 2.50 | 100 | 1.00 | 9000 |",
+		"| graft-upstream | 420 | 30000 | 60000 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| gqlgen-upstream | not measured (upstream server)") {
+		t.Errorf("an upstream server is listed for an in-memory query:\n%s", out)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/graftgql/graft/bench/data"
 	"github.com/graftgql/graft/bench/peers/ceiling"
 	"github.com/graftgql/graft/bench/servers"
+	"github.com/graftgql/graft/bench/upstream"
 	"github.com/graftgql/graft/bench/workload"
 )
 
@@ -25,12 +26,55 @@ type sample struct {
 	cpuPerReq time.Duration
 	requests  int
 	rss       int64
+	// calls is the upstream calls per request under load (upstream
+	// queries only).
+	calls float64
+	// timeouts counts requests left unanswered after requestTimeout.
+	timeouts int
 }
 
 // cell gathers the samples of one server and query over the rounds.
 type cell struct {
 	samples []sample
 	skipped string // why the query was not measured on this server
+	// oneCalls is the upstream calls of one checked request (upstream
+	// queries only), -1 when not known.
+	oneCalls int64
+}
+
+// Why a server does not run a query of the other kind.
+const (
+	skipInMemory = "in-memory server"
+	skipUpstream = "upstream server"
+)
+
+// runs says whether server ran (or was to run) query cell q: not when it
+// is of the other kind (in memory or through the upstream).
+func (m *measurement) runs(server, q string) bool {
+	ce := m.cells[[2]string{server, q}]
+	return ce == nil || (ce.skipped != skipInMemory && ce.skipped != skipUpstream)
+}
+
+// shapeQuery names the cell of query q measured at conns connections: q
+// itself at the main load shape (-conns), "q@N" at any other.
+func (m *measurement) shapeQuery(q string, conns int) string {
+	if conns == m.opts.conns {
+		return q
+	}
+	return fmt.Sprintf("%s@%d", q, conns)
+}
+
+// shapes returns the connection counts q is measured at: the main shape,
+// then the high one, then (upstream queries) the low one.
+func (m *measurement) shapes(q workload.Query) []int {
+	out := []int{m.opts.conns}
+	if c := m.opts.connsHigh; c > 0 && c != m.opts.conns {
+		out = append(out, c)
+	}
+	if c := m.opts.connsLow; q.Upstream && c > 0 && !slices.Contains(out, c) {
+		out = append(out, c)
+	}
+	return out
 }
 
 // measurement is everything a run measured, for the report.
@@ -48,10 +92,12 @@ type measurement struct {
 	loadStart string
 	// checked counts the answers found correct.
 	checked int
+	// up is the upstream service's client when upstream servers run.
+	up *upstream.Client
 }
 
 func selectQueries(names []string) ([]workload.Query, error) {
-	all := append(workload.Queries(), workload.PersistedQueries()...)
+	all := workload.All()
 	var out []workload.Query
 	for _, n := range names {
 		i := slices.IndexFunc(all, func(q workload.Query) bool { return q.Name == n })
@@ -87,6 +133,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
+	if os.Getenv("GRAFT_REQUIRE_ALL") == "1" && len(o.servers) == 0 && !servers.NodeInstalled() {
+		return fmt.Errorf("GRAFT_REQUIRE_ALL=1 but the Node peers are not installed: run npm ci in %s", servers.NodeDir())
+	}
 	expected, err := ceiling.Expected(data.Shared())
 	if err != nil {
 		return err
@@ -118,28 +167,48 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			return err
 		}
 	}
-	for _, s := range srvs {
-		c, err := startChild(s.Name, serverCPU, o.profile)
+	upstreamURL := ""
+	if slices.ContainsFunc(srvs, func(s servers.Server) bool { return s.Upstream }) {
+		// The upstream shares the load generator's CPU: its answers are
+		// precomputed bytes, and the servers' CPU stays theirs alone.
+		upCPU := -1
+		if m.pinned {
+			upCPU = o.clientCPU
+		}
+		c, err := startUpstream(upCPU)
 		if err != nil {
 			return err
 		}
 		children = append(children, c)
+		upstreamURL = "http://" + c.addr
+		m.up = upstream.NewClient(upstreamURL)
+	}
+	var srvChildren []*child
+	for _, s := range srvs {
+		c, err := startChild(s, serverCPU, o.profile, upstreamURL)
+		if err != nil {
+			return err
+		}
+		children = append(children, c)
+		srvChildren = append(srvChildren, c)
 		m.servers = append(m.servers, s.Name)
 	}
 	for r := 0; r < o.rounds; r++ {
 		for _, q := range qs {
-			for i := range srvs {
-				k := (i + r) % len(srvs)
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if err := measureOne(ctx, log, m, srvs[k], children[k], q, expected[q.Base], r); err != nil {
-					return err
+			for _, conns := range m.shapes(q) {
+				for i := range srvs {
+					k := (i + r) % len(srvs)
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					if err := measureOne(ctx, log, m, srvs[k], srvChildren[k], q, expected[q.Base], r, conns); err != nil {
+						return err
+					}
 				}
 			}
 		}
 	}
-	for _, c := range children {
+	for _, c := range srvChildren {
 		if _, hwm, err := c.memory(); err == nil {
 			m.peakRSS[c.name] = hwm
 		}
@@ -154,7 +223,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	path := filepath.Join(o.out, m.started.UTC().Format("2006-01-02")+".md")
+	path := reportPath(o.out, m.started)
 	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 		return err
 	}
@@ -162,16 +231,27 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	return nil
 }
 
-// measureOne checks the answer of s to q, then measures it.
-func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers.Server, c *child, q workload.Query, want []byte, round int) error {
-	key := [2]string{s.Name, q.Name}
+// measureOne checks the answer of s to q, then measures it at conns
+// connections.
+func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers.Server, c *child, q workload.Query, want []byte, round, conns int) error {
+	if conns == 0 {
+		conns = m.opts.conns
+	}
+	key := [2]string{s.Name, m.shapeQuery(q.Name, conns)}
 	ce := m.cells[key]
 	if ce == nil {
-		ce = &cell{}
+		ce = &cell{oneCalls: -1}
 		m.cells[key] = ce
 	}
-	if ce.skipped == "" && q.Persisted && !s.APQ {
-		ce.skipped = "no automatic persisted queries"
+	if ce.skipped == "" && !s.Runs(q) {
+		switch {
+		case q.Upstream && !s.Upstream && !s.Reference:
+			ce.skipped = skipInMemory
+		case !q.Upstream && s.Upstream:
+			ce.skipped = skipUpstream
+		default:
+			ce.skipped = "no automatic persisted queries"
+		}
 	}
 	if ce.skipped != "" {
 		return nil
@@ -185,10 +265,17 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 			m.checked++
 		}
 	}
+	countCalls := q.Upstream && m.up != nil
+	if err == nil && countCalls {
+		err = m.up.Reset(ctx)
+	}
 	if err == nil {
 		if err = checkedFetch(c.addr, req, q, want, s.Check); err == nil {
 			m.checked++
 		}
+	}
+	if err == nil && countCalls {
+		ce.oneCalls, err = m.up.Calls(ctx)
 	}
 	if err != nil {
 		if q.Introspection {
@@ -198,14 +285,23 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 		}
 		return fmt.Errorf("WRONG ANSWER from %s, not measured: %w", s.Name, err)
 	}
-	if _, err := load(ctx, c.addr, req, m.opts.conns, m.opts.warmup); err != nil {
+	warmup := m.opts.warmup
+	if round == 0 {
+		warmup = max(warmup, m.opts.firstWarmup)
+	}
+	if _, err := load(ctx, c.addr, req, conns, warmup); err != nil {
 		return fmt.Errorf("%s %s warm-up: %w", s.Name, q.Name, err)
+	}
+	if countCalls {
+		if err := m.up.Reset(ctx); err != nil {
+			return err
+		}
 	}
 	cpu0, err := c.cpuTime()
 	if err != nil {
 		return err
 	}
-	res, err := load(ctx, c.addr, req, m.opts.conns, m.opts.duration)
+	res, err := load(ctx, c.addr, req, conns, m.opts.duration)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", s.Name, q.Name, err)
 	}
@@ -216,6 +312,11 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	if res.errors > 0 {
 		return fmt.Errorf("%s %s: %d failed requests under load", s.Name, q.Name, res.errors)
 	}
+	if res.requests == 0 && res.timeouts > 0 {
+		ce.skipped = fmt.Sprintf("overloaded: no answer within %s at %d connections", requestTimeout, conns)
+		log.Warn("not measured", "server", s.Name, "query", q.Name, "why", ce.skipped)
+		return nil
+	}
 	if res.requests == 0 {
 		return fmt.Errorf("%s %s: no request completed", s.Name, q.Name)
 	}
@@ -223,9 +324,20 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	sm := sample{
 		rps: res.rps(), p50: res.percentile(50), p99: res.percentile(99),
 		cpuPerReq: (cpu1 - cpu0) / time.Duration(res.requests), requests: res.requests, rss: rss,
+		timeouts: res.timeouts,
+	}
+	if res.timeouts > 0 {
+		log.Warn("requests timed out under load", "server", s.Name, "query", q.Name, "conns", conns, "timeouts", res.timeouts, "after", requestTimeout)
+	}
+	if countCalls {
+		calls, err := m.up.Calls(ctx)
+		if err != nil {
+			return err
+		}
+		sm.calls = float64(calls) / float64(res.requests)
 	}
 	ce.samples = append(ce.samples, sm)
-	log.Info("measured", "round", round+1, "server", s.Name, "query", q.Name,
+	log.Info("measured", "round", round+1, "server", s.Name, "query", q.Name, "conns", conns,
 		"rps", int(sm.rps), "p50", sm.p50, "p99", sm.p99, "cpu_per_req", sm.cpuPerReq)
 	return nil
 }
@@ -240,4 +352,15 @@ func checkedFetch(addr string, req []byte, q workload.Query, want []byte, mode c
 		return fmt.Errorf("%s: status %d: %.300s", q.Name, status, body)
 	}
 	return check.Answer(q, body, want, mode)
+}
+
+// reportPath is out/YYYY-MM-DD.md, or out/YYYY-MM-DD-HHMM.md when a report
+// of that day is already there.
+func reportPath(out string, started time.Time) string {
+	t := started.UTC()
+	path := filepath.Join(out, t.Format("2006-01-02")+".md")
+	if _, err := os.Stat(path); err == nil {
+		path = filepath.Join(out, t.Format("2006-01-02-1504")+".md")
+	}
+	return path
 }

@@ -6,9 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/graftgql/graft/bench/check"
 	"github.com/graftgql/graft/bench/servers"
@@ -45,7 +48,7 @@ func TestWrongAnswerIsNeverMeasured(t *testing.T) {
 			m := &measurement{opts: options{conns: 2}, cells: map[[2]string]*cell{}}
 			c := &child{name: "fake", addr: strings.TrimPrefix(srv.URL, "http://")}
 			s := servers.Server{Name: "fake", Check: check.Normalised}
-			err := measureOne(context.Background(), slog.New(slog.DiscardHandler), m, s, c, tt.q, []byte(`{"data":{"hello":"world"}}`), 0)
+			err := measureOne(context.Background(), slog.New(slog.DiscardHandler), m, s, c, tt.q, []byte(`{"data":{"hello":"world"}}`), 0, 0)
 			if tt.wantErr == "" && err != nil {
 				t.Fatalf("err = %v", err)
 			}
@@ -63,5 +66,21 @@ func TestWrongAnswerIsNeverMeasured(t *testing.T) {
 				t.Error("a sample was recorded")
 			}
 		})
+	}
+}
+
+// TestReportPath: a second report of the day gets the time in its name.
+func TestReportPath(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 26, 6, 5, 0, 0, time.UTC)
+	first := reportPath(dir, at)
+	if filepath.Base(first) != "2026-11-26.md" {
+		t.Fatalf("first report %s", first)
+	}
+	if err := os.WriteFile(first, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := filepath.Base(reportPath(dir, at)); got != "2026-11-26-0605.md" {
+		t.Errorf("second report %s", got)
 	}
 }

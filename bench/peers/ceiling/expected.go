@@ -10,7 +10,7 @@ import (
 	"github.com/graftgql/graft/bench/workload"
 )
 
-// The types below print the answers of q1 to q3 with keys in the order the
+// The types below print the answers of q1 to q3, q5 and q6 with keys in the order the
 // queries select them, as a GraphQL server must.
 
 type q1Data struct {
@@ -35,6 +35,36 @@ type q2Data struct {
 	Authors []q2Author `json:"authors"`
 }
 
+type q5Post struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Likes int    `json:"likes"`
+}
+
+type q5Author struct {
+	ID    string   `json:"id"`
+	Name  string   `json:"name"`
+	Posts []q5Post `json:"posts"`
+}
+
+type q5Data struct {
+	Authors []q5Author `json:"authors"`
+}
+
+type q6Post struct {
+	Title string `json:"title"`
+	Likes int    `json:"likes"`
+}
+
+type q6Author struct {
+	Name  string   `json:"name"`
+	Posts []q6Post `json:"posts"`
+}
+
+type q6Data struct {
+	Authors []q6Author `json:"authors"`
+}
+
 type q3Post struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
@@ -55,7 +85,7 @@ type q3Data struct {
 func intp(n int) *int { return &n }
 
 // Expected returns the correct response body of every workload query by
-// name. q1 to q3 are printed from the data set directly; q4, whose exact
+// name. q1 to q3, q5 and q6 are printed from the data set directly; q4, whose exact
 // text depends on how a server prints its schema, is graph-gophers'
 // introspection answer, computed once.
 func Expected(d *data.Set) (map[string][]byte, error) {
@@ -67,6 +97,19 @@ func Expected(d *data.Set) (map[string][]byte, error) {
 		}
 		q2.Authors = append(q2.Authors, qa)
 	}
+	var q5 q5Data
+	var q6 q6Data
+	for _, a := range d.AuthorsFirst(intp(50)) {
+		a5, a6 := q5Author{ID: a.ID, Name: a.Name}, q6Author{Name: a.Name}
+		for _, p := range a.PostsFirst(intp(10)) {
+			a5.Posts = append(a5.Posts, q5Post{ID: p.ID, Title: p.Title, Likes: p.Likes})
+		}
+		for _, p := range a.PostsFirst(intp(20)) {
+			a6.Posts = append(a6.Posts, q6Post{Title: p.Title, Likes: p.Likes})
+		}
+		q5.Authors = append(q5.Authors, a5)
+		q6.Authors = append(q6.Authors, a6)
+	}
 	var q3 q3Data
 	qs := workload.Queries()
 	id, _ := qs[2].Variables["id"].(string)
@@ -77,7 +120,7 @@ func Expected(d *data.Set) (map[string][]byte, error) {
 		}
 	}
 	out := make(map[string][]byte, len(qs))
-	for name, v := range map[string]any{"q1": q1Data{Hello: "world"}, "q2": q2, "q3": q3} {
+	for name, v := range map[string]any{"q1": q1Data{Hello: "world"}, "q2": q2, "q3": q3, "q5": q5, "q6": q6} {
 		b, err := json.Marshal(struct {
 			Data any `json:"data"`
 		}{v})

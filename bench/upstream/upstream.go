@@ -1,0 +1,179 @@
+// Package upstream is the benchmark's upstream service for q5 and q6: the
+// workload's data served as JSON over HTTP after a fixed latency per call,
+// as ../shared/bench/README.md describes, with a call counter, and the
+// client every upstream server uses to reach it.
+//
+//	GET  /authors?first=N               the first N authors in id order
+//	GET  /authors?id=a1&id=a7           the named authors, in the order asked
+//	GET  /posts?author=a1&author=a7&first=K   {"a1": [post, ...], ...}
+//	GET  /stats                         {"calls": N}
+//	POST /stats/reset                   sets the counter to 0
+//
+// Authors are {"id","name","email"}; posts {"id","title","body","likes","tags"}.
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/graftgql/graft/bench/data"
+)
+
+// Latency is the fixed time the service sleeps before answering each call.
+const Latency = time.Millisecond
+
+// Service answers the upstream API over d. Every data call (/authors,
+// /posts) sleeps Latency and is counted; /stats calls are not.
+type Service struct {
+	latency time.Duration
+	calls   atomic.Int64
+	d       *data.Set
+	authors map[string]int // id -> index
+	// authorJSON[i] and postJSON[i][j] are the precomputed JSON of author
+	// i and its post j, so answers cost little CPU of the machine.
+	authorJSON [][]byte
+	postJSON   [][][]byte
+}
+
+type authorOut struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+type postOut struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Body  string   `json:"body"`
+	Likes int      `json:"likes"`
+	Tags  []string `json:"tags"`
+}
+
+// New returns the service over d with the given latency per call.
+func New(d *data.Set, latency time.Duration) *Service {
+	s := &Service{latency: latency, d: d, authors: make(map[string]int, len(d.Authors))}
+	for i, a := range d.Authors {
+		s.authors[a.ID] = i
+		s.authorJSON = append(s.authorJSON, mustJSON(authorOut{a.ID, a.Name, a.Email}))
+		var ps [][]byte
+		for _, p := range a.Posts {
+			ps = append(ps, mustJSON(postOut{p.ID, p.Title, p.Body, p.Likes, p.Tags}))
+		}
+		s.postJSON = append(s.postJSON, ps)
+	}
+	return s
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // plain structs of strings and ints always marshal
+	}
+	return b
+}
+
+// Calls returns the number of data calls answered since the last reset.
+func (s *Service) Calls() int64 { return s.calls.Load() }
+
+// Reset sets the call counter to 0.
+func (s *Service) Reset() { s.calls.Store(0) }
+
+// ServeHTTP implements the API above.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/stats" && r.Method == http.MethodGet:
+		writeJSON(w, []byte(`{"calls":`+strconv.FormatInt(s.Calls(), 10)+`}`))
+	case r.URL.Path == "/stats/reset" && r.Method == http.MethodPost:
+		s.Reset()
+		writeJSON(w, []byte(`{"calls":0}`))
+	case r.URL.Path == "/authors" && r.Method == http.MethodGet:
+		s.call(r.Context())
+		writeJSON(w, s.authorsAnswer(r))
+	case r.URL.Path == "/posts" && r.Method == http.MethodGet:
+		s.call(r.Context())
+		writeJSON(w, s.postsAnswer(r))
+	default:
+		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
+	}
+}
+
+// call counts a data call and waits the latency.
+func (s *Service) call(ctx context.Context) {
+	s.calls.Add(1)
+	t := time.NewTimer(s.latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func (s *Service) authorsAnswer(r *http.Request) []byte {
+	q := r.URL.Query()
+	out := []byte{'['}
+	add := func(i int) {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, s.authorJSON[i]...)
+	}
+	if ids, ok := q["id"]; ok {
+		for _, id := range ids {
+			if i, ok := s.authors[id]; ok {
+				add(i)
+			}
+		}
+	} else {
+		for i := range clamp(q.Get("first"), len(s.authorJSON)) {
+			add(i)
+		}
+	}
+	return append(out, ']')
+}
+
+func (s *Service) postsAnswer(r *http.Request) []byte {
+	q := r.URL.Query()
+	first := clamp(q.Get("first"), data.PostsPerAuthor)
+	out := []byte{'{'}
+	seen := make(map[int]bool)
+	for _, id := range q["author"] {
+		i, ok := s.authors[id]
+		if !ok || seen[i] {
+			continue
+		}
+		seen[i] = true
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendQuote(out, id)
+		out = append(out, ':', '[')
+		for j, p := range s.postJSON[i][:min(first, len(s.postJSON[i]))] {
+			if j > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, p...)
+		}
+		out = append(out, ']')
+	}
+	return append(out, '}')
+}
+
+// clamp reads a first parameter: absent or malformed means the default.
+func clamp(s string, limit int) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		n = data.DefaultFirst
+	}
+	return min(max(n, 0), limit)
+}
+
+func writeJSON(w http.ResponseWriter, b []byte) {
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json"}
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	_, _ = w.Write(b)
+}
