@@ -85,7 +85,7 @@ func TestLoadTimeouts(t *testing.T) {
 	requestTimeout = 50 * time.Millisecond
 	defer func() { requestTimeout = old }()
 	addr := strings.TrimPrefix(srv.URL, "http://")
-	res, err := load(context.Background(), addr, request(addr, "/graphql", []byte(`{}`)), 2, time.Millisecond)
+	res, err := load(context.Background(), addr, request(addr, "/graphql", []byte(`{}`)), 2, 20*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
