@@ -1,7 +1,6 @@
 package graft
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
@@ -46,19 +45,11 @@ func acceptsMultipart(values []string) bool {
 // every error before the stream starts, gets the ordinary JSON response
 // (application/graphql-response+json).
 func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
-	raw, e := r.rawFromHTTP(req)
-	if e != nil {
-		r.writeError(w, e)
+	op, stop, ok := r.startHTTPStream(w, req)
+	if !ok {
 		return
 	}
-	if !r.subs.acquireConn() {
-		r.writeError(w, tooManyConnections())
-		return
-	}
-	defer r.subs.releaseConn()
-	ctx, stop := context.WithCancelCause(req.Context())
 	defer stop(nil)
-	op := r.startRaw(ctx, raw)
 	if op.stream == nil {
 		writeResponse(w, &op.resp)
 		return

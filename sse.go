@@ -106,19 +106,11 @@ func (r *Router) startSSE(w http.ResponseWriter) *httpStream {
 // event, as the protocol asks; refusals of the request itself (401, 403,
 // 413, 415, 503) answer with their status.
 func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
-	raw, e := r.rawFromHTTP(req)
-	if e != nil {
-		r.writeError(w, e)
+	op, stop, ok := r.startHTTPStream(w, req)
+	if !ok {
 		return
 	}
-	if !r.subs.acquireConn() {
-		r.writeError(w, tooManyConnections())
-		return
-	}
-	defer r.subs.releaseConn()
-	ctx, stop := context.WithCancelCause(req.Context())
 	defer stop(nil)
-	op := r.startRaw(ctx, raw)
 	if op.stream == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
 		writeResponse(w, &op.resp)
 		return

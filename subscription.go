@@ -326,3 +326,28 @@ func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
 	r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
 	writeResponse(w, &resp)
 }
+
+// startHTTPStream is the start of a streaming request over HTTP (SSE's
+// distinct connections mode, multipart): the request is decoded, counted
+// as a connection and run through the pipeline. When ok is false the
+// answer is written; otherwise the caller serves op and calls stop, which
+// ends the operation's context and, the first time, releases the
+// connection.
+func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (op *operation, stop context.CancelCauseFunc, ok bool) {
+	raw, e := r.rawFromHTTP(req)
+	if e != nil {
+		r.writeError(w, e)
+		return nil, nil, false
+	}
+	if !r.subs.acquireConn() {
+		r.writeError(w, tooManyConnections())
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithCancelCause(req.Context())
+	var release sync.Once
+	stop = func(cause error) {
+		cancel(cause)
+		release.Do(r.subs.releaseConn)
+	}
+	return r.startRaw(ctx, raw), stop, true
+}
