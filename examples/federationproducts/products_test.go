@@ -25,7 +25,9 @@ func client(t *testing.T) *grafttest.Client {
 func TestServiceSDL(t *testing.T) {
 	res := client(t).Do(t, `{ _service { sdl } }`, nil)
 	res.NoErrors(t)
-	var v struct{ Service struct{ SDL string } `json:"_service"` }
+	var v struct {
+		Service struct{ SDL string } `json:"_service"`
+	}
 	res.Decode(t, &v)
 	want, err := os.ReadFile("testdata/subgraph.graphql")
 	if err != nil {
