@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/examples/federationproducts"
+	"github.com/graftgql/graft/examples/federationreviews"
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/schema"
 )
@@ -15,8 +17,10 @@ const defaultExample = "blog"
 
 // examples are the schemas graft can serve, by name.
 var examples = map[string]func() (*schema.Schema, error){
-	"blog":     blog.Schema,
-	"starwars": starwars.Schema,
+	"blog":                blog.Schema,
+	"federation-products": federationproducts.Schema,
+	"federation-reviews":  federationreviews.Schema,
+	"starwars":            starwars.Schema,
 }
 
 // exampleNames lists the example names, sorted.
