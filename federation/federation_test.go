@@ -10,6 +10,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/federation"
 	"github.com/graftgql/graft/grafttest"
+	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -399,4 +400,21 @@ func pathString(p []any) string {
 		parts[i] = fmt.Sprint(x)
 	}
 	return strings.Join(parts, ".")
+}
+
+func TestEntitiesObeyLimits(t *testing.T) {
+	c := &calls{}
+	r, err := graft.NewRouter(testSchema(t, c), graft.NewLayer(), graft.Config{Complexity: limits.Config{MaxDepth: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := grafttest.New(r).Do(t, entitiesQuery, map[string]any{"r": []any{
+		rep("__typename", "Sku", "code", "tee", "variation", rep("id", "red")),
+	}})
+	if res.Status != 400 || len(res.Errors) != 1 || res.Errors[0].Code() != graft.CodeComplexityLimit {
+		t.Fatalf("got %d %s, want 400 %s", res.Status, res.Body, graft.CodeComplexityLimit)
+	}
+	if len(c.list) != 0 {
+		t.Errorf("an entity resolver ran for a refused request: %v", c.list)
+	}
 }
