@@ -16,6 +16,7 @@ import { composeServices } from '@apollo/composition';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
+import usageReporting from '@apollo/usage-reporting-protobuf';
 
 const usersSDL = `
 extend schema
@@ -213,4 +214,22 @@ test('@inaccessible fields are not in the API schema', async () => {
   const body = await query(`{ product(id: "apollo-federation") { dimensions { unit } } }`);
   assert.equal(body.data, undefined);
   assert.match(body.errors[0].message, /Cannot query field "unit"/);
+});
+
+test('ftv1: a subgraph answers apollo-federation-include-trace with an inline trace', async () => {
+  const res = await fetch(process.env.GRAFT_PRODUCTS_URL, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: '*/*', 'apollo-federation-include-trace': 'ftv1' },
+    body: JSON.stringify({ query: '{ product(id: "apollo-federation") { id } }' }),
+  });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type'), /^application\/(json|graphql-response\+json)/);
+  const body = await res.json();
+  assert.deepEqual(body.data, { product: { id: 'apollo-federation' } });
+  assert.deepEqual(Object.keys(body.extensions), ['ftv1']);
+  const trace = usageReporting.Trace.decode(Buffer.from(body.extensions.ftv1, 'base64'));
+  assert.ok(Number(trace.durationNs) > 0);
+  assert.ok(Number(trace.startTime.seconds) > 0);
+  assert.ok(Number(trace.endTime.seconds) >= Number(trace.startTime.seconds));
+  assert.ok(trace.root);
 });

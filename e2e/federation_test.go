@@ -7,6 +7,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/federationproducts"
 	"github.com/graftgql/graft/examples/federationreviews"
+	"github.com/graftgql/graft/federation"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -21,7 +22,7 @@ func startSubgraph(t *testing.T, build func() (*schema.Schema, error)) string {
 	if err != nil {
 		t.Fatalf("NewRouter: %v", err)
 	}
-	srv := httptest.NewServer(router)
+	srv := httptest.NewServer(federation.Tracing(router))
 	t.Cleanup(srv.Close)
 	return endpoint(t, srv, graft.DefaultPath)
 }
