@@ -7,6 +7,8 @@ import (
 
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/examples/chat"
+	"github.com/graftgql/graft/examples/federationproducts"
+	"github.com/graftgql/graft/examples/federationreviews"
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/schema"
 )
@@ -16,9 +18,11 @@ const defaultExample = "blog"
 
 // examples are the schemas graft can serve, by name.
 var examples = map[string]func() (*schema.Schema, error){
-	"blog":     blog.Schema,
-	"chat":     chat.Schema,
-	"starwars": starwars.Schema,
+	"blog":                blog.Schema,
+	"chat":                chat.Schema,
+	"federation-products": federationproducts.Schema,
+	"federation-reviews":  federationreviews.Schema,
+	"starwars":            starwars.Schema,
 }
 
 // exampleNames lists the example names, sorted.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/chat"
+	"github.com/graftgql/graft/federation"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/graftgql/graft/pubsub/redispubsub"
@@ -135,7 +136,11 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /health", graft.Health())
 	mux.Handle("GET /ready", graft.Ready(checks...))
-	mux.Handle("/", srv.router)
+	var api http.Handler = srv.router
+	if strings.HasPrefix(strings.ToLower(se.Example), "federation-") {
+		api = federation.Tracing(api) // ftv1 inline traces for gateways
+	}
+	mux.Handle("/", api)
 	var handler http.Handler = mux
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		handler = graft.CORS(graft.CORSOptions{AllowedOrigins: splitList(origins)})(mux)

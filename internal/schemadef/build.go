@@ -85,6 +85,9 @@ func (b *Builder) Build() (*Schema, error) {
 		return nil, bc.joined()
 	}
 	s := bc.schema()
+	if err := bc.applyDirectives(s); err != nil {
+		return nil, err
+	}
 	s.sdl = printSDL(s)
 	doc, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: s.sdl})
 	if err != nil {

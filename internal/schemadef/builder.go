@@ -17,6 +17,8 @@ type Builder struct {
 	inputs     []*inputDecl
 	scalars    []*scalarDecl
 
+	directiveDefs []string // DirectiveDefinition (directives.go)
+
 	query        *objectDecl
 	mutation     *objectDecl
 	subscription *objectDecl

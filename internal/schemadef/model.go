@@ -64,6 +64,11 @@ type Type struct {
 	// scalars.
 	GoType reflect.Type
 
+	// Directives are the directives applied to the type (see Directive);
+	// Extension marks a type printed as `extend type` in a subgraph SDL.
+	Directives []*ast.Directive
+	Extension  bool
+
 	fieldIndex map[string]*Field
 	checkInput func(v any) error // custom scalars and DateTime
 }
@@ -170,6 +175,9 @@ type Field struct {
 
 	// Out describes how the executor walks the Go value of the field.
 	Out *Output
+
+	// Directives are the directives applied to the field (see Directive).
+	Directives []*ast.Directive
 }
 
 // Resolver is a compiled field resolver. See Field.Resolve.

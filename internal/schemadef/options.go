@@ -19,6 +19,10 @@ type options struct {
 	resolveType  func(ctx context.Context, v any) (string, error)
 	implements   []string
 	specifiedBy  string
+
+	directives []string            // applied directives (directives.go)
+	onFields   map[string][]Option // OnField
+	extension  bool                // Extension
 }
 
 // argDecl is an argument declared with the Arg option (interface fields).

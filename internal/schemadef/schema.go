@@ -18,6 +18,10 @@ type Schema struct {
 	typeIndex map[string]*Type
 	ast       *ast.Schema
 	sdl       string
+
+	// directiveDefs are the directive definitions declared with
+	// DirectiveDefinition, printed by Print.
+	directiveDefs []string
 }
 
 // Type returns the named type, or nil.

@@ -1,0 +1,170 @@
+package federation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/schema"
+)
+
+// Options configures Build.
+type Options struct {
+	// Version is the federation specification version linked in the
+	// subgraph SDL, such as "v2.3" (DefaultVersion when empty).
+	Version string
+
+	// Entities are the entity resolvers, one per entity type (see Entity).
+	// Every object type with a resolvable @key needs one.
+	Entities []EntityResolver
+
+	// Links are further @link imports printed in the subgraph SDL, such as
+	// the spec of a custom directive.
+	Links []Link
+
+	// ComposeDirectives names custom directives, such as "@custom", that
+	// the supergraph keeps (@composeDirective). Declare them with
+	// Builder.DirectiveDefinition and import them with a Link.
+	ComposeDirectives []string
+}
+
+// Link is a @link(url:, import:) clause of the subgraph SDL.
+type Link struct {
+	URL    string
+	Import []string
+}
+
+// federationTypes are the types Build adds, left out of _service.sdl.
+var federationTypes = map[string]bool{"_Any": true, "FieldSet": true, "_Service": true, "_Entity": true}
+
+// FieldSet is the Go type of the FieldSet scalar: a selection of fields
+// such as "sku variation { id }".
+type FieldSet string
+
+// MarshalGraphQL writes the field set as a string.
+func (f FieldSet) MarshalGraphQL() (any, error) { return string(f), nil }
+
+// UnmarshalGraphQL reads a field set from a string.
+func (f *FieldSet) UnmarshalGraphQL(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("FieldSet must be a string, got %T", v)
+	}
+	*f = FieldSet(s)
+	return nil
+}
+
+type service struct {
+	SDL string `graphql:"sdl" type:"String"`
+}
+
+type entitiesArgs struct {
+	Representations []Representation
+}
+
+// Build adds the federation types and fields to b (see the package
+// documentation), builds the schema and checks the federation
+// declarations: every object type with a resolvable @key has an entity
+// resolver, and every entity resolver is for a type with a @key.
+func Build(b *schema.Builder, opts Options) (*schema.Schema, error) {
+	ents, err := newEntities(opts.Entities)
+	if err != nil {
+		return nil, err
+	}
+	sdl := new(string)
+	schema.Scalar[Representation](b, "_Any")
+	schema.Scalar[FieldSet](b, "FieldSet")
+	schema.Object[service](b, "_Service")
+	schema.QueryNoArgs(b, "_service", func(context.Context) (service, error) {
+		return service{SDL: *sdl}, nil
+	})
+	if len(opts.Entities) > 0 {
+		members := make([]string, 0, len(opts.Entities))
+		for _, r := range opts.Entities {
+			members = append(members, r.typeName)
+		}
+		schema.Union[any](b, "_Entity", members, schema.ResolveTypeFunc(ents.typeOf))
+		schema.Query(b, "_entities", func(ctx context.Context, args entitiesArgs) ([]any, error) {
+			return ents.resolve(ctx, args.Representations), nil
+		}, schema.OfType("[_Entity]!"))
+	}
+	s, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	m := schemadef.Model(s)
+	if err := check(m, ents); err != nil {
+		return nil, err
+	}
+	*sdl = subgraphSDL(m, opts)
+	return s, nil
+}
+
+// check compares the @key declarations with the entity resolvers.
+func check(m *schemadef.Schema, ents *entities) error {
+	var errs []error
+	keyed := map[string]bool{}
+	for _, t := range m.Types {
+		resolvable := false
+		for _, d := range t.Directives {
+			if d.Name != "key" {
+				continue
+			}
+			keyed[t.Name] = true
+			if a := d.Arguments.ForName("resolvable"); a == nil || a.Value.Raw != "false" {
+				resolvable = true
+			}
+		}
+		if resolvable && t.Kind == schemadef.ObjectKind && ents.byName[t.Name] == nil {
+			errs = append(errs, fmt.Errorf("federation: %s has a resolvable @key but no entity resolver in Options.Entities", t.Name))
+		}
+	}
+	for name := range ents.byName {
+		if !keyed[name] {
+			errs = append(errs, fmt.Errorf("federation: %s has an entity resolver but no @key", name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// subgraphSDL prints the schema for _service: the @link header, the
+// directive definitions, the types with their applied directives, and none
+// of the federation types and fields.
+func subgraphSDL(m *schemadef.Schema, opts Options) string {
+	version := opts.Version
+	if version == "" {
+		version = DefaultVersion
+	}
+	var h strings.Builder
+	h.WriteString("extend schema\n")
+	links := append([]Link{{URL: "https://specs.apollo.dev/federation/" + version, Import: specImports}}, opts.Links...)
+	for _, l := range links {
+		h.WriteString("  @link(url: " + quote(l.URL))
+		if len(l.Import) > 0 {
+			h.WriteString(", import: [")
+			for i, imp := range l.Import {
+				if i > 0 {
+					h.WriteString(", ")
+				}
+				h.WriteString(quote(imp))
+			}
+			h.WriteString("]")
+		}
+		h.WriteString(")\n")
+	}
+	for _, name := range opts.ComposeDirectives {
+		h.WriteString("  @composeDirective(name: " + quote(name) + ")\n")
+	}
+	return m.Print(schemadef.PrintOptions{
+		Header:     h.String(),
+		Directives: true,
+		Omit: func(typeName, field string) bool {
+			if field == "" {
+				return federationTypes[typeName]
+			}
+			return typeName == "Query" && (field == "_service" || field == "_entities")
+		},
+	})
+}
