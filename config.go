@@ -100,12 +100,10 @@ type Config struct {
 	// *gqlerror.Error values with a generic one; the original is logged.
 	MaskErrors bool
 
-	// SpecStatusCodes answers parse, validation and variable errors with
-	// 200 when the client accepts only application/json, as the
-	// GraphQL-over-HTTP specification recommends for that media type. By
-	// default those errors answer 400 whatever the client accepts, as
-	// Apollo Server does.
-	SpecStatusCodes bool
+	// StatusCodes chooses the status-code table (README, "On the
+	// wire"): StatusCodesSeed (the default, also for ""),
+	// StatusCodesSpec or StatusCodesLegacy.
+	StatusCodes StatusCodes
 
 	// PersistedQueries turns on automatic persisted queries or a safelist.
 	PersistedQueries *persisted.Options
@@ -124,6 +122,35 @@ type Config struct {
 	// Logger receives internal errors and panics. Default slog.Default().
 	Logger *slog.Logger
 }
+
+// StatusCodes names a status-code policy: how the HTTP status of an
+// answer is chosen.
+type StatusCodes string
+
+// The status-code policies.
+const (
+	// StatusCodesSeed answers every request error (unparsable or
+	// malformed request, syntax, validation, operation, variables,
+	// limits) with 400 whatever the client accepts, as Apollo Server
+	// does, and every executed operation with 200.
+	StatusCodesSeed StatusCodes = "seed"
+	// StatusCodesSpec follows the GraphQL-over-HTTP working draft of
+	// August 2026. To clients that accept
+	// application/graphql-response+json: 400 for unparsable JSON or
+	// documents; 422 for a request that is not well-formed, a
+	// validation failure or exceeded limit, an operation that cannot be
+	// determined and variables that do not coerce; 294 (Partial Success)
+	// for a response with both data and errors. To clients that accept
+	// only application/json: 200 for every well-formed request, 400
+	// otherwise.
+	StatusCodesSpec StatusCodes = "spec"
+	// StatusCodesLegacy is StatusCodesSeed except that syntax,
+	// validation, operation and variable errors answer 200 to clients
+	// that accept only application/json, as the GraphQL-over-HTTP
+	// specification recommends for that media type (the graphql-http
+	// audit's SHOULDs).
+	StatusCodesLegacy StatusCodes = "legacy"
+)
 
 // GraphiQLConfig configures the GraphiQL page.
 type GraphiQLConfig struct {
@@ -178,6 +205,13 @@ func (c Config) withDefaults() (Config, error) {
 			g.Title = "GraphiQL"
 		}
 		c.GraphiQL = &g
+	}
+	switch c.StatusCodes {
+	case "":
+		c.StatusCodes = StatusCodesSeed
+	case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+	default:
+		return c, fmt.Errorf("graft: StatusCodes %q: want seed, spec or legacy", string(c.StatusCodes))
 	}
 	if c.MaxInFlight < 0 || c.MaxBufferedBytes < 0 {
 		return c, fmt.Errorf("graft: MaxInFlight and MaxBufferedBytes must not be negative")

@@ -1,6 +1,7 @@
 package graft
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/graftgql/graft/internal/envconf"
@@ -73,7 +74,16 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 	}
 	setDuration(&c.Timeout, s.Timeout)
 	setBool(&c.MaskErrors, s.MaskErrors)
-	setBool(&c.SpecStatusCodes, s.SpecStatusCodes)
+	if s.StatusCodes != "" {
+		switch StatusCodes(s.StatusCodes) {
+		case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+		default:
+			return Config{}, fmt.Errorf("graft: GRAPHQL_STATUS_CODES=%q: want seed, spec or legacy", s.StatusCodes)
+		}
+		c.StatusCodes = StatusCodes(s.StatusCodes)
+	} else if s.SpecStatusCodes != nil && bool(*s.SpecStatusCodes) {
+		c.StatusCodes = StatusCodesLegacy // the boolean this variable replaced
+	}
 	if s.CSRF != nil {
 		c.CSRF = nil
 		if *s.CSRF {

@@ -11,6 +11,7 @@ import (
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/costlru"
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
@@ -32,6 +33,7 @@ type Router struct {
 	pq       *pqstate.PersistedQueries
 	graphiql *graphiql.Page
 	load     loadBounds
+	policy   httpapi.Policy
 }
 
 // document is a prepared document with the limits analysis of each
@@ -66,7 +68,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer}
+	r := &Router{cfg: cfg, schema: s, layer: layer, policy: cfg.policy()}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,

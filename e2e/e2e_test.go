@@ -14,8 +14,8 @@ import (
 // TestGraphQLOverHTTPAudit runs the graphql-http server audits against
 // the router. audit.test.mjs holds the list of SHOULD audits the default
 // status table and the media-type choice give up, and asserts each still
-// fails for its reason; with SpecStatusCodes only the media-type ones
-// remain.
+// fails for its reason; under the legacy policy every SHOULD passes, and
+// under the spec policy (422, 294) every MUST.
 func TestGraphQLOverHTTPAudit(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -24,7 +24,8 @@ func TestGraphQLOverHTTPAudit(t *testing.T) {
 		exceptions string
 	}{
 		{"default status codes", graft.Config{}, "default"},
-		{"SpecStatusCodes", graft.Config{SpecStatusCodes: true}, "spec"},
+		{"legacy status codes", graft.Config{StatusCodes: graft.StatusCodesLegacy}, "legacy"},
+		{"spec status codes", graft.Config{StatusCodes: graft.StatusCodesSpec}, "spec"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -92,6 +92,9 @@ func decodePost(body []byte) (Request, *Error) {
 		return Request{}, badRequest("The request body is empty: send a JSON object with a query")
 	}
 	if body[0] != '{' {
+		if json.Valid(body) {
+			return Request{}, malformed("The request body must be a JSON object")
+		}
 		return Request{}, badRequest("The request body must be a JSON object")
 	}
 	if req, ok := decodePostFast(body); ok {
@@ -153,10 +156,10 @@ func stringParam(name string, raw json.RawMessage, dst *string) *Error {
 		return nil
 	}
 	if raw[0] != '"' {
-		return badRequest("The " + name + " parameter must be a string")
+		return malformed("The " + name + " parameter must be a string")
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return badRequest("The " + name + " parameter is not a valid JSON string")
+		return malformed("The " + name + " parameter is not a valid JSON string")
 	}
 	return nil
 }
@@ -167,16 +170,16 @@ func objectParam(name string, raw json.RawMessage, dst *map[string]any) *Error {
 		return nil
 	}
 	if raw[0] != '{' {
-		return badRequest("The " + name + " parameter must be a JSON object")
+		return malformed("The " + name + " parameter must be a JSON object")
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var m map[string]any
 	if err := d.Decode(&m); err != nil {
-		return badRequest("The " + name + " parameter is not valid JSON: " + truncate(err.Error()))
+		return malformed("The " + name + " parameter is not valid JSON: " + truncate(err.Error()))
 	}
 	if d.More() {
-		return badRequest("The " + name + " parameter has trailing data after the JSON object")
+		return malformed("The " + name + " parameter has trailing data after the JSON object")
 	}
 	*dst = normalizeNumbers(m).(map[string]any)
 	return nil
