@@ -122,9 +122,16 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	ct := httpapi.ContentType(media)
 	query := req.Query
 	var res pqstate.Resolution
+	if req.DocumentID != "" && query != "" {
+		r.fail(resp, ct, &httpapi.Error{Status: r.status(httpapi.Malformed, media),
+			Err: gqlerr.New(gqlerr.BadRequest, "Send either query or documentId, not both")})
+		return
+	}
 	if r.pq != nil {
 		var err error
-		if req.HasPersistedQuery {
+		if req.DocumentID != "" {
+			res, err = r.pq.ResolveDocumentID(ctx, req.IsGet, req.DocumentID)
+		} else if req.HasPersistedQuery {
 			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, pqstate.Extension(req.PersistedQuery))
 		} else {
 			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
@@ -134,7 +141,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 			return
 		}
 		query = res.Query
-	} else if req.HasPersistedQuery || pqstate.Requested(req.Extensions) {
+	} else if req.HasPersistedQuery || req.DocumentID != "" || pqstate.Requested(req.Extensions) {
 		r.fail(resp, ct, pqError(pqstate.ErrNotSupported()))
 		return
 	}

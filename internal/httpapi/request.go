@@ -13,7 +13,10 @@ import (
 
 // Request is a decoded GraphQL-over-HTTP request.
 type Request struct {
-	Query         string
+	Query string
+	// DocumentID names a persisted document instead of Query (the
+	// GraphQL-over-HTTP persisted-documents proposal).
+	DocumentID    string
 	OperationName string
 	Variables     map[string]any
 	Extensions    map[string]any
@@ -81,6 +84,7 @@ func checkContentType(ct string) *Error {
 // decoded lazily so that a wrong type gets a precise message.
 type postBody struct {
 	Query         json.RawMessage `json:"query"`
+	DocumentID    json.RawMessage `json:"documentId"`
 	OperationName json.RawMessage `json:"operationName"`
 	Variables     json.RawMessage `json:"variables"`
 	Extensions    json.RawMessage `json:"extensions"`
@@ -114,6 +118,9 @@ func decodePostGeneral(body []byte) (Request, *Error) {
 	if e := stringParam("query", pb.Query, &req.Query); e != nil {
 		return req, e
 	}
+	if e := stringParam("documentId", pb.DocumentID, &req.DocumentID); e != nil {
+		return req, e
+	}
 	if e := stringParam("operationName", pb.OperationName, &req.OperationName); e != nil {
 		return req, e
 	}
@@ -133,6 +140,7 @@ func decodeGet(rawQuery string) (Request, *Error) {
 		return req, badRequest("The query string is malformed: " + truncate(err.Error()))
 	}
 	req.Query = values.Get("query")
+	req.DocumentID = values.Get("documentId")
 	req.OperationName = values.Get("operationName")
 	if v := values.Get("variables"); v != "" {
 		if e := objectParam("variables", json.RawMessage(v), &req.Variables); e != nil {
