@@ -54,7 +54,7 @@ type Serve struct {
 // Persisted holds the variables persisted.ConfigFromEnv reads.
 type Persisted struct {
 	Mode          string `env:"PERSISTED_QUERIES_MODE" field:"Mode" default:"off" graft:"apq" help:"apq or safelist (cmd/graft: also off)"`
-	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo or Relay manifest file, loaded into a safelist; implies safelist"`
+	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo manifest or flat {id: document} map (Relay, GraphQL Code Generator's persisted-documents.json), loaded into a safelist serving hashes and documentIds; implies safelist"`
 	EnableGet     *Bool  `env:"PERSISTED_QUERIES_ENABLE_GET" field:"EnableGet" default:"true" help:"allow persisted queries over GET"`
 	ValidateHash  *Bool  `env:"PERSISTED_QUERIES_VALIDATE_HASH" field:"ValidateHash" default:"true" help:"check that a registered query matches its hash; off lets any client store any query under any hash (APQ poisoning: later requests for that hash run it), so answers are then never publicly cacheable"`
 	HashAlgorithm string `env:"PERSISTED_QUERIES_HASH_ALGORITHM" field:"HashAlgorithm" default:"sha256" help:"sha256 or sha512"`
