@@ -105,6 +105,13 @@ type Config struct {
 	// StatusCodesSpec or StatusCodesLegacy.
 	StatusCodes StatusCodes
 
+	// MaxBatch turns on HTTP batching: a POST body may be a JSON array of
+	// at most MaxBatch requests, answered with a JSON array of their
+	// responses. Each operation has its own limits, timeout and errors;
+	// the batch as a whole is one request for MaxBodyBytes and
+	// MaxInFlight. Default 0: batching is off and an array answers 400.
+	MaxBatch int
+
 	// PersistedQueries turns on automatic persisted queries or a safelist.
 	PersistedQueries *persisted.Options
 
@@ -212,6 +219,9 @@ func (c Config) withDefaults() (Config, error) {
 	case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
 	default:
 		return c, fmt.Errorf("graft: StatusCodes %q: want seed, spec or legacy", string(c.StatusCodes))
+	}
+	if c.MaxBatch < 0 {
+		return c, fmt.Errorf("graft: MaxBatch must not be negative")
 	}
 	if c.MaxInFlight < 0 || c.MaxBufferedBytes < 0 {
 		return c, fmt.Errorf("graft: MaxInFlight and MaxBufferedBytes must not be negative")

@@ -69,6 +69,7 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.DocumentCacheBytes = int64(*s.DocumentCacheBytes)
 	}
 	setInt(&c.MaxInFlight, s.MaxInFlight)
+	setInt(&c.MaxBatch, s.MaxBatch)
 	if s.MaxBufferedBytes != nil {
 		c.MaxBufferedBytes = int64(*s.MaxBufferedBytes)
 	}

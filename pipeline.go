@@ -58,6 +58,10 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 		r.fail(resp, ct, e)
 		return
 	}
+	if httpapi.IsBatch(raw) {
+		r.serveBatch(ctx, st, raw, media, resp)
+		return
+	}
 	req, e := httpapi.Decode(raw)
 	if e != nil {
 		r.fail(resp, ct, r.decodeFailed(e, media))

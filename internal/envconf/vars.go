@@ -35,6 +35,7 @@ type Router struct {
 	Introspection        *Bool     `env:"GRAPHQL_INTROSPECTION" field:"DisableIntrospection" default:"true" help:"allow introspection queries"`
 	DocumentCacheSize    *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_SIZE" field:"DocumentCacheSize" default:"1000" help:"parsed documents kept in the LRU cache"`
 	DocumentCacheBytes   *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_BYTES" field:"DocumentCacheBytes" default:"33554432" help:"bytes of parsed documents kept in the LRU cache; a document over 1/64 of it is not cached"`
+	MaxBatch             *Limit    `env:"GRAPHQL_BATCH_MAX" field:"MaxBatch" default:"0 (off)" help:"largest HTTP batch (a JSON array of requests); 0 turns batching off"`
 	MaxInFlight          *Limit    `env:"GRAPHQL_MAX_IN_FLIGHT" field:"MaxInFlight" default:"512" help:"requests served at once; past it 503 SERVER_BUSY with Retry-After"`
 	MaxBufferedBytes     *Limit    `env:"GRAPHQL_MAX_BUFFERED_BYTES" field:"MaxBufferedBytes" default:"33554432" help:"bytes of large answers (64 KiB or more) waiting to be written; past it 503 SERVER_BUSY"`
 	Timeout              *Duration `env:"GRAPHQL_TIMEOUT" field:"Timeout" default:"30s" help:"execution timeout per request (Go duration)"`
