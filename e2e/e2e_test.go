@@ -131,3 +131,12 @@ func TestGraphiQLInChromium(t *testing.T) {
 	}
 	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
 }
+
+// TestApolloClientBatchHttpLink runs Apollo Client's BatchHttpLink against
+// a router with HTTP batching on.
+func TestApolloClientBatchHttpLink(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	srv, _ := startServer(t, graft.Config{MaxBatch: 10}, "")
+	runNode(t, "batch.test.mjs", "GRAFT_GRAPHQL_URL="+endpoint(t, srv, graft.DefaultPath))
+}
