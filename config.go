@@ -173,7 +173,23 @@ type GraphiQLConfig struct {
 	// FrameAncestors is the page's Content-Security-Policy frame-ancestors
 	// value. Default 'none': no site may frame the page.
 	FrameAncestors string
+	// Assets says where the page's scripts and styles come from:
+	// GraphiQLAssetsCDN (the default, also for "") or
+	// GraphiQLAssetsEmbedded, the pinned files built into the binary and
+	// served under Path + "/assets/", so the IDE works with no network
+	// and under a Content-Security-Policy of 'self'. Embedded assets
+	// exclude AssetBaseURL.
+	Assets string
 }
+
+// Where GraphiQL's assets come from (GraphiQLConfig.Assets).
+const (
+	// GraphiQLAssetsCDN loads them from the public CDN, or from
+	// GraphiQLConfig.AssetBaseURL.
+	GraphiQLAssetsCDN = "cdn"
+	// GraphiQLAssetsEmbedded serves them from the binary.
+	GraphiQLAssetsEmbedded = "embedded"
+)
 
 // CSRFConfig configures CSRF prevention. A browser can send a GET, or a
 // POST whose Content-Type is text/plain, multipart/form-data or
@@ -210,6 +226,17 @@ func (c Config) withDefaults() (Config, error) {
 		}
 		if g.Title == "" {
 			g.Title = "GraphiQL"
+		}
+		switch g.Assets {
+		case "":
+			g.Assets = GraphiQLAssetsCDN
+		case GraphiQLAssetsCDN:
+		case GraphiQLAssetsEmbedded:
+			if g.AssetBaseURL != "" {
+				return c, fmt.Errorf("graft: GraphiQL.Assets embedded excludes GraphiQL.AssetBaseURL %q", g.AssetBaseURL)
+			}
+		default:
+			return c, fmt.Errorf("graft: GraphiQL.Assets %q: want cdn or embedded", g.Assets)
 		}
 		c.GraphiQL = &g
 	}

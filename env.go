@@ -48,6 +48,7 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 		setString(&g.Endpoint, s.GraphiQLEndpoint)
 		setString(&g.AssetBaseURL, s.GraphiQLAssetBaseURL)
 		setString(&g.FrameAncestors, s.GraphiQLFrameAnc)
+		setString(&g.Assets, s.GraphiQLAssets)
 		c.GraphiQL = &g
 	}
 	setInt(&c.Complexity.MaxDepth, s.MaxDepth)

@@ -29,6 +29,9 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
 		r.serveGraphiQL(raw, resp)
 		return
+	case r.graphiqlAssets != "" && strings.HasPrefix(raw.Path, r.graphiqlAssets):
+		r.serveGraphiQLAsset(raw, resp)
+		return
 	default:
 		resp.Status = http.StatusNotFound
 		resp.ContentType = httpapi.ContentTypeJSON

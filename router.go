@@ -34,6 +34,9 @@ type Router struct {
 	graphiql *graphiql.Page
 	load     loadBounds
 	policy   httpapi.Policy
+	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
+	// "" when they are not served.
+	graphiqlAssets string
 }
 
 // document is a prepared document with the limits analysis of each
@@ -96,7 +99,12 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		}
 	}
 	if g := cfg.GraphiQL; g != nil {
-		page, err := graphiql.NewPage(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: g.AssetBaseURL, Title: g.Title,
+		base := g.AssetBaseURL
+		if g.Assets == GraphiQLAssetsEmbedded {
+			base = graphiql.EmbeddedBase(g.Path)
+			r.graphiqlAssets = base + "/"
+		}
+		page, err := graphiql.NewPage(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: base, Title: g.Title,
 			FrameAncestors: g.FrameAncestors})
 		if err != nil {
 			return nil, fmt.Errorf("graft: GraphiQL page: %w", err)

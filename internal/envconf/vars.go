@@ -22,6 +22,7 @@ type Router struct {
 	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
 	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
 	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
+	GraphiQLAssets       string    `env:"GRAPHIQL_ASSETS" field:"GraphiQL.Assets" default:"cdn" help:"where GraphiQL's scripts and styles come from: cdn, or embedded (served from the binary; works offline under a 'self' Content-Security-Policy)"`
 	GraphiQLFrameAnc     string    `env:"GRAPHIQL_FRAME_ANCESTORS" field:"GraphiQL.FrameAncestors" default:"'none'" help:"frame-ancestors of the GraphiQL page's Content-Security-Policy"`
 	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
 	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
