@@ -132,6 +132,24 @@ func TestGraphiQLInChromium(t *testing.T) {
 	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
 }
 
+// TestGraphiQLEmbeddedInChromium opens the GraphiQL page of a router
+// serving its assets from the binary (GraphiQLConfig.Assets embedded) in
+// headless Chromium with no network: nothing but the router is reachable,
+// and the page's Content-Security-Policy allows scripts from 'self' only.
+func TestGraphiQLEmbeddedInChromium(t *testing.T) {
+	t.Parallel()
+	chromium := testenv.LookPath(t, "chromium")
+	requireNode(t)
+	srv, _ := startServer(t, graft.Config{
+		GraphiQL: &graft.GraphiQLConfig{Assets: graft.GraphiQLAssetsEmbedded},
+	}, "")
+	runNode(t, "graphiql.test.mjs",
+		"GRAFT_GRAPHIQL_URL="+endpoint(t, srv, graft.DefaultGraphiQLPath),
+		"GRAFT_CHROMIUM="+chromium,
+		"GRAFT_OFFLINE=1",
+		"GRAFT_SCREENSHOT="+filepath.Join(t.TempDir(), "graphiql-embedded.png"))
+}
+
 // TestApolloClientBatchHttpLink runs Apollo Client's BatchHttpLink against
 // a router with HTTP batching on.
 func TestApolloClientBatchHttpLink(t *testing.T) {
