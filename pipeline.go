@@ -61,6 +61,10 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 		r.fail(resp, ct, e)
 		return
 	}
+	if e := r.uriTooLong(raw); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
 	if httpapi.IsBatch(raw) {
 		r.serveBatch(ctx, st, raw, media, resp)
 		return

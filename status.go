@@ -1,6 +1,9 @@
 package graft
 
 import (
+	"net/http"
+	"strconv"
+
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -39,4 +42,14 @@ func (r *Router) decodeFailed(e *httpapi.Error, media string) *httpapi.Error {
 		e.Status = r.status(httpapi.Malformed, media)
 	}
 	return e
+}
+
+// uriTooLong is the 414 answer to a GET whose query string is longer than
+// MaxBodyBytes: the same bound as a POST body.
+func (r *Router) uriTooLong(raw *httpapi.RawRequest) *httpapi.Error {
+	if raw.Method != http.MethodGet || int64(len(raw.RawQuery)) <= r.cfg.MaxBodyBytes {
+		return nil
+	}
+	return &httpapi.Error{Status: http.StatusRequestURITooLong, Err: gqlerr.New(gqlerr.BadRequest,
+		"The query string is longer than the limit of "+strconv.FormatInt(r.cfg.MaxBodyBytes, 10)+" bytes: send the request as a POST")}
 }
