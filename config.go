@@ -106,12 +106,17 @@ type Config struct {
 	// *gqlerror.Error values with a generic one; the original is logged.
 	MaskErrors bool
 
-	// SpecStatusCodes answers parse, validation and variable errors with
-	// 200 when the client accepts only application/json, as the
-	// GraphQL-over-HTTP specification recommends for that media type. By
-	// default those errors answer 400 whatever the client accepts, as
-	// Apollo Server does.
-	SpecStatusCodes bool
+	// StatusCodes chooses the status-code table (README, "On the
+	// wire"): StatusCodesSeed (the default, also for ""),
+	// StatusCodesSpec or StatusCodesLegacy.
+	StatusCodes StatusCodes
+
+	// MaxBatch turns on HTTP batching: a POST body may be a JSON array of
+	// at most MaxBatch requests, answered with a JSON array of their
+	// responses. Each operation has its own limits, timeout and errors;
+	// the batch as a whole is one request for MaxBodyBytes and
+	// MaxInFlight. Default 0: batching is off and an array answers 400.
+	MaxBatch int
 
 	// PersistedQueries turns on automatic persisted queries or a safelist.
 	PersistedQueries *persisted.Options
@@ -135,6 +140,35 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// StatusCodes names a status-code policy: how the HTTP status of an
+// answer is chosen.
+type StatusCodes string
+
+// The status-code policies.
+const (
+	// StatusCodesSeed answers every request error (unparsable or
+	// malformed request, syntax, validation, operation, variables,
+	// limits) with 400 whatever the client accepts, as Apollo Server
+	// does, and every executed operation with 200.
+	StatusCodesSeed StatusCodes = "seed"
+	// StatusCodesSpec follows the GraphQL-over-HTTP working draft of
+	// August 2026. To clients that accept
+	// application/graphql-response+json: 400 for unparsable JSON or
+	// documents; 422 for a request that is not well-formed, a
+	// validation failure or exceeded limit, an operation that cannot be
+	// determined and variables that do not coerce; 294 (Partial Success)
+	// for a response with both data and errors. To clients that accept
+	// only application/json: 200 for every well-formed request, 400
+	// otherwise.
+	StatusCodesSpec StatusCodes = "spec"
+	// StatusCodesLegacy is StatusCodesSeed except that syntax,
+	// validation, operation and variable errors answer 200 to clients
+	// that accept only application/json, as the GraphQL-over-HTTP
+	// specification recommends for that media type (the graphql-http
+	// audit's SHOULDs).
+	StatusCodesLegacy StatusCodes = "legacy"
+)
+
 // GraphiQLConfig configures the GraphiQL page.
 type GraphiQLConfig struct {
 	// Path is where the page is served. Default "/graphiql".
@@ -149,7 +183,23 @@ type GraphiQLConfig struct {
 	// FrameAncestors is the page's Content-Security-Policy frame-ancestors
 	// value. Default 'none': no site may frame the page.
 	FrameAncestors string
+	// Assets says where the page's scripts and styles come from:
+	// GraphiQLAssetsCDN (the default, also for "") or
+	// GraphiQLAssetsEmbedded, the pinned files built into the binary and
+	// served under Path + "/assets/", so the IDE works with no network
+	// and under a Content-Security-Policy of 'self'. Embedded assets
+	// exclude AssetBaseURL.
+	Assets string
 }
+
+// Where GraphiQL's assets come from (GraphiQLConfig.Assets).
+const (
+	// GraphiQLAssetsCDN loads them from the public CDN, or from
+	// GraphiQLConfig.AssetBaseURL.
+	GraphiQLAssetsCDN = "cdn"
+	// GraphiQLAssetsEmbedded serves them from the binary.
+	GraphiQLAssetsEmbedded = "embedded"
+)
 
 // CSRFConfig configures CSRF prevention. A browser can send a GET, or a
 // POST whose Content-Type is text/plain, multipart/form-data or
@@ -187,7 +237,28 @@ func (c Config) withDefaults() (Config, error) {
 		if g.Title == "" {
 			g.Title = "GraphiQL"
 		}
+		switch g.Assets {
+		case "":
+			g.Assets = GraphiQLAssetsCDN
+		case GraphiQLAssetsCDN:
+		case GraphiQLAssetsEmbedded:
+			if g.AssetBaseURL != "" {
+				return c, fmt.Errorf("graft: GraphiQL.Assets embedded excludes GraphiQL.AssetBaseURL %q", g.AssetBaseURL)
+			}
+		default:
+			return c, fmt.Errorf("graft: GraphiQL.Assets %q: want cdn or embedded", g.Assets)
+		}
 		c.GraphiQL = &g
+	}
+	switch c.StatusCodes {
+	case "":
+		c.StatusCodes = StatusCodesSeed
+	case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+	default:
+		return c, fmt.Errorf("graft: StatusCodes %q: want seed, spec or legacy", string(c.StatusCodes))
+	}
+	if c.MaxBatch < 0 {
+		return c, fmt.Errorf("graft: MaxBatch must not be negative")
 	}
 	if c.MaxInFlight < 0 || c.MaxBufferedBytes < 0 {
 		return c, fmt.Errorf("graft: MaxInFlight and MaxBufferedBytes must not be negative")

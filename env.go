@@ -1,6 +1,7 @@
 package graft
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/graftgql/graft/internal/envconf"
@@ -47,6 +48,7 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 		setString(&g.Endpoint, s.GraphiQLEndpoint)
 		setString(&g.AssetBaseURL, s.GraphiQLAssetBaseURL)
 		setString(&g.FrameAncestors, s.GraphiQLFrameAnc)
+		setString(&g.Assets, s.GraphiQLAssets)
 		c.GraphiQL = &g
 	}
 	setInt(&c.Complexity.MaxDepth, s.MaxDepth)
@@ -68,12 +70,22 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.DocumentCacheBytes = int64(*s.DocumentCacheBytes)
 	}
 	setInt(&c.MaxInFlight, s.MaxInFlight)
+	setInt(&c.MaxBatch, s.MaxBatch)
 	if s.MaxBufferedBytes != nil {
 		c.MaxBufferedBytes = int64(*s.MaxBufferedBytes)
 	}
 	setDuration(&c.Timeout, s.Timeout)
 	setBool(&c.MaskErrors, s.MaskErrors)
-	setBool(&c.SpecStatusCodes, s.SpecStatusCodes)
+	if s.StatusCodes != "" {
+		switch StatusCodes(s.StatusCodes) {
+		case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+		default:
+			return Config{}, fmt.Errorf("graft: GRAPHQL_STATUS_CODES=%q: want seed, spec or legacy", s.StatusCodes)
+		}
+		c.StatusCodes = StatusCodes(s.StatusCodes)
+	} else if s.SpecStatusCodes != nil && bool(*s.SpecStatusCodes) {
+		c.StatusCodes = StatusCodesLegacy // the boolean this variable replaced
+	}
 	if s.CSRF != nil {
 		c.CSRF = nil
 		if *s.CSRF {

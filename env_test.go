@@ -53,7 +53,7 @@ func TestConfigFromEnvValues(t *testing.T) {
 	want := limits.Config{MaxDepth: 10, MaxComplexity: 200, MaxFields: 300, MaxAliases: 5, MaxDirectives: 7}
 	if cfg.Path != "/api/graphql" || cfg.Complexity != want || cfg.MaxBodyBytes != 2048 || cfg.MaxTokens != 500 ||
 		!cfg.DisableIntrospection || cfg.DocumentCacheSize != 10 || cfg.Timeout != 5*time.Second ||
-		!cfg.MaskErrors || !cfg.SpecStatusCodes || cfg.CSRF == nil || !cfg.ReportComplexity || cfg.MaxResponseBytes != 4096 {
+		!cfg.MaskErrors || cfg.StatusCodes != StatusCodesLegacy || cfg.CSRF == nil || !cfg.ReportComplexity || cfg.MaxResponseBytes != 4096 {
 		t.Fatalf("got %+v", cfg)
 	}
 	if cfg.GraphiQL == nil || cfg.GraphiQL.Path != "/ide" || cfg.GraphiQL.Endpoint != "/api/graphql" || cfg.GraphiQL.AssetBaseURL != "/assets" {
@@ -168,5 +168,27 @@ func TestConfigFromEnvReadsEveryDeclaredVariable(t *testing.T) {
 	})
 	if len(read) != len(declared) {
 		t.Errorf("%d variables declared, %d read", len(declared), len(read))
+	}
+}
+
+func TestConfigFromEnvStatusCodes(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want StatusCodes
+	}{
+		{map[string]string{}, StatusCodesSeed},
+		{map[string]string{"GRAPHQL_STATUS_CODES": "spec"}, StatusCodesSpec},
+		{map[string]string{"GRAPHQL_STATUS_CODES": "legacy"}, StatusCodesLegacy},
+		{map[string]string{"GRAPHQL_SPEC_STATUS_CODES": "true"}, StatusCodesLegacy},
+		{map[string]string{"GRAPHQL_SPEC_STATUS_CODES": "true", "GRAPHQL_STATUS_CODES": "spec"}, StatusCodesSpec},
+	} {
+		cfg, err := ConfigFromLookup(lookupFrom(tc.env))
+		if err != nil || cfg.StatusCodes != tc.want {
+			t.Errorf("%v: %q, %v; want %q", tc.env, cfg.StatusCodes, err, tc.want)
+		}
+	}
+	_, err := ConfigFromLookup(lookupFrom(map[string]string{"GRAPHQL_STATUS_CODES": "strict"}))
+	if err == nil || !strings.Contains(err.Error(), "GRAPHQL_STATUS_CODES") {
+		t.Errorf("bad policy: %v", err)
 	}
 }

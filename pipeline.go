@@ -29,6 +29,9 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
 		r.serveGraphiQL(raw, resp)
 		return
+	case r.graphiqlAssets != "" && strings.HasPrefix(raw.Path, r.graphiqlAssets):
+		r.serveGraphiQLAsset(raw, resp)
+		return
 	default:
 		resp.Status = http.StatusNotFound
 		resp.ContentType = httpapi.ContentTypeJSON
@@ -58,9 +61,17 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 		r.fail(resp, ct, e)
 		return
 	}
+	if e := r.uriTooLong(raw); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
+	if httpapi.IsBatch(raw) {
+		r.serveBatch(ctx, st, raw, media, resp)
+		return
+	}
 	req, e := httpapi.Decode(raw)
 	if e != nil {
-		r.fail(resp, ct, e)
+		r.fail(resp, ct, r.decodeFailed(e, media))
 		return
 	}
 	r.run(ctx, st, &req, media, resp)
@@ -122,9 +133,16 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	ct := httpapi.ContentType(media)
 	query := req.Query
 	var res pqstate.Resolution
+	if req.DocumentID != "" && query != "" {
+		r.fail(resp, ct, &httpapi.Error{Status: r.status(httpapi.Malformed, media),
+			Err: gqlerr.New(gqlerr.BadRequest, "Send either query or documentId, not both")})
+		return
+	}
 	if r.pq != nil {
 		var err error
-		if req.HasPersistedQuery {
+		if req.DocumentID != "" {
+			res, err = r.pq.ResolveDocumentID(ctx, req.IsGet, req.DocumentID)
+		} else if req.HasPersistedQuery {
 			res, err = r.pq.ResolveExtension(ctx, req.IsGet, req.Query, pqstate.Extension(req.PersistedQuery))
 		} else {
 			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
@@ -134,23 +152,23 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 			return
 		}
 		query = res.Query
-	} else if req.HasPersistedQuery || pqstate.Requested(req.Extensions) {
+	} else if req.HasPersistedQuery || req.DocumentID != "" || pqstate.Requested(req.Extensions) {
 		r.fail(resp, ct, pqError(pqstate.ErrNotSupported()))
 		return
 	}
 	if query == "" {
-		r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
+		r.fail(resp, ct, &httpapi.Error{Status: r.status(httpapi.Malformed, media),
 			Err: gqlerr.New(gqlerr.BadRequest, "Missing query: send a GraphQL document in the query parameter")})
 		return
 	}
 	d, errs := r.document(query)
 	if errs != nil {
-		r.failList(resp, ct, r.requestErrorStatus(media), errs)
+		r.failList(resp, ct, r.status(documentFailure(errs), media), errs)
 		return
 	}
 	op, gerr := d.doc.Operation(req.OperationName)
 	if gerr != nil {
-		r.failList(resp, ct, r.requestErrorStatus(media), gqlerror.List{gerr})
+		r.failList(resp, ct, r.status(httpapi.NoOperation, media), gqlerror.List{gerr})
 		return
 	}
 	switch op.Kind() {
@@ -169,7 +187,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	vars, verrs := r.engine.CoerceVariables(op, req.Variables)
 	if len(verrs) > 0 {
-		r.failList(resp, ct, r.requestErrorStatus(media), verrs)
+		r.failList(resp, ct, r.status(httpapi.BadVariables, media), verrs)
 		return
 	}
 	st.info.OperationName, st.info.Variables = req.OperationName, vars
@@ -179,7 +197,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	st.info.Analysis = a
 	if lerr := r.cfg.Complexity.Check(a); lerr != nil {
-		r.failList(resp, ct, http.StatusBadRequest, gqlerror.List{lerr})
+		r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
 		return
 	}
 	// Only a query the limits accept is registered.
@@ -205,20 +223,14 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	defer cancel()
 	body, hasErrors := r.engine.Run(ctx, op, vars, resp.Body[:0], ext)
 	resp.Status = http.StatusOK
+	if hasErrors {
+		resp.Status = r.status(httpapi.Partial, media)
+	}
 	resp.ContentType = ct
 	resp.Body = body
 	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
 		setPersistedCacheControl(ctx, st.info.Header, resp, res.CacheControl)
 	}
-}
-
-// requestErrorStatus is the status of parse, validation and variable
-// errors: 400, or 200 for application/json with Config.SpecStatusCodes.
-func (r *Router) requestErrorStatus(media string) int {
-	if r.cfg.SpecStatusCodes && media == httpapi.MediaJSON {
-		return http.StatusOK
-	}
-	return http.StatusBadRequest
 }
 
 func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {

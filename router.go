@@ -11,6 +11,7 @@ import (
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/costlru"
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
@@ -33,6 +34,10 @@ type Router struct {
 	graphiql *graphiql.Page
 	load     loadBounds
 	subs     *hub // streaming transports: WebSocket, SSE, multipart
+	policy   httpapi.Policy
+	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
+	// "" when they are not served.
+	graphiqlAssets string
 }
 
 // document is a prepared document with the limits analysis of each
@@ -67,7 +72,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions)}
+	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy()}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
@@ -96,7 +101,12 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		}
 	}
 	if g := cfg.GraphiQL; g != nil {
-		page, err := graphiql.NewPage(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: g.AssetBaseURL, Title: g.Title,
+		base := g.AssetBaseURL
+		if g.Assets == GraphiQLAssetsEmbedded {
+			base = graphiql.EmbeddedBase(g.Path)
+			r.graphiqlAssets = base + "/"
+		}
+		page, err := graphiql.NewPage(graphiql.Options{Endpoint: g.Endpoint, AssetBaseURL: base, Title: g.Title,
 			FrameAncestors: g.FrameAncestors})
 		if err != nil {
 			return nil, fmt.Errorf("graft: GraphiQL page: %w", err)

@@ -46,15 +46,32 @@ func TestMediaTypes(t *testing.T) {
 	}
 }
 
-func TestSpecStatusCodes(t *testing.T) {
-	r := newTestRouter(t, graft.Config{SpecStatusCodes: true})
-	for _, q := range []string{"{ hello ", "{ nope }"} {
-		if got := post(t, r, q, "Accept", "application/json"); got.status != 200 || len(got.body.Errors) == 0 {
-			t.Errorf("%q with application/json: %d %s", q, got.status, got.raw)
+func TestStatusCodePolicies(t *testing.T) {
+	const gql = "application/graphql-response+json"
+	tests := []struct {
+		policy        graft.StatusCodes
+		query, accept string
+		want          int
+	}{
+		{graft.StatusCodesLegacy, "{ hello ", "application/json", 200},
+		{graft.StatusCodesLegacy, "{ nope }", "application/json", 200},
+		{graft.StatusCodesLegacy, "{ hello ", gql, 400},
+		{graft.StatusCodesLegacy, "{ nope }", gql, 400},
+		{graft.StatusCodesSpec, "{ hello ", "application/json", 200},
+		{graft.StatusCodesSpec, "{ nope }", "application/json", 200},
+		{graft.StatusCodesSpec, "{ hello ", gql, 400},
+		{graft.StatusCodesSpec, "{ nope }", gql, 422},
+		{graft.StatusCodesSeed, "{ hello ", "application/json", 400},
+		{graft.StatusCodesSeed, "{ nope }", gql, 400},
+	}
+	for _, tc := range tests {
+		r := newTestRouter(t, graft.Config{StatusCodes: tc.policy})
+		if got := post(t, r, tc.query, "Accept", tc.accept); got.status != tc.want || len(got.body.Errors) == 0 {
+			t.Errorf("%s: %q with %s: %d %s, want %d", tc.policy, tc.query, tc.accept, got.status, got.raw, tc.want)
 		}
-		if got := post(t, r, q, "Accept", "application/graphql-response+json"); got.status != 400 {
-			t.Errorf("%q with graphql-response+json: %d", q, got.status)
-		}
+	}
+	if _, err := graft.NewRouter(testSchema(t), nil, graft.Config{StatusCodes: "strict"}); err == nil {
+		t.Error("an unknown policy must be refused")
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 // TestGraphQLOverHTTPAudit runs the graphql-http server audits against
 // the router. audit.test.mjs holds the list of SHOULD audits the default
 // status table and the media-type choice give up, and asserts each still
-// fails for its reason; with SpecStatusCodes only the media-type ones
-// remain.
+// fails for its reason; under the legacy policy every SHOULD passes, and
+// under the spec policy (422, 294) every MUST.
 func TestGraphQLOverHTTPAudit(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -24,7 +24,8 @@ func TestGraphQLOverHTTPAudit(t *testing.T) {
 		exceptions string
 	}{
 		{"default status codes", graft.Config{}, "default"},
-		{"SpecStatusCodes", graft.Config{SpecStatusCodes: true}, "spec"},
+		{"legacy status codes", graft.Config{StatusCodes: graft.StatusCodesLegacy}, "legacy"},
+		{"spec status codes", graft.Config{StatusCodes: graft.StatusCodesSpec}, "spec"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,4 +130,31 @@ func TestGraphiQLInChromium(t *testing.T) {
 		t.Errorf("screenshot %s is not a PNG", shot)
 	}
 	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+}
+
+// TestGraphiQLEmbeddedInChromium opens the GraphiQL page of a router
+// serving its assets from the binary (GraphiQLConfig.Assets embedded) in
+// headless Chromium with no network: nothing but the router is reachable,
+// and the page's Content-Security-Policy allows scripts from 'self' only.
+func TestGraphiQLEmbeddedInChromium(t *testing.T) {
+	t.Parallel()
+	chromium := testenv.LookPath(t, "chromium")
+	requireNode(t)
+	srv, _ := startServer(t, graft.Config{
+		GraphiQL: &graft.GraphiQLConfig{Assets: graft.GraphiQLAssetsEmbedded},
+	}, "")
+	runNode(t, "graphiql.test.mjs",
+		"GRAFT_GRAPHIQL_URL="+endpoint(t, srv, graft.DefaultGraphiQLPath),
+		"GRAFT_CHROMIUM="+chromium,
+		"GRAFT_OFFLINE=1",
+		"GRAFT_SCREENSHOT="+filepath.Join(t.TempDir(), "graphiql-embedded.png"))
+}
+
+// TestApolloClientBatchHttpLink runs Apollo Client's BatchHttpLink against
+// a router with HTTP batching on.
+func TestApolloClientBatchHttpLink(t *testing.T) {
+	t.Parallel()
+	requireNode(t)
+	srv, _ := startServer(t, graft.Config{MaxBatch: 10}, "")
+	runNode(t, "batch.test.mjs", "GRAFT_GRAPHQL_URL="+endpoint(t, srv, graft.DefaultPath))
 }

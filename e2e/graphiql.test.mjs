@@ -6,6 +6,9 @@
 //   GRAFT_GRAPHIQL_URL  the GraphiQL page, e.g. http://127.0.0.1:8080/graphiql
 //   GRAFT_CHROMIUM      the Chromium binary (default /usr/bin/chromium)
 //   GRAFT_SCREENSHOT    where to save a PNG of the page after the run (optional)
+//   GRAFT_OFFLINE       when set, Chromium also runs with every
+//                       non-loopback request sent to a dead proxy: no
+//                       network at all (for embedded assets).
 //   GRAFT_GRAPHIQL_TAMPERED_URL  a GraphiQL page whose asset files were
 //                       altered after hashing (optional): it must refuse
 //                       to run them and say so.
@@ -26,6 +29,7 @@ const screenshot = process.env.GRAFT_SCREENSHOT;
 const tamperedURL = process.env.GRAFT_GRAPHIQL_TAMPERED_URL;
 
 const chromiumArgs = [
+  ...(process.env.GRAFT_OFFLINE ? ['--proxy-server=http://127.0.0.1:9'] : []),
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

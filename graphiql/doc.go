@@ -6,6 +6,10 @@
 // The page loads exact, pinned versions of GraphiQL, React and ReactDOM
 // (see Assets) from a public CDN, each with a Subresource Integrity hash,
 // or from Options.AssetBaseURL for networks that cannot reach the CDN. The
+// same files are built into the package (EmbeddedFile, held to their
+// integrity hashes by a test): a server that serves them under
+// EmbeddedBase and points AssetBaseURL there needs no network at all
+// (graft's GraphiQLConfig.Assets "embedded" does this). The
 // endpoint is embedded as an escaped JSON string, so no value can end the
 // script element or inject markup.
 //

@@ -34,8 +34,11 @@ type manifestOperation struct {
 
 // LoadManifest reads a persisted query manifest file: Apollo's format
 // ({"format":"apollo-persisted-query-manifest","version":1,"operations":[...]})
-// or Relay's ({"<hash>": "<query>", ...}). Every id is verified to be the
-// sha256 of its body, or the sha512 when its length says so. The result maps
+// or a flat map of id to document ({"<hash>": "<query>", ...}), which is
+// Relay's format and the persisted-documents.json GraphQL Code Generator's
+// client preset writes. Every hash id (bare hex, or prefixed sha256: or
+// sha512:) is verified to be the hash of its body; other prefixed ids
+// (prefix:id) are custom document ids, kept as they are. The result maps
 // lowercase hashes to queries, ready for NewSafelistStore. Errors name the
 // file and the operation.
 func LoadManifest(path string) (map[string]string, error) {
@@ -139,16 +142,18 @@ func parseRelay(top map[string]json.RawMessage) (map[string]string, error) {
 	return out, nil
 }
 
-// addVerified checks that id is the hash of body and adds it to out.
+// addVerified checks that id is the hash of body and adds it to out. An
+// id may carry the sha256: or sha512: prefix of the persisted-documents
+// proposal; a custom id (any other prefix:id) names its document and is
+// kept as is, unverified.
 func addVerified(out map[string]string, id, body string) error {
-	alg := algorithmForLength(len(id))
-	if alg == "" || !isHex(id) {
-		return errors.New("id is not a sha256 or sha512 hex hash")
+	key, alg, ok := ParseDocumentID(id)
+	if !ok {
+		return errors.New("id is not a sha256 or sha512 hex hash (optionally prefixed sha256: or sha512:) or a prefixed custom id (prefix:id); GraphQL Code Generator writes sha256 ids with persistedDocuments: {hashAlgorithm: 'sha256'}")
 	}
-	lid := toLowerHex(id)
-	if Hash(alg, body) != lid {
+	if alg != "" && Hash(alg, body) != key {
 		return fmt.Errorf("id does not match the %s of its body", alg)
 	}
-	out[lid] = body
+	out[key] = body
 	return nil
 }

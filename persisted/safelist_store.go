@@ -26,18 +26,19 @@ func NewSafelistStore(entries map[string]string) (*SafelistStore, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		alg := algorithmForLength(len(k))
-		if alg == "" || !isHex(k) {
-			return nil, fmt.Errorf("persisted: safelist: key %q is not a sha256 or sha512 hex hash", k)
+		lk, alg, ok := ParseDocumentID(k)
+		if !ok {
+			return nil, fmt.Errorf("persisted: safelist: key %q is not a sha256 or sha512 hex hash (optionally prefixed sha256: or sha512:) or a prefixed custom document id (prefix:id)", k)
 		}
-		if s.algorithm == "" {
-			s.algorithm = alg
-		} else if alg != s.algorithm {
-			return nil, fmt.Errorf("persisted: safelist: key %q is a %s hash but other keys are %s hashes", k, alg, s.algorithm)
+		if alg != "" {
+			if s.algorithm == "" {
+				s.algorithm = alg
+			} else if alg != s.algorithm {
+				return nil, fmt.Errorf("persisted: safelist: key %q is a %s hash but other keys are %s hashes", k, alg, s.algorithm)
+			}
 		}
-		lk := toLowerHex(k)
 		if prev, dup := s.entries[lk]; dup && prev != entries[k] {
-			return nil, fmt.Errorf("persisted: safelist: key %q appears twice (in different case) with different queries", lk)
+			return nil, fmt.Errorf("persisted: safelist: key %q appears twice (in different case or prefixed) with different queries", lk)
 		}
 		s.entries[lk] = entries[k]
 	}

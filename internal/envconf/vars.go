@@ -22,6 +22,7 @@ type Router struct {
 	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
 	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
 	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
+	GraphiQLAssets       string    `env:"GRAPHIQL_ASSETS" field:"GraphiQL.Assets" default:"cdn" help:"where GraphiQL's scripts and styles come from: cdn, or embedded (served from the binary; works offline under a 'self' Content-Security-Policy)"`
 	GraphiQLFrameAnc     string    `env:"GRAPHIQL_FRAME_ANCESTORS" field:"GraphiQL.FrameAncestors" default:"'none'" help:"frame-ancestors of the GraphiQL page's Content-Security-Policy"`
 	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
 	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
@@ -35,11 +36,13 @@ type Router struct {
 	Introspection        *Bool     `env:"GRAPHQL_INTROSPECTION" field:"DisableIntrospection" default:"true" help:"allow introspection queries"`
 	DocumentCacheSize    *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_SIZE" field:"DocumentCacheSize" default:"1000" help:"parsed documents kept in the LRU cache"`
 	DocumentCacheBytes   *Limit    `env:"GRAPHQL_DOCUMENT_CACHE_BYTES" field:"DocumentCacheBytes" default:"33554432" help:"bytes of parsed documents kept in the LRU cache; a document over 1/64 of it is not cached"`
+	MaxBatch             *Limit    `env:"GRAPHQL_BATCH_MAX" field:"MaxBatch" default:"0 (off)" help:"largest HTTP batch (a JSON array of requests); 0 turns batching off"`
 	MaxInFlight          *Limit    `env:"GRAPHQL_MAX_IN_FLIGHT" field:"MaxInFlight" default:"512" help:"requests served at once; past it 503 SERVER_BUSY with Retry-After"`
 	MaxBufferedBytes     *Limit    `env:"GRAPHQL_MAX_BUFFERED_BYTES" field:"MaxBufferedBytes" default:"33554432" help:"bytes of large answers (64 KiB or more) waiting to be written; past it 503 SERVER_BUSY"`
 	Timeout              *Duration `env:"GRAPHQL_TIMEOUT" field:"Timeout" default:"30s" help:"execution timeout per request (Go duration)"`
 	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" help:"hide the messages of unexpected resolver errors (logged instead)"`
-	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"SpecStatusCodes" default:"false" help:"answer request errors with 200 to application/json-only clients"`
+	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"seed" help:"status-code policy: seed (400 for every request error), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
+	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"StatusCodes" default:"false" help:"deprecated: true is GRAPHQL_STATUS_CODES=legacy (which wins when both are set)"`
 	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (cmd/graft: see CSRF_PROTECTION)"`
 }
 
@@ -53,7 +56,7 @@ type Serve struct {
 // Persisted holds the variables persisted.ConfigFromEnv reads.
 type Persisted struct {
 	Mode          string `env:"PERSISTED_QUERIES_MODE" field:"Mode" default:"off" graft:"apq" help:"apq or safelist (cmd/graft: also off)"`
-	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo or Relay manifest file, loaded into a safelist; implies safelist"`
+	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo manifest or flat {id: document} map (Relay, GraphQL Code Generator's persisted-documents.json), loaded into a safelist serving hashes and documentIds; implies safelist"`
 	EnableGet     *Bool  `env:"PERSISTED_QUERIES_ENABLE_GET" field:"EnableGet" default:"true" help:"allow persisted queries over GET"`
 	ValidateHash  *Bool  `env:"PERSISTED_QUERIES_VALIDATE_HASH" field:"ValidateHash" default:"true" help:"check that a registered query matches its hash; off lets any client store any query under any hash (APQ poisoning: later requests for that hash run it), so answers are then never publicly cacheable"`
 	HashAlgorithm string `env:"PERSISTED_QUERIES_HASH_ALGORITHM" field:"HashAlgorithm" default:"sha256" help:"sha256 or sha512"`

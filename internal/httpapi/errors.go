@@ -17,6 +17,10 @@ type Error struct {
 	// WWW-Authenticate for a 401, ...
 	Header http.Header
 	Err    *gqlerror.Error
+	// Malformed marks a request that is JSON but not a well-formed
+	// GraphQL-over-HTTP request (a parameter of the wrong type, no
+	// query); its status depends on the status-code policy.
+	Malformed bool
 }
 
 // Error returns the GraphQL error's message.
@@ -24,6 +28,14 @@ func (e *Error) Error() string { return e.Err.Message }
 
 func badRequest(message string) *Error {
 	return &Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, message)}
+}
+
+// malformed is the error of a request that is not well-formed: 400 (the
+// policy may choose another status).
+func malformed(message string) *Error {
+	e := badRequest(message)
+	e.Malformed = true
+	return e
 }
 
 // maxEcho bounds how much of a client's input an error message repeats.

@@ -40,6 +40,10 @@ func decodePostFast(body []byte) (req Request, ok bool) {
 			if req.Query, ok = p.stringOrNull(); !ok {
 				return req, false
 			}
+		case "documentId":
+			if req.DocumentID, ok = p.stringOrNull(); !ok {
+				return req, false
+			}
 		case "operationName":
 			if req.OperationName, ok = p.stringOrNull(); !ok {
 				return req, false

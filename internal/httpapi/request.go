@@ -13,7 +13,10 @@ import (
 
 // Request is a decoded GraphQL-over-HTTP request.
 type Request struct {
-	Query         string
+	Query string
+	// DocumentID names a persisted document instead of Query (the
+	// GraphQL-over-HTTP persisted-documents proposal).
+	DocumentID    string
 	OperationName string
 	Variables     map[string]any
 	Extensions    map[string]any
@@ -81,6 +84,7 @@ func checkContentType(ct string) *Error {
 // decoded lazily so that a wrong type gets a precise message.
 type postBody struct {
 	Query         json.RawMessage `json:"query"`
+	DocumentID    json.RawMessage `json:"documentId"`
 	OperationName json.RawMessage `json:"operationName"`
 	Variables     json.RawMessage `json:"variables"`
 	Extensions    json.RawMessage `json:"extensions"`
@@ -92,6 +96,9 @@ func decodePost(body []byte) (Request, *Error) {
 		return Request{}, badRequest("The request body is empty: send a JSON object with a query")
 	}
 	if body[0] != '{' {
+		if json.Valid(body) {
+			return Request{}, malformed("The request body must be a JSON object")
+		}
 		return Request{}, badRequest("The request body must be a JSON object")
 	}
 	if req, ok := decodePostFast(body); ok {
@@ -109,6 +116,9 @@ func decodePostGeneral(body []byte) (Request, *Error) {
 	}
 	var req Request
 	if e := stringParam("query", pb.Query, &req.Query); e != nil {
+		return req, e
+	}
+	if e := stringParam("documentId", pb.DocumentID, &req.DocumentID); e != nil {
 		return req, e
 	}
 	if e := stringParam("operationName", pb.OperationName, &req.OperationName); e != nil {
@@ -130,6 +140,7 @@ func decodeGet(rawQuery string) (Request, *Error) {
 		return req, badRequest("The query string is malformed: " + truncate(err.Error()))
 	}
 	req.Query = values.Get("query")
+	req.DocumentID = values.Get("documentId")
 	req.OperationName = values.Get("operationName")
 	if v := values.Get("variables"); v != "" {
 		if e := objectParam("variables", json.RawMessage(v), &req.Variables); e != nil {
@@ -153,10 +164,10 @@ func stringParam(name string, raw json.RawMessage, dst *string) *Error {
 		return nil
 	}
 	if raw[0] != '"' {
-		return badRequest("The " + name + " parameter must be a string")
+		return malformed("The " + name + " parameter must be a string")
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return badRequest("The " + name + " parameter is not a valid JSON string")
+		return malformed("The " + name + " parameter is not a valid JSON string")
 	}
 	return nil
 }
@@ -167,16 +178,16 @@ func objectParam(name string, raw json.RawMessage, dst *map[string]any) *Error {
 		return nil
 	}
 	if raw[0] != '{' {
-		return badRequest("The " + name + " parameter must be a JSON object")
+		return malformed("The " + name + " parameter must be a JSON object")
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var m map[string]any
 	if err := d.Decode(&m); err != nil {
-		return badRequest("The " + name + " parameter is not valid JSON: " + truncate(err.Error()))
+		return malformed("The " + name + " parameter is not valid JSON: " + truncate(err.Error()))
 	}
 	if d.More() {
-		return badRequest("The " + name + " parameter has trailing data after the JSON object")
+		return malformed("The " + name + " parameter has trailing data after the JSON object")
 	}
 	*dst = normalizeNumbers(m).(map[string]any)
 	return nil

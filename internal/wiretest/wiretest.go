@@ -43,6 +43,9 @@ type Case struct {
 	Header map[string]string `json:"header"`
 	Body   string            `json:"body"`
 	Want   int               `json:"status"`
+	// ByPolicy is the status under the status-code policies ("spec",
+	// "legacy") where it differs from Want, the default (seed) policy's.
+	ByPolicy map[string]int `json:"statusByPolicy"`
 	// Code is extensions.code of the first error; "" for no check.
 	Code string `json:"code"`
 	// InBody is a substring of the body; "" for no check.
@@ -57,6 +60,15 @@ type Case struct {
 	// Readme is the condition of the README status table's row this case
 	// shows, if any.
 	Readme string `json:"readme"`
+}
+
+// Under returns c with the status it expects under the status-code
+// policy (graft.StatusCodes; "" or "seed" for the default).
+func (c Case) Under(policy graft.StatusCodes) Case {
+	if s, ok := c.ByPolicy[string(policy)]; ok {
+		c.Want = s
+	}
+	return c
 }
 
 // Uncovered is a README status-table row that no request can show, with
@@ -156,7 +168,15 @@ func Config() graft.Config {
 // Router returns a router over Schema with Config.
 func Router(t testing.TB) *graft.Router {
 	t.Helper()
-	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), Config())
+	return RouterWith(t, "")
+}
+
+// RouterWith is Router with the status-code policy p.
+func RouterWith(t testing.TB, p graft.StatusCodes) *graft.Router {
+	t.Helper()
+	cfg := Config()
+	cfg.StatusCodes = p
+	r, err := graft.NewRouter(Schema(t), graft.NewLayer(), cfg)
 	if err != nil {
 		t.Fatalf("wiretest: NewRouter: %v", err)
 	}
@@ -169,7 +189,14 @@ func Router(t testing.TB) *graft.Router {
 // runs anonymously.
 func ProtectedRouter(t testing.TB) *graft.Router {
 	t.Helper()
+	return ProtectedRouterWith(t, "")
+}
+
+// ProtectedRouterWith is ProtectedRouter with the status-code policy p.
+func ProtectedRouterWith(t testing.TB, p graft.StatusCodes) *graft.Router {
+	t.Helper()
 	cfg := Config()
+	cfg.StatusCodes = p
 	cfg.GraphiQL = nil
 	cfg.CSRF = &graft.CSRFConfig{}
 	cfg.Auth = func(ctx context.Context, r *graft.AuthRequest) (context.Context, error) {
