@@ -26,7 +26,8 @@ import (
 // upstream service.
 func graftUpstreamServers() []Server {
 	return []Server{
-		graftUpstream("graft-upstream", graftPlainUpstreamSchema),
+		graftUpstream("graft-upstream", graftBatchUpstreamSchema),
+		graftUpstream("graft-upstream-plain", graftPlainUpstreamSchema),
 	}
 }
 
@@ -112,4 +113,56 @@ func graftPlainUpstreamSchema(up *upstream.Client) (*schema.Schema, error) {
 	}, schema.Concurrent())
 	schema.Object[upPost](b, "Post")
 	return b.Build()
+}
+
+// graftBatchUpstreamSchema resolves Author.posts with a batch resolver:
+// every author of the response at that place in one call, so q5 and q6
+// cost two upstream calls (authors, then one posts call per level). The
+// answers are decoded with encoding/json, as in the plain version.
+func graftBatchUpstreamSchema(up *upstream.Client) (*schema.Schema, error) {
+	b := schema.New()
+	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
+	schema.Query(b, "authors", func(ctx context.Context, args upPageArgs) ([]upAuthor, error) {
+		var as []upAuthor
+		err := up.GetJSON(ctx, "/authors", upstream.AuthorsQuery(data.Clamp(args.First, data.AuthorCount)), &as)
+		return as, err
+	})
+	schema.Query(b, "author", func(ctx context.Context, args upAuthorArgs) (*upAuthor, error) {
+		var as []upAuthor
+		if err := up.GetJSON(ctx, "/authors", upstream.AuthorsByIDQuery([]string{string(args.ID)}), &as); err != nil || len(as) == 0 {
+			return nil, err
+		}
+		return &as[0], nil
+	})
+	author := schema.Object[upAuthor](b, "Author")
+	schema.BatchFieldFunc(author, "posts", func(ctx context.Context, parents []*upAuthor, args upPageArgs) ([][]upPost, []error) {
+		ids := make([]string, len(parents))
+		for i, a := range parents {
+			ids[i] = string(a.ID)
+		}
+		var m map[string][]upPost
+		if err := up.GetJSON(ctx, "/posts", upstream.PostsQuery(ids, data.Clamp(args.First, data.PostsPerAuthor)), &m); err != nil {
+			return nil, batchError(len(parents), err)
+		}
+		out := make([][]upPost, len(parents))
+		for i, id := range ids {
+			if ps := m[id]; ps != nil {
+				out[i] = ps
+			} else {
+				out[i] = []upPost{}
+			}
+		}
+		return out, nil
+	})
+	schema.Object[upPost](b, "Post")
+	return b.Build()
+}
+
+// batchError is err for each of n parents.
+func batchError(n int, err error) []error {
+	errs := make([]error, n)
+	for i := range errs {
+		errs[i] = err
+	}
+	return errs
 }
