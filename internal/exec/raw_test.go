@@ -199,7 +199,8 @@ func TestRawJSONSplit(t *testing.T) {
 	if err != nil || len(m) != 2 || string(m["a"]) != "null" || string(m["b1"]) != "[true]" {
 		t.Fatalf("members %q, %v", m, err)
 	}
-	for _, bad := range []string{`[1,]`, `{"a"}`, `[1] x`, `{"a":tru}`, `[01]`} {
+	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	for _, bad := range []string{`[1,]`, `{"a"}`, `[1] x`, `{"a":tru}`, `[01]`, `[` + deep + `]`} {
 		if _, err := schema.RawJSONElements(schema.RawJSON(bad)); err == nil {
 			if _, err := schema.RawJSONMembers(schema.RawJSON(bad)); err == nil {
 				t.Errorf("%s accepted", bad)

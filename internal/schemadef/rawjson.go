@@ -25,7 +25,7 @@ const OutRaw = OutPtr + 1
 // rawOutput is the Output of a field whose Go type is RawJSON.
 func (bc *build) rawOutput(override string) (*TypeRef, *Output, error) {
 	if override == "" {
-		return nil, nil, errors.New("a RawJSON result needs its GraphQL type: give the field OfType")
+		return nil, nil, errors.New("a RawJSON result needs its GraphQL type: give the field OfType (or a `type` tag on a struct field)")
 	}
 	ref, err := bc.refFromString(override)
 	if err != nil {
@@ -103,8 +103,13 @@ func (rd *RawReader) String() (raw []byte, plain bool, err error) {
 	return nil, false, errMalformed
 }
 
+// maxRawDepth bounds the nesting of arrays and objects Skip accepts.
+const maxRawDepth = 1000
+
 // Skip consumes one value of any kind.
-func (rd *RawReader) Skip() error {
+func (rd *RawReader) Skip() error { return rd.skip(0) }
+
+func (rd *RawReader) skip(depth int) error {
 	rd.WS()
 	if rd.I >= len(rd.B) {
 		return errMalformed
@@ -114,6 +119,9 @@ func (rd *RawReader) Skip() error {
 		_, _, err := rd.String()
 		return err
 	case '{', '[':
+		if depth >= maxRawDepth {
+			return errMalformed
+		}
 		end := byte('}')
 		if c == '[' {
 			end = ']'
@@ -134,7 +142,7 @@ func (rd *RawReader) Skip() error {
 				}
 				rd.I++
 			}
-			if err := rd.Skip(); err != nil {
+			if err := rd.skip(depth + 1); err != nil {
 				return err
 			}
 			switch rd.Peek() {
