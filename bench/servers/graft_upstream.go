@@ -14,13 +14,12 @@ import (
 )
 
 // This file holds graft's resolver wiring for the upstream queries (q5,
-// q6), one schema function per way of resolving, so that other versions
-// (batch resolvers, resolvers returning the upstream's raw JSON) can sit
-// beside the plain one as more entries of graftUpstreamServers. The
-// targets of cmd/bench judge "graft-upstream" on q5 and
-// "graft-upstream-raw" against "graft-upstream" on q6: the batch version
-// takes the name graft-upstream (the plain one then graft-upstream-plain),
-// the raw-JSON one graft-upstream-raw.
+// q6), one schema function per way of resolving, each an entry of
+// graftUpstreamServers: graft-upstream (a batch resolver, decoding into
+// structs), graft-upstream-plain (one call per author) and
+// graft-upstream-raw (a batch resolver returning the upstream's JSON as
+// schema.RawJSON). The targets of cmd/bench judge "graft-upstream" on q5
+// and "graft-upstream-raw" against "graft-upstream" on q6.
 
 // graftUpstreamServers returns graft serving the workload through the
 // upstream service.
