@@ -12,13 +12,20 @@ import "github.com/graftgql/graft/internal/schemadef"
 // position, malformed JSON) is a field error at its own path with code
 // INTERNAL_SERVER_ERROR, and nulls propagate as for any field. Objects of
 // interface and union types name their concrete type in a "__typename"
-// member. A nil RawJSON is null.
+// member, or the one the type declares with RawTypeKey. A nil RawJSON is
+// null.
 //
 // A field returning RawJSON declares its GraphQL type with OfType, e.g.
 // OfType("[Post!]!"); the named types must be declared in the schema.
 // Fields below a raw value are read from its members by field name;
 // their resolvers are not called.
 type RawJSON = schemadef.RawJSON
+
+// RawTypeKey is an option of Interface and Union: the member of a RawJSON
+// object that names its concrete object type, for upstream data that
+// calls it "kind" or "type", say (default "__typename"). Its value must be
+// the name of one of the possible types.
+func RawTypeKey(key string) Option { return schemadef.RawTypeKey(key) }
 
 // RawJSONElements splits a JSON array into its elements without decoding
 // them, so that a batch resolver can hand each parent its part of one

@@ -15,10 +15,11 @@ import (
 // is met. Members that are not selected are skipped, not decoded. A value
 // that does not fit its type is a field error at its own path, and the
 // position becomes null as for any failed field. Objects of interface and
-// union types name their concrete type in their "__typename" member.
+// union types name their concrete type in their "__typename" member, or
+// the one the type declares (Type.RawTypeKey).
 
 // rawTypeKey is the member that names the concrete type of an abstract
-// value.
+// value when its type declares none.
 const rawTypeKey = "__typename"
 
 // rawError is a RawJSON value that does not fit its GraphQL type.
@@ -338,13 +339,17 @@ func (r *request) rawAbstract(f *fieldPlan, t *schema.Type, rd *schema.RawReader
 	if rd.Peek() != '{' {
 		return r.rawMismatch(f, t.Name, "not an object")
 	}
+	key := t.RawTypeKey
+	if key == "" {
+		key = rawTypeKey
+	}
 	probe := schema.RawReader{B: rd.B, I: rd.I + 1}
-	name, found, ok := rawTypeName(&probe)
+	name, found, ok := rawTypeName(&probe, key)
 	if !ok {
 		return r.rawMismatch(f, t.Name, "malformed JSON")
 	}
 	if !found {
-		return r.rawMismatch(f, t.Name, "an object without a string "+rawTypeKey+" member")
+		return r.rawMismatch(f, t.Name, "an object without a string "+key+" member")
 	}
 	var obj *schema.Type
 	for _, pt := range t.PossibleTypes {
@@ -359,9 +364,9 @@ func (r *request) rawAbstract(f *fieldPlan, t *schema.Type, rd *schema.RawReader
 	return r.rawObject(f, obj.Name, op, rd)
 }
 
-// rawTypeName finds the string member rawTypeKey of the object whose
-// members start at rd.
-func rawTypeName(rd *schema.RawReader) (name string, found, ok bool) {
+// rawTypeName finds the string member typeKey of the object whose members
+// start at rd.
+func rawTypeName(rd *schema.RawReader, typeKey string) (name string, found, ok bool) {
 	if rd.Peek() == '}' {
 		return "", false, true
 	}
@@ -378,7 +383,7 @@ func rawTypeName(rd *schema.RawReader) (name string, found, ok bool) {
 				return "", false, false
 			}
 		}
-		if key == rawTypeKey && rd.Peek() == '"' {
+		if key == typeKey && rd.Peek() == '"' {
 			v, vplain, err := rd.String()
 			if err != nil {
 				return "", false, false

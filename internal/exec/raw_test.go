@@ -53,7 +53,7 @@ func newRaw(t *testing.T) (map[string]string, *exec.Engine, *int) {
 	schema.Interface[rwShape](b, "Shape").Field("name", "String!")
 	schema.Object[rwCircle](b, "Circle", schema.Implements("Shape"))
 	schema.Object[rwSquare](b, "Square", schema.Implements("Shape"))
-	schema.Union[rwFigure](b, "Figure", []string{"Circle", "Square"})
+	schema.Union[rwFigure](b, "Figure", []string{"Circle", "Square"}, schema.RawTypeKey("kind"))
 	field := func(name, typ string) {
 		schema.QueryNoArgs(b, name, func(context.Context) (schema.RawJSON, error) {
 			s, ok := in[name]
@@ -122,7 +122,7 @@ func TestRawJSON(t *testing.T) {
 		{"interface", "shapes", `[{"__typename":"Circle","name":"c","radius":1},{"name":"s","side":2,"__typename":"Square"}]`,
 			`{ shapes { __typename name ... on Circle { radius } ... on Square { side } } }`,
 			`{"data":{"shapes":[{"__typename":"Circle","name":"c","radius":1},{"__typename":"Square","name":"s","side":2}]}}`},
-		{"union", "figure", `{"__typename":"Square","name":"s","side":2.5}`,
+		{"union with its own type key", "figure", `{"__typename":"Circle","kind":"Square","name":"s","side":2.5}`,
 			`{ figure { ... on Circle { radius } ... on Square { side name } } }`,
 			`{"data":{"figure":{"side":2.5,"name":"s"}}}`},
 
@@ -149,7 +149,7 @@ func TestRawJSON(t *testing.T) {
 		{"control character in string", "post", "{\"title\":\"a\x01\"}", `{ post { title } }`,
 			`{"errors":[{"message":"Raw JSON of field Query.post: malformed JSON where Post is expected.","locations":[{"line":1,"column":3}],"path":["post"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"post":null}}`},
 		{"abstract without typename", "figure", `{"name":"s"}`, `{ figure { ... on Square { name } } }`,
-			`{"errors":[{"message":"Raw JSON of field Query.figure: an object without a string __typename member where Figure is expected.","locations":[{"line":1,"column":3}],"path":["figure"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"figure":null}}`},
+			`{"errors":[{"message":"Raw JSON of field Query.figure: an object without a string kind member where Figure is expected.","locations":[{"line":1,"column":3}],"path":["figure"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"figure":null}}`},
 		{"abstract with another type", "shapes", `[{"__typename":"Post","name":"s"}]`, `{ shapes { name } }`,
 			`{"errors":[{"message":"Raw JSON of field Query.shapes: type \"Post\", not a possible type, where Shape is expected.","locations":[{"line":1,"column":3}],"path":["shapes",0],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"shapes":[null]}}`},
 	}

@@ -37,6 +37,12 @@ func (bc *build) rawOutput(override string) (*TypeRef, *Output, error) {
 	return ref, &Output{Kind: OutRaw, NonNull: ref.Kind == NonNullRef}, nil
 }
 
+// RawTypeKey declares, for an interface or union, the member of a RawJSON
+// object that names its concrete object type (default "__typename").
+func RawTypeKey(key string) Option {
+	return func(o *options) { o.rawTypeKey = key }
+}
+
 // RawReader reads one JSON text without decoding it.
 type RawReader struct {
 	B []byte
