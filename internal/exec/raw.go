@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -186,7 +187,7 @@ func (r *request) rawScalar(f *fieldPlan, t *schema.Type, rd *schema.RawReader) 
 	}
 	// A custom scalar: any JSON value, copied.
 	s := rd.I
-	if rd.Skip() != nil {
+	if rd.Skip() != nil || !json.Valid(rd.B[s:rd.I]) {
 		return r.rawMismatch(f, t.Name, "malformed JSON")
 	}
 	r.buf = append(r.buf, rd.B[s:rd.I]...)

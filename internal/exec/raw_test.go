@@ -96,7 +96,7 @@ func newRaw(t *testing.T) (map[string]string, *exec.Engine, *int) {
 }
 
 func TestRawJSON(t *testing.T) {
-	const post = `{"id":"p1","title":"Hello","likes":7,"score":1.5e2,"tags":["a","b"],"mood":"HAPPY","draft":false,"extra":{"deep":[1,{"x":"}"}]}}`
+	const post = `{"id":"p1","title":"Hello","likes":7,"score":1.5e2,"tags":["a","b"],"mood":"HAPPY","draft":false,"esc":"q\"}\\","extra":{"deep":[1,{"x":"}\\\""}]}}`
 	cases := []struct {
 		name, field, raw, query, want string
 	}{
@@ -147,7 +147,7 @@ func TestRawJSON(t *testing.T) {
 		{"trailing data", "count", `1 2`, `{ count }`,
 			`{"errors":[{"message":"Raw JSON of field Query.count: data after the value where Int is expected.","locations":[{"line":1,"column":3}],"path":["count"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"count":null}}`},
 		{"control character in string", "post", "{\"title\":\"a\x01\"}", `{ post { title } }`,
-			`{"errors":[{"message":"Raw JSON of field Query.post: malformed JSON where Post is expected.","locations":[{"line":1,"column":3}],"path":["post"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"post":null}}`},
+			`{"errors":[{"message":"Raw JSON of field Post.title: malformed JSON where String is expected.","locations":[{"line":1,"column":10}],"path":["post","title"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"post":null}}`},
 		{"abstract without typename", "figure", `{"name":"s"}`, `{ figure { ... on Square { name } } }`,
 			`{"errors":[{"message":"Raw JSON of field Query.figure: an object without a string kind member where Figure is expected.","locations":[{"line":1,"column":3}],"path":["figure"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"figure":null}}`},
 		{"abstract with another type", "shapes", `[{"__typename":"Post","name":"s"}]`, `{ shapes { name } }`,

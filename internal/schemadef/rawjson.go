@@ -1,6 +1,7 @@
 package schemadef
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,8 +123,7 @@ func (rd *RawReader) skip(depth int) error {
 	}
 	switch c := rd.B[rd.I]; c {
 	case '"':
-		_, _, err := rd.String()
-		return err
+		return rd.skipString()
 	case '{', '[':
 		if depth >= maxRawDepth {
 			return errMalformed
@@ -139,8 +139,10 @@ func (rd *RawReader) skip(depth int) error {
 		}
 		for {
 			if c == '{' {
-				rd.WS()
-				if _, _, err := rd.String(); err != nil {
+				if rd.Peek() != '"' {
+					return errMalformed
+				}
+				if err := rd.skipString(); err != nil {
 					return err
 				}
 				if rd.Peek() != ':' {
@@ -170,6 +172,29 @@ func (rd *RawReader) skip(depth int) error {
 	default:
 		_, _, err := rd.Number()
 		return err
+	}
+}
+
+// skipString consumes the string at rd, finding its closing quote without
+// looking at the bytes in between: a skipped string is never written, and
+// one that is written is read again by String, which checks it.
+func (rd *RawReader) skipString() error {
+	i := rd.I + 1
+	for {
+		j := bytes.IndexByte(rd.B[i:], '"')
+		if j < 0 {
+			return errMalformed
+		}
+		i += j
+		k := i // the quote is escaped after an odd run of backslashes
+		for k > rd.I+1 && rd.B[k-1] == '\\' {
+			k--
+		}
+		i++
+		if (i-1-k)%2 == 0 {
+			rd.I = i
+			return nil
+		}
 	}
 }
 
