@@ -72,6 +72,7 @@ func newRaw(t *testing.T) (map[string]string, *exec.Engine, *int) {
 	field("count", "Int")
 	field("mood", "Mood")
 	field("matrix", "[[Int!]]")
+	field("holder", "Holder")
 	holder := schema.Object[rwHolder](b, "Holder")
 	schema.BatchFieldFuncNoArgs(holder, "post", func(_ context.Context, parents []*rwHolder) ([]schema.RawJSON, []error) {
 		batchCalls++
@@ -118,6 +119,9 @@ func TestRawJSON(t *testing.T) {
 		{"escaped member name", "post", `{"t\u0069tle":"x"}`, `{ post { title } }`, `{"data":{"post":{"title":"x"}}}`},
 		{"numeric id", "post", `{"id":42}`, `{ post { id } }`, `{"data":{"post":{"id":"42"}}}`},
 		{"integral float as Int", "count", `3.0`, `{ count }`, `{"data":{"count":3}}`},
+		{"resolvers below a raw value do not run", "holder", `{"id":"h9","post":{"title":"from the member"}}`,
+			`{ holder { id post { title } } }`,
+			`{"data":{"holder":{"id":"h9","post":{"title":"from the member"}}}}`},
 		{"nested lists", "matrix", `[[1,2],null,[]]`, `{ matrix }`, `{"data":{"matrix":[[1,2],null,[]]}}`},
 		{"interface", "shapes", `[{"__typename":"Circle","name":"c","radius":1},{"name":"s","side":2,"__typename":"Square"}]`,
 			`{ shapes { __typename name ... on Circle { radius } ... on Square { side } } }`,
@@ -155,10 +159,13 @@ func TestRawJSON(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in, e, _ := newRaw(t)
+			in, e, calls := newRaw(t)
 			in[c.field] = c.raw
 			if got := run(t, context.Background(), e, c.query, "", nil); got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+			if *calls != 0 {
+				t.Errorf("%d batch calls below raw values, want 0", *calls)
 			}
 		})
 	}
