@@ -30,7 +30,7 @@ func TestUpstreamAnswers(t *testing.T) {
 	usrv := httptest.NewServer(svc)
 	defer usrv.Close()
 	up := upstream.NewClient(usrv.URL)
-	exact := map[string]int64{"graft-upstream": 51}
+	exact := map[string]int64{"graft-upstream-plain": 51, "graft-upstream": 2, "graft-upstream-raw": 2}
 	ran := 0
 	for _, s := range All() {
 		if s.UpstreamHandler == nil {

@@ -97,6 +97,44 @@ type aheadState struct {
 	seqBuf, concBuf []resolverCall
 	groupBuf        []*batchGroup
 	argsBuf         []planArgs
+	// arena holds the task contexts and batch groups of the current
+	// request, taken in order and never reused within it (a resolver may
+	// keep its context or a batch function its parents); a new request
+	// starts a new arena, so one allocation covers the usual request.
+	arena              *aheadArena
+	arenaCtx, arenaGrp int
+}
+
+// aheadArena is the memory of the first task contexts and batch groups of
+// a request.
+type aheadArena struct {
+	ctxs   [2]fieldCtx
+	groups [1]batchGroup
+}
+
+// newCtxs returns n zeroed task contexts for this request.
+func (st *aheadState) newCtxs(n int) []fieldCtx {
+	if st.arena == nil {
+		st.arena = &aheadArena{}
+	}
+	if st.arenaCtx+n <= len(st.arena.ctxs) {
+		c := st.arena.ctxs[st.arenaCtx : st.arenaCtx+n : st.arenaCtx+n]
+		st.arenaCtx += n
+		return c
+	}
+	return make([]fieldCtx, n)
+}
+
+// newGroup returns a zeroed batch group for this request.
+func (st *aheadState) newGroup() *batchGroup {
+	if st.arena == nil {
+		st.arena = &aheadArena{}
+	}
+	if st.arenaGrp < len(st.arena.groups) {
+		st.arenaGrp++
+		return &st.arena.groups[st.arenaGrp-1]
+	}
+	return &batchGroup{}
 }
 
 // resolveAhead runs the first phase for the root object and hands the
@@ -107,6 +145,7 @@ func (r *request) resolveAhead(root *objectPlan, serial bool) {
 		r.st = &aheadState{}
 	}
 	r.st.sched.Reset(r.ctx, r.e.concurrency)
+	r.st.arena, r.st.arenaCtx, r.st.arenaGrp = nil, 0, 0
 	// Every object takes at least 2 bytes of the response, so more objects
 	// than that cannot be written: nested lists that multiply stop being
 	// resolved ahead there, and the writer's response budget ends them.
@@ -154,6 +193,7 @@ func (st *aheadState) release() {
 	}
 	st.levels = levels[:0]
 	st.cursor, st.depth = st.cursor[:0], 0
+	st.arena = nil // the request's contexts may still be held
 	// After a panic the level buffers may hold values still.
 	clear(st.seqBuf[:cap(st.seqBuf)])
 	clear(st.concBuf[:cap(st.concBuf)])
@@ -218,7 +258,7 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 					*slot = prefetched{err: a.err, set: true}
 					continue
 				}
-				groups = addToGroup(groups, f, a, o.ptr, o.pre+int32(j), len(level)-i)
+				groups = r.st.addToGroup(groups, f, a, o.ptr, o.pre+int32(j), len(level)-i)
 			case f.def.Resolve != nil:
 				c := resolverCall{f: f, obj: o.ptr, slot: slot}
 				if f.def.Concurrent && !serial {
@@ -304,7 +344,7 @@ func argsKey(vals map[string]any) string {
 // field and arguments.
 // capHint is the number of objects of the level, an upper bound of the
 // group's parents from one plan.
-func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot int32, capHint int) []*batchGroup {
+func (st *aheadState) addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot int32, capHint int) []*batchGroup {
 	var g *batchGroup
 	for _, c := range groups {
 		if c.def == f.def && c.argsKey == a.key {
@@ -313,7 +353,8 @@ func addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Point
 		}
 	}
 	if g == nil {
-		g = &batchGroup{def: f.def, f: f, argsKey: a.key, args: a.ptr}
+		g = st.newGroup()
+		g.def, g.f, g.argsKey, g.args = f.def, f, a.key, a.ptr
 		if capHint <= len(g.parentsBuf) {
 			g.parents, g.slots = g.parentsBuf[:0], g.slotsBuf[:0]
 		} else {
@@ -354,7 +395,7 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 	if n == 0 {
 		return
 	}
-	ctxs := make([]fieldCtx, n)
+	ctxs := r.st.newCtxs(n)
 	for i := range ctxs {
 		r.initTaskContext(&ctxs[i], taskField(conc, groups, i))
 	}
@@ -520,7 +561,7 @@ func (r *request) fieldContext(f *fieldPlan) context.Context {
 // taskContext returns the context of a resolver of f run as a task of the
 // request's scheduler, registered with it.
 func (r *request) taskContext(f *fieldPlan) *fieldCtx {
-	c := &fieldCtx{}
+	c := &r.st.newCtxs(1)[0]
 	r.initTaskContext(c, f)
 	return c
 }

@@ -249,6 +249,8 @@ func (r *request) writeInner(f *fieldPlan, out *schema.Output, p unsafe.Pointer)
 		return r.writeObject(op, t.Name, q, true)
 	case schema.OutList:
 		return r.writeList(f, out, p)
+	case schema.OutRaw:
+		return r.writeRaw(f, p) // raw.go
 	}
 	r.addError(r.fieldError(f, fmt.Errorf("unknown output kind %d", out.Kind)))
 	return false

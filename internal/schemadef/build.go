@@ -157,7 +157,7 @@ func (bc *build) register() {
 			if d.union {
 				kind = UnionKind
 			}
-			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType}, abstract: d}
+			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType, RawTypeKey: d.opts.rawTypeKey}, abstract: d}
 			ti.info = &abstractInfo{t: ti.t, override: d.opts.resolveType,
 				byGo: map[reflect.Type]*concreteType{}, byName: map[string]*concreteType{}}
 			if bc.addType(ti) && d.goType.Kind() == reflect.Interface && d.goType != anyType {

@@ -54,6 +54,9 @@ func (bc *build) refFromParsed(p *parsedRef) (*TypeRef, error) {
 // outputFor finds the GraphQL type of an output of Go type gt (given
 // explicitly by override, else derived) and builds its Output tree.
 func (bc *build) outputFor(gt reflect.Type, override string) (*TypeRef, *Output, error) {
+	if gt == rawJSONType {
+		return bc.rawOutput(override) // rawjson.go
+	}
 	var ref *TypeRef
 	var err error
 	if override != "" {

@@ -69,6 +69,10 @@ type Type struct {
 	Directives []*ast.Directive
 	Extension  bool
 
+	// RawTypeKey is, for interfaces and unions, the member of a RawJSON
+	// object that names its concrete type; empty means "__typename".
+	RawTypeKey string
+
 	fieldIndex map[string]*Field
 	checkInput func(v any) error // custom scalars and DateTime
 }

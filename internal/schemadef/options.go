@@ -23,6 +23,7 @@ type options struct {
 	directives []string            // applied directives (directives.go)
 	onFields   map[string][]Option // OnField
 	extension  bool                // Extension
+	rawTypeKey string              // RawTypeKey (rawjson.go)
 }
 
 // argDecl is an argument declared with the Arg option (interface fields).

@@ -1,0 +1,410 @@
+package exec
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	schema "github.com/graftgql/graft/internal/schemadef"
+)
+
+// Writing RawJSON results: the selected fields are copied from the bytes
+// a resolver returned, each value checked against its GraphQL type as it
+// is met. Members that are not selected are skipped, not decoded. A value
+// that does not fit its type is a field error at its own path, and the
+// position becomes null as for any failed field. Objects of interface and
+// union types name their concrete type in their "__typename" member, or
+// the one the type declares (Type.RawTypeKey).
+
+// rawTypeKey is the member that names the concrete type of an abstract
+// value when its type declares none.
+const rawTypeKey = "__typename"
+
+// rawError is a RawJSON value that does not fit its GraphQL type.
+type rawError struct{ msg string }
+
+func (e rawError) Error() string { return e.msg }
+
+// Extensions gives the error its code.
+func (e rawError) Extensions() map[string]any {
+	return map[string]any{"code": gqlerr.InternalServerError}
+}
+
+// rawMismatch records that the raw value at the current path does not fit
+// the type want.
+func (r *request) rawMismatch(f *fieldPlan, want string, why string) bool {
+	r.addError(r.fieldError(f, rawError{fmt.Sprintf("Raw JSON of field %s.%s: %s where %s is expected.", f.parent, f.name, why, want)}))
+	return false
+}
+
+// writeRaw writes the RawJSON value at p for the field f; false means the
+// position is null because of an error already recorded.
+func (r *request) writeRaw(f *fieldPlan, p unsafe.Pointer) bool {
+	b := *(*schema.RawJSON)(p)
+	if b == nil {
+		return r.writeNull(f, f.def.Type.Kind == schema.NonNullRef, true)
+	}
+	rd := schema.RawReader{B: b}
+	if !r.rawInner(f, f.def.Type, &rd) {
+		return false
+	}
+	if !rd.End() {
+		return r.rawMismatch(f, f.def.Type.String(), "data after the value")
+	}
+	return true
+}
+
+// rawValue writes the value at rd of type ref, writing null in place of
+// a nullable value that failed. It reports false when the failure must
+// propagate. rd is past the value afterwards, failed or not.
+func (r *request) rawValue(f *fieldPlan, ref *schema.TypeRef, rd *schema.RawReader) bool {
+	start, at := len(r.buf), rd.I
+	if r.rawInner(f, ref, rd) {
+		return true
+	}
+	if ref.Kind == schema.NonNullRef {
+		return false
+	}
+	r.buf = append(r.buf[:start], "null"...)
+	rd.I = at
+	if rd.Skip() != nil {
+		rd.I = len(rd.B) // the enclosing value reports the malformed text
+	}
+	return true
+}
+
+// rawInner writes the value at rd of type ref; false means the position
+// is null because of an error already recorded.
+func (r *request) rawInner(f *fieldPlan, ref *schema.TypeRef, rd *schema.RawReader) bool {
+	nonNull := ref.Kind == schema.NonNullRef
+	if nonNull {
+		ref = ref.OfType
+	}
+	c := rd.Peek()
+	if c == 'n' && rd.Literal("null") {
+		return r.writeNull(f, nonNull, true)
+	}
+	if ref.Kind == schema.ListRef {
+		return r.rawList(f, ref, rd)
+	}
+	t := ref.Named
+	switch t.Kind {
+	case schema.ObjectKind:
+		op := f.sub.forType(t.Name)
+		if op == nil {
+			return r.rawMismatch(f, t.Name, "a type not selectable here")
+		}
+		return r.rawObject(f, t.Name, op, rd)
+	case schema.InterfaceKind, schema.UnionKind:
+		return r.rawAbstract(f, t, rd)
+	case schema.EnumKind:
+		raw, plain, err := rd.String()
+		if err != nil {
+			return r.rawMismatch(f, t.Name, "not a string")
+		}
+		if plain {
+			for _, v := range t.EnumValues {
+				if v.Name == string(raw) {
+					r.buf = append(append(append(r.buf, '"'), raw...), '"')
+					return true
+				}
+			}
+		}
+		return r.rawMismatch(f, t.Name, fmt.Sprintf("%q, not a value of the enum,", raw))
+	}
+	return r.rawScalar(f, t, rd)
+}
+
+// rawScalar writes the scalar at rd of type t.
+func (r *request) rawScalar(f *fieldPlan, t *schema.Type, rd *schema.RawReader) bool {
+	c := rd.Peek()
+	switch t.Name {
+	case "String", "ID":
+		if c == '"' {
+			raw, plain, err := rd.String()
+			if err == nil {
+				r.buf, err = schema.AppendRawString(r.buf, raw, plain)
+			}
+			if err != nil {
+				return r.rawMismatch(f, t.Name, "malformed JSON")
+			}
+			return true
+		}
+		if t.Name == "ID" && (c == '-' || c >= '0' && c <= '9') {
+			num, integer, err := rd.Number()
+			if err == nil && integer {
+				r.buf = append(append(append(r.buf, '"'), num...), '"')
+				return true
+			}
+		}
+		return r.rawMismatch(f, t.Name, "not a string")
+	case "Int":
+		if c != '-' && (c < '0' || c > '9') {
+			return r.rawMismatch(f, t.Name, "not a number")
+		}
+		num, integer, err := rd.Number()
+		if err != nil {
+			return r.rawMismatch(f, t.Name, "malformed JSON")
+		}
+		if integer && len(num) <= 11 {
+			if n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(num), len(num)), 10, 32); err == nil {
+				r.buf = strconv.AppendInt(r.buf, n, 10)
+				return true
+			}
+		} else if v, err := strconv.ParseFloat(string(num), 64); err == nil && v == math.Trunc(v) && v >= math.MinInt32 && v <= math.MaxInt32 {
+			r.buf = strconv.AppendInt(r.buf, int64(v), 10)
+			return true
+		}
+		return r.rawMismatch(f, t.Name, string(num)+", not a 32-bit integer,")
+	case "Float":
+		if c != '-' && (c < '0' || c > '9') {
+			return r.rawMismatch(f, t.Name, "not a number")
+		}
+		num, integer, err := rd.Number()
+		if err != nil {
+			return r.rawMismatch(f, t.Name, "malformed JSON")
+		}
+		if !integer {
+			if v, err := strconv.ParseFloat(string(num), 64); err != nil || math.IsInf(v, 0) {
+				return r.rawMismatch(f, t.Name, string(num)+", not a finite number,")
+			}
+		}
+		r.buf = append(r.buf, num...)
+		return true
+	case "Boolean":
+		switch {
+		case rd.Literal("true"):
+			r.buf = append(r.buf, "true"...)
+		case rd.Literal("false"):
+			r.buf = append(r.buf, "false"...)
+		default:
+			return r.rawMismatch(f, t.Name, "not a boolean")
+		}
+		return true
+	}
+	// A custom scalar: any JSON value, copied.
+	s := rd.I
+	if rd.Skip() != nil || !json.Valid(rd.B[s:rd.I]) {
+		return r.rawMismatch(f, t.Name, "malformed JSON")
+	}
+	r.buf = append(r.buf, rd.B[s:rd.I]...)
+	return true
+}
+
+// rawList writes the JSON array at rd, a list of type ref.
+func (r *request) rawList(f *fieldPlan, ref *schema.TypeRef, rd *schema.RawReader) bool {
+	if rd.Peek() != '[' {
+		return r.rawMismatch(f, ref.String(), "not a list")
+	}
+	rd.I++
+	r.buf = append(r.buf, '[')
+	if rd.Peek() == ']' {
+		rd.I++
+		r.buf = append(r.buf, ']')
+		return true
+	}
+	for i := 0; ; i++ {
+		if i > 0 {
+			r.buf = append(r.buf, ',')
+		}
+		r.path = append(r.path, pathElem{index: i})
+		ok := r.rawValue(f, ref.OfType, rd)
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			return false
+		}
+		switch rd.Peek() {
+		case ',':
+			rd.I++
+		case ']':
+			rd.I++
+			r.buf = append(r.buf, ']')
+			return true
+		default:
+			return r.rawMismatch(f, ref.String(), "malformed JSON")
+		}
+	}
+}
+
+// rawSpan is where a member's value lies in the raw bytes.
+type rawSpan struct{ s, e int32 }
+
+// rawObject writes the selection op of the object type typeName from the
+// JSON object at rd.
+func (r *request) rawObject(f *fieldPlan, typeName string, op *objectPlan, rd *schema.RawReader) bool {
+	if rd.Peek() != '{' {
+		return r.rawMismatch(f, typeName, "not an object")
+	}
+	var spanBuf [16]rawSpan
+	spans := spanBuf[:0]
+	if len(op.fields) > len(spanBuf) {
+		spans = make([]rawSpan, 0, len(op.fields))
+	}
+	spans = spans[:len(op.fields)]
+	for i := range spans {
+		spans[i] = rawSpan{-1, -1}
+	}
+	if !r.rawMembers(rd, op, spans) {
+		return r.rawMismatch(f, typeName, "malformed JSON")
+	}
+	r.buf = append(r.buf, '{')
+	first := true
+	for i, sf := range op.fields {
+		if sf.conds != nil && !included(sf.conds, r.vars) {
+			continue
+		}
+		if first {
+			r.buf = append(r.buf, sf.keyJSON[1:]...)
+			first = false
+		} else {
+			r.buf = append(r.buf, sf.keyJSON...)
+		}
+		r.path = append(r.path, pathElem{key: sf.key, index: -1})
+		var ok bool
+		switch {
+		case sf.kind == kindTypename:
+			r.buf = appendString(r.buf, typeName)
+			ok = true
+		case sf.kind != kindModel || sf.def == nil:
+			ok = r.rawMismatch(sf, typeName, "a field that raw JSON cannot serve")
+		case len(r.buf) > r.e.maxResponse && r.overResponseBudget(sf):
+			ok = r.writeNull(sf, sf.def.Type.Kind == schema.NonNullRef, false)
+		case spans[i].s < 0:
+			ok = r.writeNull(sf, sf.def.Type.Kind == schema.NonNullRef, true)
+		default:
+			sub := schema.RawReader{B: rd.B[:spans[i].e], I: int(spans[i].s)}
+			ok = r.rawValue(sf, sf.def.Type, &sub)
+		}
+		r.path = r.path[:len(r.path)-1]
+		if !ok {
+			return false
+		}
+	}
+	r.buf = append(r.buf, '}')
+	return true
+}
+
+// rawMembers reads the JSON object at rd, recording in spans where the
+// value of each model field of op lies. It reports false for malformed
+// JSON.
+func (r *request) rawMembers(rd *schema.RawReader, op *objectPlan, spans []rawSpan) bool {
+	rd.I++ // '{'
+	if rd.Peek() == '}' {
+		rd.I++
+		return true
+	}
+	for {
+		rd.WS()
+		raw, plain, err := rd.String()
+		if err != nil {
+			return false
+		}
+		if rd.Peek() != ':' {
+			return false
+		}
+		rd.I++
+		rd.WS()
+		s := rd.I
+		if rd.Skip() != nil {
+			return false
+		}
+		key := unsafe.String(unsafe.SliceData(raw), len(raw))
+		if !plain {
+			if key, err = schema.RawKey(raw, plain); err != nil {
+				return false
+			}
+		}
+		for i, sf := range op.fields {
+			if sf.kind == kindModel && sf.name == key {
+				spans[i] = rawSpan{int32(s), int32(rd.I)}
+			}
+		}
+		switch rd.Peek() {
+		case ',':
+			rd.I++
+		case '}':
+			rd.I++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// rawAbstract writes the JSON object at rd, of the interface or union t,
+// as the object type its "__typename" member names.
+func (r *request) rawAbstract(f *fieldPlan, t *schema.Type, rd *schema.RawReader) bool {
+	if rd.Peek() != '{' {
+		return r.rawMismatch(f, t.Name, "not an object")
+	}
+	key := t.RawTypeKey
+	if key == "" {
+		key = rawTypeKey
+	}
+	probe := schema.RawReader{B: rd.B, I: rd.I + 1}
+	name, found, ok := rawTypeName(&probe, key)
+	if !ok {
+		return r.rawMismatch(f, t.Name, "malformed JSON")
+	}
+	if !found {
+		return r.rawMismatch(f, t.Name, "an object without a string "+key+" member")
+	}
+	var obj *schema.Type
+	for _, pt := range t.PossibleTypes {
+		if pt.Name == name {
+			obj = pt
+		}
+	}
+	op := f.sub.forType(name)
+	if obj == nil || op == nil {
+		return r.rawMismatch(f, t.Name, fmt.Sprintf("type %q, not a possible type,", name))
+	}
+	return r.rawObject(f, obj.Name, op, rd)
+}
+
+// rawTypeName finds the string member typeKey of the object whose members
+// start at rd.
+func rawTypeName(rd *schema.RawReader, typeKey string) (name string, found, ok bool) {
+	if rd.Peek() == '}' {
+		return "", false, true
+	}
+	for {
+		rd.WS()
+		raw, plain, err := rd.String()
+		if err != nil || rd.Peek() != ':' {
+			return "", false, false
+		}
+		rd.I++
+		key := string(raw)
+		if !plain {
+			if key, err = schema.RawKey(raw, plain); err != nil {
+				return "", false, false
+			}
+		}
+		if key == typeKey && rd.Peek() == '"' {
+			v, vplain, err := rd.String()
+			if err != nil {
+				return "", false, false
+			}
+			name, found = string(v), true
+			if !vplain {
+				if name, err = schema.RawKey(v, vplain); err != nil {
+					return "", false, false
+				}
+			}
+		} else if rd.Skip() != nil {
+			return "", false, false
+		}
+		switch rd.Peek() {
+		case ',':
+			rd.I++
+		case '}':
+			return name, found, true
+		default:
+			return "", false, false
+		}
+	}
+}
