@@ -132,7 +132,24 @@ type Config struct {
 	Subscriptions SubscriptionConfig
 
 	// Logger receives internal errors and panics. Default slog.Default().
+	// Records logged with a request's context carry its request_id and
+	// operation.
 	Logger *slog.Logger
+
+	// Hooks observe the phases of every request, on every transport; see
+	// Hook. They run in order.
+	Hooks []Hook
+	// FieldMiddleware wraps the resolution of fields; see FieldMiddleware.
+	// None installed costs nothing.
+	FieldMiddleware []FieldMiddleware
+	// AccessLog, when set, receives one line per request: method, status,
+	// operation name and type, duration, error count and request ID.
+	// Off (nil) by default; cmd/graft sets it.
+	AccessLog *slog.Logger
+	// RequestID takes each request's ID from X-Request-ID, or generates
+	// one, and echoes it in the answer and in log lines. AccessLog turns
+	// it on.
+	RequestID bool
 }
 
 // GraphiQLConfig configures the GraphiQL page.
@@ -230,6 +247,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	c.Logger = withRequestAttrs(c.Logger)
+	if c.AccessLog != nil {
+		c.RequestID = true
 	}
 	return c, nil
 }

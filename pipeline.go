@@ -72,6 +72,7 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 // application services.
 func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *requestState) (context.Context, *httpapi.Error) {
 	ctx = context.WithValue(ctx, stateKey{}, st)
+	r.identify(raw, st)
 	if r.cfg.Auth == nil {
 		return ctx, nil
 	}
@@ -120,6 +121,13 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 // document cache, operation selection, variables, limits and execution.
 func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response) {
 	ct := httpapi.ContentType(media)
+	st.attachResponse(resp)
+	ph := r.beginPhases(ctx, st)
+	defer ph.finish(ctx, resp)
+	if e := ph.before(ctx, PhaseReceived); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
 	query := req.Query
 	var res pqstate.Resolution
 	if r.pq != nil {
@@ -143,9 +151,17 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 			Err: gqlerr.New(gqlerr.BadRequest, "Missing query: send a GraphQL document in the query parameter")})
 		return
 	}
+	if e := ph.before(ctx, PhaseParsed); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
 	d, errs := r.document(query)
 	if errs != nil {
 		r.failList(resp, ct, r.requestErrorStatus(media), errs)
+		return
+	}
+	if e := ph.before(ctx, PhaseValidated); e != nil {
+		r.fail(resp, ct, e)
 		return
 	}
 	op, gerr := d.doc.Operation(req.OperationName)
@@ -153,6 +169,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.failList(resp, ct, r.requestErrorStatus(media), gqlerror.List{gerr})
 		return
 	}
+	ph.setOperation(op.AST())
 	switch op.Kind() {
 	case ast.Mutation:
 		if req.IsGet {
@@ -178,6 +195,10 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		a = limits.Analyze(r.schema, d.doc.AST(), op.AST(), vars)
 	}
 	st.info.Analysis = a
+	if e := ph.before(ctx, PhaseAnalyzed); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
 	if lerr := r.cfg.Complexity.Check(a); lerr != nil {
 		r.failList(resp, ct, http.StatusBadRequest, gqlerror.List{lerr})
 		return
@@ -196,6 +217,10 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	if stateFrom(ctx) != st {
 		ctx = context.WithValue(ctx, stateKey{}, st)
+	}
+	if e := ph.before(ctx, PhaseExecuted); e != nil {
+		r.fail(resp, ct, e)
+		return
 	}
 	if op.Kind() == ast.Subscription {
 		r.startSubscription(ctx, op, vars, resp)
