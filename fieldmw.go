@@ -3,7 +3,11 @@ package graft
 import (
 	"context"
 
+	"github.com/vektah/gqlparser/v2/ast"
+
 	"github.com/graftgql/graft/internal/exec"
+	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/schema"
 )
 
 // FieldInfo describes the field a FieldMiddleware wraps.
@@ -39,8 +43,9 @@ type FieldMiddleware struct {
 
 // middlewareFor builds the engine's per-field middleware lookup, or nil
 // when there is none.
-func middlewareFor(mws []FieldMiddleware) exec.MiddlewareFor {
-	if len(mws) == 0 {
+func middlewareFor(mws []FieldMiddleware, s *schema.Schema) exec.MiddlewareFor {
+	model := schemadef.Model(s)
+	if len(mws) == 0 && !hasDirectiveFuncs(model) {
 		return nil
 	}
 	return func(typeName, fieldName string) exec.Middleware {
@@ -51,6 +56,7 @@ func middlewareFor(mws []FieldMiddleware) exec.MiddlewareFor {
 			}
 			chain = append(chain, m.Func)
 		}
+		chain = append(chain, directiveChain(model, s.AST(), typeName, fieldName)...)
 		if len(chain) == 0 {
 			return nil
 		}
@@ -66,4 +72,41 @@ func middlewareFor(mws []FieldMiddleware) exec.MiddlewareFor {
 			return step(0, ctx)
 		}
 	}
+}
+
+// hasDirectiveFuncs reports whether the schema declares a directive with
+// an implementation.
+func hasDirectiveFuncs(m *schemadef.Schema) bool {
+	for _, d := range m.Directives {
+		if d.Func != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// directiveChain is the middleware of the implemented directives applied
+// to the object type typeName and to its field fieldName, in that order,
+// with their argument values taken from the schema.
+func directiveChain(m *schemadef.Schema, as *ast.Schema, typeName, fieldName string) []func(context.Context, *FieldInfo, func(context.Context) error) error {
+	def := as.Types[typeName]
+	if def == nil {
+		return nil
+	}
+	applied := def.Directives
+	if fd := def.Fields.ForName(fieldName); fd != nil {
+		applied = append(applied[:len(applied):len(applied)], fd.Directives...)
+	}
+	var chain []func(context.Context, *FieldInfo, func(context.Context) error) error
+	for _, a := range applied {
+		d := m.Directive(a.Name)
+		if d == nil || d.Func == nil {
+			continue
+		}
+		fn, args := d.Func, a.ArgumentMap(nil)
+		chain = append(chain, func(ctx context.Context, _ *FieldInfo, next func(context.Context) error) error {
+			return fn(ctx, args, next)
+		})
+	}
+	return chain
 }

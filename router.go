@@ -77,7 +77,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaskErrors:           cfg.MaskErrors,
 		MaxResponseBytes:     cfg.MaxResponseBytes,
 		MaxConcurrency:       cfg.MaxConcurrency,
-		Middleware:           middlewareFor(cfg.FieldMiddleware),
+		Middleware:           middlewareFor(cfg.FieldMiddleware, s),
 	})
 	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
 		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)

@@ -132,7 +132,7 @@ func (bc *build) addOutGo(ti *typeInfo, gt reflect.Type) {
 func (bc *build) register() {
 	b := bc.b
 	for _, d := range b.objects {
-		ti := &typeInfo{t: &Type{Kind: ObjectKind, Name: d.name, Description: d.opts.description, GoType: d.goType}, obj: d}
+		ti := &typeInfo{t: &Type{Kind: ObjectKind, Name: d.name, Description: d.opts.description, GoType: d.goType, Directives: d.opts.directives}, obj: d}
 		if d.root {
 			ti.t.GoType = nil
 		}
@@ -223,6 +223,7 @@ func (bc *build) schema() *Schema {
 	}
 	slices.SortFunc(s.Types, func(a, b *Type) int { return strings.Compare(a.Name, b.Name) })
 	s.Query = s.typeIndex["Query"]
+	s.Directives = bc.b.directiveDefs()
 	if bc.b.mutation != nil {
 		s.Mutation = s.typeIndex["Mutation"]
 	}

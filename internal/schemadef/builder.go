@@ -16,6 +16,7 @@ type Builder struct {
 	enums      []*enumDecl
 	inputs     []*inputDecl
 	scalars    []*scalarDecl
+	directives []*DirectiveDef // directive.go
 
 	query        *objectDecl
 	mutation     *objectDecl

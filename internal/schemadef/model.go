@@ -57,6 +57,8 @@ type Type struct {
 	PossibleTypes []*Type      // interfaces and unions: the object types, sorted by name
 	EnumValues    []*EnumValue // enums, in declaration order
 	InputFields   []*Argument  // input objects, in declaration order
+	// Directives are the directives applied to an object type.
+	Directives []AppliedDirective
 
 	// GoType is the Go type the named type was derived from (the struct type
 	// for objects and input objects, the named type for enums and scalars,
@@ -139,6 +141,9 @@ type Field struct {
 	// Concurrent marks a resolver that may run in its own goroutine beside
 	// its siblings and list neighbours.
 	Concurrent bool
+
+	// Directives are the directives applied to the field (directive.go).
+	Directives []AppliedDirective
 
 	// Resolve computes the field's Go value. It is nil for a plain struct
 	// field, whose value lies at Offset bytes from the parent pointer.

@@ -19,6 +19,7 @@ type options struct {
 	resolveType  func(ctx context.Context, v any) (string, error)
 	implements   []string
 	specifiedBy  string
+	directives   []AppliedDirective // directive.go
 }
 
 // argDecl is an argument declared with the Arg option (interface fields).

@@ -15,6 +15,9 @@ type Schema struct {
 	// name.
 	Types []*Type
 
+	// Directives are the directives the schema declares, by name.
+	Directives []*DirectiveDef
+
 	typeIndex map[string]*Type
 	ast       *ast.Schema
 	sdl       string

@@ -1,0 +1,23 @@
+package schema
+
+import "github.com/graftgql/graft/internal/schemadef"
+
+// DirectiveFunc implements an executable directive applied to a field: it
+// receives the directive's argument values as applied in the schema and
+// resolves the field by calling next, or returns an error instead (the
+// field is then null with that error).
+type DirectiveFunc = schemadef.DirectiveFunc
+
+// DirectiveDef declares a directive of the schema: its name, arguments in
+// SDL ("role: Role!"), locations ("FIELD_DEFINITION", "OBJECT") and the
+// implementation that wraps the fields it is applied to. Declared
+// directives are printed in the SDL and listed by introspection.
+type DirectiveDef = schemadef.DirectiveDef
+
+// DeclareDirective adds a directive definition to the schema.
+func (b *Builder) DeclareDirective(d DirectiveDef) { b.impl.DeclareDirective(d) }
+
+// Directive applies a declared directive to an object type or a field,
+// with its arguments in SDL ("role: ADMIN", or "" for none). The SDL shows
+// it, and a directive with a Func wraps the field's resolution.
+func Directive(name, args string) Option { return schemadef.Directive(name, args) }
