@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/persisted"
 )
@@ -150,6 +152,17 @@ type Config struct {
 	// one, and echoes it in the answer and in log lines. AccessLog turns
 	// it on.
 	RequestID bool
+	// ErrorPresenter, when set, presents each resolver error: err is what
+	// the resolver returned (or reported with AddError), ge the GraphQL
+	// error it became (path, locations, extensions; masked when
+	// MaskErrors applies). Return ge changed, or a new error, to mask,
+	// translate or add codes; nil keeps ge.
+	ErrorPresenter func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
+	// OnPanic, when set, receives every recovered panic (resolvers, batch
+	// resolvers, the pipeline) with the request's context and the stack,
+	// for an error tracker. The panic is still logged and answered as an
+	// internal error.
+	OnPanic func(ctx context.Context, v any, stack []byte)
 }
 
 // GraphiQLConfig configures the GraphiQL page.

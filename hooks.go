@@ -312,3 +312,16 @@ func countErrors(body []byte) int {
 	_ = json.Unmarshal(body, &probe)
 	return len(probe.Errors)
 }
+
+// reportPanic hands a panic the pipeline recovered to Config.OnPanic.
+func (r *Router) reportPanic(ctx context.Context, v any, stack []byte) {
+	if r.cfg.OnPanic == nil {
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			r.cfg.Logger.ErrorContext(ctx, "graft: OnPanic panicked", "panic", p)
+		}
+	}()
+	r.cfg.OnPanic(ctx, v, stack)
+}

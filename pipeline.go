@@ -375,7 +375,9 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // generic internal error, and logs the panic with its stack.
 func (r *Router) containPanic(ctx context.Context, resp *httpapi.Response, ct string) {
 	if p := recover(); p != nil {
-		r.cfg.Logger.ErrorContext(ctx, "graft: panic serving request", "panic", p, "stack", string(debug.Stack()))
+		stack := debug.Stack()
+		r.cfg.Logger.ErrorContext(ctx, "graft: panic serving request", "panic", p, "stack", string(stack))
+		r.reportPanic(ctx, p, stack)
 		r.fail(resp, ct, internalError())
 	}
 }

@@ -78,6 +78,8 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaxResponseBytes:     cfg.MaxResponseBytes,
 		MaxConcurrency:       cfg.MaxConcurrency,
 		Middleware:           middlewareFor(cfg.FieldMiddleware, s),
+		Present:              cfg.ErrorPresenter,
+		OnPanic:              cfg.OnPanic,
 	})
 	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
 		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)

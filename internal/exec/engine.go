@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"log/slog"
 	"sort"
 	"strconv"
@@ -50,6 +51,10 @@ type Options struct {
 	// Middleware, when set, gives the middleware of each field (nil for
 	// none); fields without one run as fast as with no Middleware.
 	Middleware MiddlewareFor
+	// Present, when set, presents each resolver error (see present.go).
+	Present func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
+	// OnPanic, when set, receives each recovered resolver panic.
+	OnPanic func(ctx context.Context, v any, stack []byte)
 }
 
 // defaultMaxErrors is the error bound used when Options.MaxErrors is 0.
@@ -78,6 +83,8 @@ type Engine struct {
 	coerce      *coerce.Coercer
 	concurrency int
 	mwFor       MiddlewareFor
+	present     func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
+	onPanic     func(ctx context.Context, v any, stack []byte)
 }
 
 // New returns an Engine for the built schema s.
@@ -109,6 +116,8 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 		maxResponse: opts.MaxResponseBytes,
 		concurrency: opts.MaxConcurrency,
 		mwFor:       opts.Middleware,
+		present:     opts.Present,
+		onPanic:     opts.OnPanic,
 	}
 	if e.concurrency <= 0 {
 		e.concurrency = defaultConcurrency

@@ -178,8 +178,10 @@ func (r *request) resolveInner(f *fieldPlan, obj unsafe.Pointer, ctx context.Con
 func (r *request) call(ctx context.Context, f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
 	defer func() {
 		if v := recover(); v != nil {
+			stack := debug.Stack()
 			r.logFieldError("graphql: resolver panicked",
-				"field", f.parent+"."+f.name, "panic", v, "stack", string(debug.Stack()))
+				"field", f.parent+"."+f.name, "panic", v, "stack", string(stack))
+			r.e.panicked(ctx, v, stack) // present.go
 			p, err = nil, errPanic
 		}
 	}()
