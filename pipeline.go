@@ -232,9 +232,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	resp.Status = http.StatusOK
 	resp.ContentType = ct
 	resp.Body = body
-	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
-		setPersistedCacheControl(ctx, st.info.Header, resp, res.CacheControl)
-	}
+	r.setCacheControl(ctx, st, req, op.AST(), res.CacheControl, hasErrors, resp) // cachehints.go
 }
 
 // requestErrorStatus is the status of parse, validation and variable

@@ -33,6 +33,8 @@ type Router struct {
 	graphiql *graphiql.Page
 	load     loadBounds
 	subs     *hub // streaming transports: WebSocket, SSE, multipart
+	// cacheHints: the schema declares @cacheControl (cachehints.go).
+	cacheHints bool
 }
 
 // document is a prepared document with the limits analysis of each
@@ -67,7 +69,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions)}
+	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), cacheHints: hasCacheHints(s.AST())}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,

@@ -21,3 +21,10 @@ func (b *Builder) DeclareDirective(d DirectiveDef) { b.impl.DeclareDirective(d) 
 // with its arguments in SDL ("role: ADMIN", or "" for none). The SDL shows
 // it, and a directive with a Func wraps the field's resolution.
 func Directive(name, args string) Option { return schemadef.Directive(name, args) }
+
+// CacheControl is a cache hint on an object type, interface or field: an
+// answer selecting it may be cached maxAge seconds, by shared caches
+// (scope "PUBLIC" or "") or by the client alone ("PRIVATE"). It prints as
+// @cacheControl(maxAge: 60, scope: PUBLIC) in the SDL; the router turns
+// the operation's hints into the Cache-Control of GET answers.
+func CacheControl(maxAge int, scope string) Option { return schemadef.CacheControl(maxAge, scope) }

@@ -54,6 +54,7 @@ func (bc *build) errorf(typeName, field, format string, args ...any) {
 // Build checks the declarations and builds the schema. The error, when
 // not nil, joins one *BuildError per mistake found.
 func (b *Builder) Build() (*Schema, error) {
+	b.declareCacheControl() // cachehint.go
 	bc := &build{
 		b:       b,
 		errs:    append([]*BuildError(nil), b.errs...),
@@ -154,7 +155,7 @@ func (bc *build) register() {
 			if d.union {
 				kind = UnionKind
 			}
-			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType}, abstract: d}
+			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType, Directives: d.opts.directives}, abstract: d}
 			ti.info = &abstractInfo{t: ti.t, override: d.opts.resolveType,
 				byGo: map[reflect.Type]*concreteType{}, byName: map[string]*concreteType{}}
 			if bc.addType(ti) && d.goType.Kind() == reflect.Interface && d.goType != anyType {
