@@ -15,6 +15,7 @@ import (
 
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/pqstate"
 )
 
 // Phase names a step of serving a request, in the order they happen.
@@ -68,13 +69,26 @@ type HookEvent struct {
 	// ErrorCount is, in the After of PhaseExecuted and PhaseAnswered, the
 	// number of errors of the answer.
 	ErrorCount int
+	// ErrorCodes are the extensions.code of the answer's errors ("" for
+	// an error without one), with ErrorCount.
+	ErrorCodes []string
 	// Status is the HTTP status of the answer, in the After of
 	// PhaseAnswered.
 	Status int
+	// PersistedQuery is "hit" when the query came from the persisted
+	// query store, "miss" when the request named a hash the store did not
+	// have (or registered it now), "" otherwise; set from PhaseParsed on.
+	PersistedQuery string
+	// DocumentCached reports, from the After of PhaseParsed on, whether
+	// the document came from the document cache.
+	DocumentCached bool
 }
 
 // Hook observes the phases of every request. Before runs before a phase
-// and After after it, both on the request's goroutine with its context.
+// and After after it, both on the request's goroutine. Before may return
+// a derived context (nil keeps the one it got): the next hooks, the later
+// phases and, from PhaseExecuted, the resolvers run with it — so a hook
+// can start a trace span. After gets the latest context.
 //
 // Before may reject the request by returning a *graft.Error: the client
 // gets it as a GraphQL error with its code (status 401 for
@@ -83,7 +97,7 @@ type HookEvent struct {
 //
 // A hook adds to the response's top-level extensions with SetExtension.
 type Hook interface {
-	Before(ctx context.Context, ev *HookEvent) error
+	Before(ctx context.Context, ev *HookEvent) (context.Context, error)
 	After(ctx context.Context, ev *HookEvent)
 }
 
@@ -93,12 +107,12 @@ type HookFuncs struct {
 	AfterFunc  func(ctx context.Context, ev *HookEvent)
 }
 
-// Before calls BeforeFunc.
-func (h HookFuncs) Before(ctx context.Context, ev *HookEvent) error {
+// Before calls BeforeFunc; it keeps the context.
+func (h HookFuncs) Before(ctx context.Context, ev *HookEvent) (context.Context, error) {
 	if h.BeforeFunc == nil {
-		return nil
+		return nil, nil
 	}
-	return h.BeforeFunc(ctx, ev)
+	return nil, h.BeforeFunc(ctx, ev)
 }
 
 // After calls AfterFunc.
@@ -129,6 +143,7 @@ func SetExtension(ctx context.Context, key string, value any) bool {
 // phaseRun tracks the phases of one request for the hooks.
 type phaseRun struct {
 	r       *Router
+	ctx     context.Context // the latest context hooks returned
 	st      *requestState
 	ev      HookEvent
 	started time.Time // start of the current phase
@@ -146,26 +161,61 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 		return nil
 	}
 	now := time.Now()
-	p := &phaseRun{r: r, st: st, ev: HookEvent{Request: &st.info, Start: now}}
+	p := &phaseRun{r: r, st: st, ctx: ctx, ev: HookEvent{Request: &st.info, Start: now}}
 	return p
 }
 
 // before ends the open phase, if any, and runs the Before of phase. A
 // rejection becomes the answer's error.
-func (p *phaseRun) before(ctx context.Context, phase Phase) *httpapi.Error {
+func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if p == nil {
 		return nil
 	}
+	ctx := p.ctx
 	p.after(ctx)
 	p.phase, p.open, p.started = phase, true, time.Now()
 	p.ev.Phase, p.ev.Duration = phase, 0
 	for _, h := range p.r.cfg.Hooks {
-		if e := p.callBefore(ctx, h); e != nil {
+		if e := p.callBefore(h); e != nil {
 			p.open = false
 			return e
 		}
 	}
 	return nil
+}
+
+// context is the request's context as the hooks derived it.
+func (p *phaseRun) context(ctx context.Context) context.Context {
+	if p == nil {
+		return ctx
+	}
+	return p.ctx
+}
+
+// notePersisted records the persisted-query outcome for the hooks.
+func (p *phaseRun) notePersisted(res *pqstate.Resolution, err error) {
+	if p == nil {
+		return
+	}
+	var pe *pqstate.Error
+	switch {
+	case err != nil && errors.As(err, &pe) && pe.Err != nil && pe.Err.Extensions["code"] == gqlerr.PersistedQueryNotFound:
+		p.ev.PersistedQuery = "miss"
+	case err != nil || !res.Persisted:
+	case res.Register:
+		p.ev.PersistedQuery = "miss"
+	default:
+		p.ev.PersistedQuery = "hit"
+	}
+}
+
+// noteDocument records whether query's document is cached.
+func (p *phaseRun) noteDocument(query string) {
+	if p == nil {
+		return
+	}
+	_, pinned := p.r.pinned[query]
+	p.ev.DocumentCached = pinned || p.r.docs.Contains(query)
 }
 
 // setOperation records the selected operation's type and name.
@@ -176,10 +226,11 @@ func (p *phaseRun) setOperation(op *ast.OperationDefinition) {
 }
 
 // after runs the After of the open phase.
-func (p *phaseRun) after(ctx context.Context) {
+func (p *phaseRun) after(_ context.Context) {
 	if p == nil || !p.open {
 		return
 	}
+	ctx := p.ctx
 	p.open = false
 	p.ev.Phase, p.ev.Duration = p.phase, time.Since(p.started)
 	for _, h := range p.r.cfg.Hooks {
@@ -187,14 +238,18 @@ func (p *phaseRun) after(ctx context.Context) {
 	}
 }
 
-func (p *phaseRun) callBefore(ctx context.Context, h Hook) (rej *httpapi.Error) {
+func (p *phaseRun) callBefore(h Hook) (rej *httpapi.Error) {
+	ctx := p.ctx
 	defer func() {
 		if v := recover(); v != nil {
 			p.r.logHookPanic(ctx, p.phase, "before", v)
 			rej = nil
 		}
 	}()
-	err := h.Before(ctx, &p.ev)
+	nctx, err := h.Before(ctx, &p.ev)
+	if nctx != nil {
+		p.ctx = nctx
+	}
 	if err == nil {
 		return nil
 	}
@@ -234,8 +289,10 @@ func (p *phaseRun) finish(ctx context.Context, resp *httpapi.Response) {
 		spliceExtensions(stateFrom(ctx), resp)
 		return
 	}
+	ctx = p.ctx
 	if p.ev.ErrorCount == 0 {
-		p.ev.ErrorCount = countErrors(resp.Body)
+		p.ev.ErrorCodes = errorCodes(resp.Body)
+		p.ev.ErrorCount = len(p.ev.ErrorCodes)
 	}
 	p.ev.Status = resp.Status
 	if p.phase != PhaseAnswered {
@@ -301,16 +358,24 @@ func existingExtensions(b []byte) int {
 	return 0
 }
 
-// countErrors counts the entries of the answer's top-level errors.
-func countErrors(body []byte) int {
+// errorCodes lists the extensions.code of the answer's top-level errors.
+func errorCodes(body []byte) []string {
 	if !bytes.HasPrefix(body, []byte(`{"errors":`)) {
-		return 0
+		return nil
 	}
 	var probe struct {
-		Errors []json.RawMessage `json:"errors"`
+		Errors []struct {
+			Extensions struct {
+				Code any `json:"code"`
+			} `json:"extensions"`
+		} `json:"errors"`
 	}
 	_ = json.Unmarshal(body, &probe)
-	return len(probe.Errors)
+	codes := make([]string, len(probe.Errors))
+	for i, e := range probe.Errors {
+		codes[i], _ = e.Extensions.Code.(string)
+	}
+	return codes
 }
 
 // reportPanic hands a panic the pipeline recovered to Config.OnPanic.
@@ -324,4 +389,11 @@ func (r *Router) reportPanic(ctx context.Context, v any, stack []byte) {
 		}
 	}()
 	r.cfg.OnPanic(ctx, v, stack)
+}
+
+// OpenSubscriptions returns the number of subscriptions open now on the
+// streaming transports, for metrics.
+func (r *Router) OpenSubscriptions() int {
+	_, subs := r.subs.counts()
+	return subs
 }

@@ -22,12 +22,17 @@ type recorder struct {
 	last   graft.HookEvent
 }
 
-func (h *recorder) Before(ctx context.Context, ev *graft.HookEvent) error {
+func (h *recorder) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.events = append(h.events, "before "+ev.Phase.String())
-	return nil
+	if ev.Phase == graft.PhaseReceived {
+		return context.WithValue(ctx, recorderKey{}, "derived"), nil
+	}
+	return nil, nil
 }
+
+type recorderKey struct{}
 
 func (h *recorder) After(ctx context.Context, ev *graft.HookEvent) {
 	h.mu.Lock()
@@ -48,7 +53,7 @@ func TestHooksSeeEveryPhase(t *testing.T) {
 	if !slices.Equal(rec.events, want) {
 		t.Fatalf("events %v\nwant %v", rec.events, want)
 	}
-	if rec.last.ErrorCount != 1 || rec.last.Status != 200 || rec.last.OperationType != "query" || rec.last.OperationName != "Q" {
+	if rec.last.ErrorCount != 1 || rec.last.ErrorCodes[0] != "FORBIDDEN" || rec.last.Status != 200 || rec.last.OperationType != "query" || rec.last.OperationName != "Q" {
 		t.Fatalf("last event %+v", rec.last)
 	}
 }
@@ -175,5 +180,28 @@ func TestInternalErrorLogCarriesRequestID(t *testing.T) {
 	send(t, r, http.MethodPost, "/graphql", b, "X-Request-ID", "rid-1")
 	if !strings.Contains(logs.String(), "request_id=rid-1") || !strings.Contains(logs.String(), "operation=Boom") {
 		t.Fatalf("log: %s", logs.String())
+	}
+}
+
+func TestHookContextReachesResolvers(t *testing.T) {
+	b := schema.New()
+	schema.QueryNoArgs(b, "seen", func(ctx context.Context) (string, error) {
+		v, _ := ctx.Value(recorderKey{}).(string)
+		return v, nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	r, err := graft.NewRouter(s, nil, graft.Config{Hooks: []graft.Hook{rec}, Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := post(t, r, `{ seen }`); res.body.Data["seen"] != "derived" || rec.last.DocumentCached {
+		t.Fatalf("%s %+v", res.raw, rec.last)
+	}
+	if post(t, r, `{ seen }`); !rec.last.DocumentCached {
+		t.Fatalf("second request: document not reported cached")
 	}
 }

@@ -137,6 +137,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		} else {
 			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
 		}
+		ph.notePersisted(&res, err)
 		if err != nil {
 			r.failPQ(resp, ct, err)
 			return
@@ -155,6 +156,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.fail(resp, ct, e)
 		return
 	}
+	ph.noteDocument(query)
 	d, errs := r.document(query)
 	if errs != nil {
 		r.failList(resp, ct, r.requestErrorStatus(media), errs)
@@ -222,6 +224,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.fail(resp, ct, e)
 		return
 	}
+	ctx = ph.context(ctx)
 	if op.Kind() == ast.Subscription {
 		r.startSubscription(ctx, op, vars, resp)
 		return
