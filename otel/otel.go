@@ -210,9 +210,9 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 // ResolverMiddleware returns the middleware that starts a span per
 // resolved field (see Options.ResolverSpans).
 func (in *Instrumentation) ResolverMiddleware() graft.FieldMiddleware {
-	min, exclude := in.opts.MinResolverDepth, in.opts.ExcludeFields
+	minDepth, exclude := in.opts.MinResolverDepth, in.opts.ExcludeFields
 	return graft.FieldMiddleware{Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) error) error {
-		if !fi.Resolver || len(fi.Path) < min || slices.Contains(exclude, fi.FieldName) ||
+		if !fi.Resolver || len(fi.Path) < minDepth || slices.Contains(exclude, fi.FieldName) ||
 			slices.Contains(exclude, fi.ParentType+"."+fi.FieldName) {
 			return next(ctx)
 		}
