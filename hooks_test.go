@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -203,5 +204,37 @@ func TestHookContextReachesResolvers(t *testing.T) {
 	}
 	if post(t, r, `{ seen }`); !rec.last.DocumentCached {
 		t.Fatalf("second request: document not reported cached")
+	}
+}
+
+// TestHooksSeeSubscriptions shows the hooks on the SSE transport: a
+// subscription runs the phases up to its start, and a hook can refuse it.
+func TestHooksSeeSubscriptions(t *testing.T) {
+	rec := &recorder{}
+	srv, _ := chatServer(t, graft.Config{Hooks: []graft.Hook{rec}})
+	resp := streamPost(t, srv, "text/event-stream", `{"query":"subscription Count { countdown(from: 0) }"}`)
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), `{"data":{"countdown":0}}`) {
+		t.Fatalf("%s", body)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if !slices.Contains(rec.events, "after executed") || rec.last.OperationType != "subscription" || rec.last.OperationName != "Count" {
+		t.Fatalf("events %v last %+v", rec.events, rec.last)
+	}
+}
+
+func TestHookRejectsSubscription(t *testing.T) {
+	h := graft.HookFuncs{BeforeFunc: func(ctx context.Context, ev *graft.HookEvent) error {
+		if ev.Phase == graft.PhaseExecuted && ev.OperationType == "subscription" {
+			return graft.NewError(graft.CodeForbidden, "no streams today")
+		}
+		return nil
+	}}
+	srv, _ := chatServer(t, graft.Config{Hooks: []graft.Hook{h}})
+	resp := streamPost(t, srv, "text/event-stream", `{"query":"subscription { countdown(from: 0) }"}`)
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), "no streams today") || !strings.Contains(string(body), "FORBIDDEN") {
+		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 }
