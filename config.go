@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/persisted"
 )
@@ -137,7 +139,35 @@ type Config struct {
 	Subscriptions SubscriptionConfig
 
 	// Logger receives internal errors and panics. Default slog.Default().
+	// Records logged with a request's context carry its request_id and
+	// operation.
 	Logger *slog.Logger
+
+	// Hooks observe the phases of every request, on every transport; see
+	// Hook. They run in order.
+	Hooks []Hook
+	// FieldMiddleware wraps the resolution of fields; see FieldMiddleware.
+	// None installed costs nothing.
+	FieldMiddleware []FieldMiddleware
+	// AccessLog, when set, receives one line per request: method, status,
+	// operation name and type, duration, error count and request ID.
+	// Off (nil) by default; cmd/graft sets it.
+	AccessLog *slog.Logger
+	// RequestID takes each request's ID from X-Request-ID, or generates
+	// one, and echoes it in the answer and in log lines. AccessLog turns
+	// it on.
+	RequestID bool
+	// ErrorPresenter, when set, presents each resolver error: err is what
+	// the resolver returned (or reported with AddError), ge the GraphQL
+	// error it became (path, locations, extensions; masked when
+	// MaskErrors applies). Return ge changed, or a new error, to mask,
+	// translate or add codes; nil keeps ge.
+	ErrorPresenter func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
+	// OnPanic, when set, receives every recovered panic (resolvers, batch
+	// resolvers, the pipeline) with the request's context and the stack,
+	// for an error tracker. The panic is still logged and answered as an
+	// internal error.
+	OnPanic func(ctx context.Context, v any, stack []byte)
 }
 
 // StatusCodes names a status-code policy: how the HTTP status of an
@@ -301,6 +331,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	c.Logger = withRequestAttrs(c.Logger)
+	if c.AccessLog != nil {
+		c.RequestID = true
 	}
 	return c, nil
 }

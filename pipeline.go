@@ -83,6 +83,7 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 // application services.
 func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *requestState) (context.Context, *httpapi.Error) {
 	ctx = context.WithValue(ctx, stateKey{}, st)
+	r.identify(raw, st)
 	if r.cfg.Auth == nil {
 		return ctx, nil
 	}
@@ -131,6 +132,13 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 // document cache, operation selection, variables, limits and execution.
 func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response) {
 	ct := httpapi.ContentType(media)
+	st.attachResponse(resp)
+	ph := r.beginPhases(ctx, st)
+	defer ph.finish(ctx, resp)
+	if e := ph.before(ctx, PhaseReceived); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
 	query := req.Query
 	var res pqstate.Resolution
 	if req.DocumentID != "" && query != "" {
@@ -147,6 +155,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		} else {
 			res, err = r.pq.Resolve(ctx, req.IsGet, req.Query, req.Extensions)
 		}
+		ph.notePersisted(&res, err)
 		if err != nil {
 			r.failPQ(resp, ct, err)
 			return
@@ -161,9 +170,18 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 			Err: gqlerr.New(gqlerr.BadRequest, "Missing query: send a GraphQL document in the query parameter")})
 		return
 	}
+	if e := ph.before(ctx, PhaseParsed); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
+	ph.noteDocument(query)
 	d, errs := r.document(query)
 	if errs != nil {
 		r.failList(resp, ct, r.status(documentFailure(errs), media), errs)
+		return
+	}
+	if e := ph.before(ctx, PhaseValidated); e != nil {
+		r.fail(resp, ct, e)
 		return
 	}
 	op, gerr := d.doc.Operation(req.OperationName)
@@ -171,6 +189,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.failList(resp, ct, r.status(httpapi.NoOperation, media), gqlerror.List{gerr})
 		return
 	}
+	ph.setOperation(op.AST())
 	switch op.Kind() {
 	case ast.Mutation:
 		if req.IsGet {
@@ -196,6 +215,10 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		a = limits.Analyze(r.schema, d.doc.AST(), op.AST(), vars)
 	}
 	st.info.Analysis = a
+	if e := ph.before(ctx, PhaseAnalyzed); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
 	if lerr := r.cfg.Complexity.Check(a); lerr != nil {
 		r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
 		return
@@ -215,6 +238,11 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	if stateFrom(ctx) != st {
 		ctx = context.WithValue(ctx, stateKey{}, st)
 	}
+	if e := ph.before(ctx, PhaseExecuted); e != nil {
+		r.fail(resp, ct, e)
+		return
+	}
+	ctx = ph.context(ctx)
 	if op.Kind() == ast.Subscription {
 		r.startSubscription(ctx, op, vars, resp)
 		return
@@ -228,9 +256,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	resp.ContentType = ct
 	resp.Body = body
-	if res.CacheControl != "" && op.Kind() == ast.Query && !hasErrors {
-		setPersistedCacheControl(ctx, st.info.Header, resp, res.CacheControl)
-	}
+	r.setCacheControl(ctx, st, req, op.AST(), res.CacheControl, hasErrors, resp) // cachehints.go
 }
 
 func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
@@ -362,7 +388,9 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 // generic internal error, and logs the panic with its stack.
 func (r *Router) containPanic(ctx context.Context, resp *httpapi.Response, ct string) {
 	if p := recover(); p != nil {
-		r.cfg.Logger.ErrorContext(ctx, "graft: panic serving request", "panic", p, "stack", string(debug.Stack()))
+		stack := debug.Stack()
+		r.cfg.Logger.ErrorContext(ctx, "graft: panic serving request", "panic", p, "stack", string(stack))
+		r.reportPanic(ctx, p, stack)
 		r.fail(resp, ct, internalError())
 	}
 }

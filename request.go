@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/limits"
 )
 
@@ -19,6 +20,14 @@ type RequestInfo struct {
 	// Analysis is the limits analysis of the operation (depth,
 	// complexity, fields, aliases, directives).
 	Analysis limits.Result
+	// RequestID identifies the request in logs: the client's X-Request-ID
+	// when valid, else a generated one ("" unless Config.RequestID or
+	// Config.AccessLog is set).
+	RequestID string
+	// Method is the HTTP method ("" for Execute); RemoteAddr the client
+	// address as the transport reports it.
+	Method     string
+	RemoteAddr string
 }
 
 type stateKey struct{}
@@ -31,6 +40,8 @@ type requestState struct {
 	app      *appBuild // set in the context of application service builders
 	mu       sync.Mutex
 	services map[reflect.Type]*requestBuild
+	ext      map[string]any    // SetExtension (hooks.go)
+	resp     *httpapi.Response // SetResponseHeader (respaccess.go)
 }
 
 func stateFrom(ctx context.Context) *requestState {

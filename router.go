@@ -38,6 +38,8 @@ type Router struct {
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
 	graphiqlAssets string
+	// cacheHints: the schema declares @cacheControl (cachehints.go).
+	cacheHints bool
 }
 
 // document is a prepared document with the limits analysis of each
@@ -72,7 +74,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy()}
+	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy(), cacheHints: hasCacheHints(s.AST())}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
@@ -82,6 +84,9 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		MaskErrors:           cfg.MaskErrors,
 		MaxResponseBytes:     cfg.MaxResponseBytes,
 		MaxConcurrency:       cfg.MaxConcurrency,
+		Middleware:           middlewareFor(cfg.FieldMiddleware, s),
+		Present:              cfg.ErrorPresenter,
+		OnPanic:              cfg.OnPanic,
 	})
 	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
 		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)

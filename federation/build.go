@@ -108,7 +108,7 @@ func check(m *schemadef.Schema, ents *entities) error {
 	keyed := map[string]bool{}
 	for _, t := range m.Types {
 		resolvable := false
-		for _, d := range t.Directives {
+		for _, d := range t.SubgraphDirectives {
 			if d.Name != "key" {
 				continue
 			}

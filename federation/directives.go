@@ -25,56 +25,56 @@ func quote(s string) string { return strconv.Quote(s) }
 // each representation the gateway sends carries the fields of one of them.
 // A type with a resolvable key needs an entity resolver (see Entity).
 func Key(fields string) schema.Option {
-	return schema.Directive("@key(fields: " + quote(fields) + ")")
+	return schema.SubgraphDirective("@key(fields: " + quote(fields) + ")")
 }
 
 // NonResolvableKey declares a @key with resolvable: false: the subgraph
 // references the entity by that key but resolves none of its fields, so no
 // entity resolver is needed.
 func NonResolvableKey(fields string) schema.Option {
-	return schema.Directive("@key(fields: " + quote(fields) + ", resolvable: false)")
+	return schema.SubgraphDirective("@key(fields: " + quote(fields) + ", resolvable: false)")
 }
 
 // Shareable marks an object type or a field that several subgraphs may
 // resolve (@shareable).
-func Shareable() schema.Option { return schema.Directive("@shareable") }
+func Shareable() schema.Option { return schema.SubgraphDirective("@shareable") }
 
 // External marks a field this subgraph declares but another subgraph
 // resolves (@external), for use in keys, @requires and @provides.
-func External() schema.Option { return schema.Directive("@external") }
+func External() schema.Option { return schema.SubgraphDirective("@external") }
 
 // Requires declares the external fields a field needs (@requires): the
 // gateway fetches them from their subgraph and passes them in the
 // entity's representation, where the entity resolver reads them.
 func Requires(fields string) schema.Option {
-	return schema.Directive("@requires(fields: " + quote(fields) + ")")
+	return schema.SubgraphDirective("@requires(fields: " + quote(fields) + ")")
 }
 
 // Provides declares the fields of the returned entity this field resolves
 // although another subgraph owns them (@provides).
 func Provides(fields string) schema.Option {
-	return schema.Directive("@provides(fields: " + quote(fields) + ")")
+	return schema.SubgraphDirective("@provides(fields: " + quote(fields) + ")")
 }
 
 // Override declares that this subgraph now resolves a field that the
 // named subgraph used to resolve (@override(from:)).
 func Override(from string) schema.Option {
-	return schema.Directive("@override(from: " + quote(from) + ")")
+	return schema.SubgraphDirective("@override(from: " + quote(from) + ")")
 }
 
 // Inaccessible hides a type or field from the composed API schema while
 // other subgraphs may still use it (@inaccessible).
-func Inaccessible() schema.Option { return schema.Directive("@inaccessible") }
+func Inaccessible() schema.Option { return schema.SubgraphDirective("@inaccessible") }
 
 // Tag adds a @tag(name:) label to a type or field, for contracts.
 func Tag(name string) schema.Option {
-	return schema.Directive("@tag(name: " + quote(name) + ")")
+	return schema.SubgraphDirective("@tag(name: " + quote(name) + ")")
 }
 
 // InterfaceObject declares an object type that stands for an entity
 // interface of other subgraphs (@interfaceObject).
-func InterfaceObject() schema.Option { return schema.Directive("@interfaceObject") }
+func InterfaceObject() schema.Option { return schema.SubgraphDirective("@interfaceObject") }
 
 // Extends marks a type owned by another subgraph with @extends, for
 // gateways of federation v1.
-func Extends() schema.Option { return schema.Directive("@extends") }
+func Extends() schema.Option { return schema.SubgraphDirective("@extends") }

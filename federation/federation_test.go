@@ -62,7 +62,7 @@ func testSchema(t *testing.T, c *calls) *schema.Schema {
 	b := schema.New()
 	b.DirectiveDefinition("directive @audit(level: Int) on OBJECT | FIELD_DEFINITION")
 	acct := schema.Object[account](b, "Account", federation.Key("id"), federation.Key("org login"),
-		schema.Directive("@audit(level: 2)"), schema.OnField("login", federation.Shareable(), federation.Tag("public")))
+		schema.SubgraphDirective("@audit(level: 2)"), schema.OnField("login", federation.Shareable(), federation.Tag("public")))
 	skuObj := schema.Object[sku](b, "Sku", federation.Key("code variation { id }"),
 		schema.OnField("price", federation.Inaccessible()))
 	schema.Object[variant](b, "Variant", federation.Shareable())
@@ -350,7 +350,7 @@ func TestBuildErrors(t *testing.T) {
 				func(context.Context, []federation.Representation) ([]*account, []error) { return nil, nil })}}
 		}, "Account has an entity resolver but no @key"},
 		"bad directive": {func(b *schema.Builder) federation.Options {
-			schema.Object[ref](b, "Ref", schema.Directive("@key(fields: "))
+			schema.Object[ref](b, "Ref", schema.SubgraphDirective("@key(fields: "))
 			return federation.Options{}
 		}, "bad directive"},
 		"OnField of no field": {func(b *schema.Builder) federation.Options {

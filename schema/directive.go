@@ -2,15 +2,42 @@ package schema
 
 import "github.com/graftgql/graft/internal/schemadef"
 
-// Directive applies a directive written in SDL, such as
+// DirectiveFunc implements an executable directive applied to a field: it
+// receives the directive's argument values as applied in the schema and
+// resolves the field by calling next, or returns an error instead (the
+// field is then null with that error).
+type DirectiveFunc = schemadef.DirectiveFunc
+
+// DirectiveDef declares a directive of the schema: its name, arguments in
+// SDL ("role: Role!"), locations ("FIELD_DEFINITION", "OBJECT") and the
+// implementation that wraps the fields it is applied to. Declared
+// directives are printed in the SDL and listed by introspection.
+type DirectiveDef = schemadef.DirectiveDef
+
+// DeclareDirective adds a directive definition to the schema.
+func (b *Builder) DeclareDirective(d DirectiveDef) { b.impl.DeclareDirective(d) }
+
+// Directive applies a declared directive to an object type or a field,
+// with its arguments in SDL ("role: ADMIN", or "" for none). The SDL shows
+// it, and a directive with a Func wraps the field's resolution.
+func Directive(name, args string) Option { return schemadef.Directive(name, args) }
+
+// CacheControl is a cache hint on an object type, interface or field: an
+// answer selecting it may be cached maxAge seconds, by shared caches
+// (scope "PUBLIC" or "") or by the client alone ("PRIVATE"). It prints as
+// @cacheControl(maxAge: 60, scope: PUBLIC) in the SDL; the router turns
+// the operation's hints into the Cache-Control of GET answers.
+func CacheControl(maxAge int, scope string) Option { return schemadef.CacheControl(maxAge, scope) }
+
+// SubgraphDirective applies a directive written in SDL, such as
 // `@key(fields: "id")` or `@custom`, to an object type, an interface or a
 // resolver field (use OnField for fields derived from struct fields).
 // Applied directives are printed in a federation subgraph's SDL (see
 // package federation); the schema's own SDL and introspection leave them
 // out. The text is parsed by Build, which reports a syntax error.
-func Directive(sdl string) Option { return schemadef.Directive(sdl) }
+func SubgraphDirective(sdl string) Option { return schemadef.SubgraphDirective(sdl) }
 
-// OnField applies Directive options to the named field of the object type
+// OnField applies SubgraphDirective options to the named field of the object type
 // or interface being declared, typically a field derived from a struct
 // field: schema.Object[User](b, "User", schema.OnField("email",
 // federation.External())). Other options given here are ignored.

@@ -79,6 +79,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	}
 	log := newLogger(logOut, se)
 	cfg.Logger = log
+	if se.AccessLog == nil || bool(*se.AccessLog) {
+		cfg.AccessLog = log
+	}
 	s, err := buildExample(se.Example)
 	if err != nil {
 		return nil, err

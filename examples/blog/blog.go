@@ -111,17 +111,20 @@ func pageCost(limit int) schema.CostFunc {
 
 // NewBuilder returns a builder holding the blog schema, ready to Build or
 // to extend. The paginated fields declare a cost per item (see pageCost).
+// Cache hints let GET answers carry Cache-Control: the dataset is
+// static, so authors and posts may be cached by shared caches for a
+// minute, and hello for an hour.
 func NewBuilder() *schema.Builder {
 	b := schema.New()
 	d := Dataset()
-	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
+	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil }, schema.CacheControl(3600, "PUBLIC"))
 	schema.Query(b, "authors", func(_ context.Context, args PageArgs) ([]Author, error) {
 		return d.Authors[:page(args.First, NumAuthors)], nil
-	}, schema.CostFn(pageCost(NumAuthors)))
+	}, schema.CostFn(pageCost(NumAuthors)), schema.CacheControl(60, "PUBLIC"))
 	schema.Query(b, "author", func(_ context.Context, args AuthorArgs) (*Author, error) {
 		return d.byID[args.ID], nil
-	})
-	author := schema.Object[Author](b, "Author")
+	}, schema.CacheControl(60, "PUBLIC"))
+	author := schema.Object[Author](b, "Author", schema.CacheControl(60, "PUBLIC"))
 	// Author.posts is a batch field: one call receives every author whose
 	// posts the query selects at that place of the response.
 	schema.BatchFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
@@ -132,7 +135,7 @@ func NewBuilder() *schema.Builder {
 		}
 		return out, nil
 	}, schema.CostFn(pageCost(PostsPerAuthor)))
-	schema.Object[Post](b, "Post")
+	schema.Object[Post](b, "Post", schema.CacheControl(60, "PUBLIC"))
 	return b
 }
 

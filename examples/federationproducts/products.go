@@ -77,7 +77,7 @@ func Schema() (*schema.Schema, error) {
 	b := schema.New()
 	b.DirectiveDefinition("directive @custom on OBJECT")
 	product := schema.Object[Product](b, "Product",
-		schema.Directive("@custom"),
+		schema.SubgraphDirective("@custom"),
 		federation.Key("id"), federation.Key("sku package"), federation.Key("sku variation { id }"),
 		schema.OnField("createdBy", federation.Provides("totalProductsCreated")),
 		schema.OnField("notes", federation.Tag("internal")))

@@ -76,4 +76,5 @@ type Server struct {
 	CSRF        *Bool     `env:"CSRF_PROTECTION" default:"true" help:"refuse GET and simple POST requests without a preflight header (sets GRAPHQL_CSRF_PREVENTION)"`
 	LogLevel    string    `env:"LOG_LEVEL" default:"info" help:"debug, info, warn or error"`
 	LogFormat   string    `env:"LOG_FORMAT" default:"text" help:"text or json"`
+	AccessLog   *Bool     `env:"ACCESS_LOG" default:"true" help:"log one line per GraphQL request (method, status, operation, duration, errors, request ID) and echo X-Request-ID"`
 }

@@ -470,8 +470,10 @@ func (r *request) runBatch(g *batchGroup, ctx *fieldCtx, all []prefetched) {
 func (r *request) callBatch(g *batchGroup, ctx context.Context) (res unsafe.Pointer, size uintptr, errs []error) {
 	defer func() {
 		if v := recover(); v != nil {
-			r.e.logger.Error("graphql: batch resolver panicked",
-				"field", g.f.parent+"."+g.f.name, "parents", len(g.parents), "panic", v, "stack", string(debug.Stack()))
+			stack := debug.Stack()
+			r.e.logger.ErrorContext(ctx, "graphql: batch resolver panicked",
+				"field", g.f.parent+"."+g.f.name, "parents", len(g.parents), "panic", v, "stack", string(stack))
+			r.e.panicked(ctx, v, stack)
 			res, errs = nil, []error{errPanic}
 		}
 	}()

@@ -74,6 +74,9 @@ func (r *request) resolverError(f *fieldPlan, err error) *gqlerror.Error {
 		r.logFieldError("graphql: resolver error", "field", f.parent+"."+f.name, "error", err)
 		err = errPanic
 	}
+	if r.e.present != nil {
+		return r.e.presentError(r.ctx, err, r.fieldError(f, err)) // present.go
+	}
 	return r.fieldError(f, err)
 }
 

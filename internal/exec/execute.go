@@ -108,7 +108,9 @@ func (r *request) executeRoot(o *Operation, pre []prefetched) (ok bool) {
 	mark := len(r.buf)
 	defer func() {
 		if p := recover(); p != nil {
-			r.e.logger.Error("graphql: execution panicked", "panic", p, "stack", string(debug.Stack()))
+			stack := debug.Stack()
+			r.e.logger.ErrorContext(r.ctx, "graphql: execution panicked", "panic", p, "stack", string(stack))
+			r.e.panicked(r.ctx, p, stack)
 			r.buf = r.buf[:mark]
 			r.path = r.path[:0]
 			r.addError(internalError(nil))

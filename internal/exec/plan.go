@@ -62,6 +62,7 @@ type fieldPlan struct {
 	// concurrent resolver, or a field that leads to one); deep: the
 	// selection below leads to one.
 	early, deep bool
+	mw          Middleware // nil unless Options.Middleware wraps it
 }
 
 // objectPlan is the plan of a selection set for one concrete object type.
@@ -243,6 +244,7 @@ func (p *planner) planField(objName string, c *collected) *fieldPlan {
 			p.err = fmt.Errorf("field %s.%s has no resolver in the schema model", objName, first.Name)
 			return fp
 		}
+		fp.mw = p.e.middlewareOf(objName, first.Name)
 		p.planArgs(fp)
 	}
 	if first.Definition == nil {

@@ -92,8 +92,11 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 	switch {
 	case pre != nil:
 		p, err, added = pre.ptr, pre.err, pre.added
-	case f.def.Resolve == nil && obj != nil:
+	case f.def.Resolve == nil && obj != nil && f.mw == nil:
 		p = unsafe.Add(obj, f.def.Offset) // a plain struct field
+	case f.mw != nil:
+		p, err = r.resolveWrapped(f, obj, nil, true) // middleware.go
+		added = r.sink.take()
 	default:
 		p, err = r.resolveField(f, obj)
 		added = r.sink.take()
@@ -130,6 +133,14 @@ func (r *request) resolveField(f *fieldPlan, obj unsafe.Pointer) (unsafe.Pointer
 // resolveFieldCtx is resolveField with the context handed to the
 // resolver; nil means the request's (with the field's selection).
 func (r *request) resolveFieldCtx(f *fieldPlan, obj unsafe.Pointer, ctx context.Context) (unsafe.Pointer, error) {
+	if f.mw != nil {
+		return r.resolveWrapped(f, obj, ctx, false)
+	}
+	return r.resolveInner(f, obj, ctx)
+}
+
+// resolveInner is resolveFieldCtx without the field's middleware.
+func (r *request) resolveInner(f *fieldPlan, obj unsafe.Pointer, ctx context.Context) (unsafe.Pointer, error) {
 	def := f.def
 	if def.Resolve == nil {
 		if obj == nil {
@@ -167,8 +178,10 @@ func (r *request) resolveFieldCtx(f *fieldPlan, obj unsafe.Pointer, ctx context.
 func (r *request) call(ctx context.Context, f *fieldPlan, obj, args unsafe.Pointer) (p unsafe.Pointer, err error) {
 	defer func() {
 		if v := recover(); v != nil {
+			stack := debug.Stack()
 			r.logFieldError("graphql: resolver panicked",
-				"field", f.parent+"."+f.name, "panic", v, "stack", string(debug.Stack()))
+				"field", f.parent+"."+f.name, "panic", v, "stack", string(stack))
+			r.e.panicked(ctx, v, stack) // present.go
 			p, err = nil, errPanic
 		}
 	}()

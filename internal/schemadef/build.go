@@ -54,6 +54,7 @@ func (bc *build) errorf(typeName, field, format string, args ...any) {
 // Build checks the declarations and builds the schema. The error, when
 // not nil, joins one *BuildError per mistake found.
 func (b *Builder) Build() (*Schema, error) {
+	b.declareCacheControl() // cachehint.go
 	bc := &build{
 		b:       b,
 		errs:    append([]*BuildError(nil), b.errs...),
@@ -135,7 +136,7 @@ func (bc *build) addOutGo(ti *typeInfo, gt reflect.Type) {
 func (bc *build) register() {
 	b := bc.b
 	for _, d := range b.objects {
-		ti := &typeInfo{t: &Type{Kind: ObjectKind, Name: d.name, Description: d.opts.description, GoType: d.goType}, obj: d}
+		ti := &typeInfo{t: &Type{Kind: ObjectKind, Name: d.name, Description: d.opts.description, GoType: d.goType, Directives: d.opts.directives}, obj: d}
 		if d.root {
 			ti.t.GoType = nil
 		}
@@ -157,7 +158,7 @@ func (bc *build) register() {
 			if d.union {
 				kind = UnionKind
 			}
-			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType, RawTypeKey: d.opts.rawTypeKey}, abstract: d}
+			ti := &typeInfo{t: &Type{Kind: kind, Name: d.name, Description: d.opts.description, GoType: d.goType, RawTypeKey: d.opts.rawTypeKey, Directives: d.opts.directives}, abstract: d}
 			ti.info = &abstractInfo{t: ti.t, override: d.opts.resolveType,
 				byGo: map[reflect.Type]*concreteType{}, byName: map[string]*concreteType{}}
 			if bc.addType(ti) && d.goType.Kind() == reflect.Interface && d.goType != anyType {
@@ -226,6 +227,7 @@ func (bc *build) schema() *Schema {
 	}
 	slices.SortFunc(s.Types, func(a, b *Type) int { return strings.Compare(a.Name, b.Name) })
 	s.Query = s.typeIndex["Query"]
+	s.Directives = bc.b.directiveDefs()
 	if bc.b.mutation != nil {
 		s.Mutation = s.typeIndex["Mutation"]
 	}

@@ -136,6 +136,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		Resolve:           fd.resolve,
 		Batch:             fd.batch,
 		Subscribe:         fd.subscribe,
+		Directives:        fd.opts.directives,
 	}
 	if !validName(f.Name) || len(f.Name) > 1 && f.Name[:2] == "__" {
 		bc.errorf(t.Name, f.Name, "%q is not a valid field name", f.Name)

@@ -16,8 +16,9 @@ type Builder struct {
 	enums      []*enumDecl
 	inputs     []*inputDecl
 	scalars    []*scalarDecl
+	directives []*DirectiveDef // directive.go
 
-	directiveDefs []string // DirectiveDefinition (directives.go)
+	subgraphDirectiveDefs []string // DirectiveDefinition (directives.go)
 
 	query        *objectDecl
 	mutation     *objectDecl

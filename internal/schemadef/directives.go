@@ -19,8 +19,8 @@ import (
 // a field declared with FieldFunc and friends (use OnField for plain
 // struct fields). The text is parsed when the schema is built; it may hold
 // several directives.
-func Directive(sdl string) Option {
-	return func(o *options) { o.directives = append(o.directives, sdl) }
+func SubgraphDirective(sdl string) Option {
+	return func(o *options) { o.subgraphDirectives = append(o.subgraphDirectives, sdl) }
 }
 
 // OnField applies Directive options to the field with the given name of
@@ -45,7 +45,7 @@ func Extension() Option {
 // DirectiveDefinition declares a directive definition, for example
 // `directive @custom on OBJECT`, printed by Print with Directives set.
 func (b *Builder) DirectiveDefinition(sdl string) {
-	b.directiveDefs = append(b.directiveDefs, strings.TrimSpace(sdl))
+	b.subgraphDirectiveDefs = append(b.subgraphDirectiveDefs, strings.TrimSpace(sdl))
 }
 
 // ParseDirectives parses applied directives written in SDL.
@@ -63,20 +63,20 @@ func ParseDirectives(sdl string) (ast.DirectiveList, error) {
 // applyDirectives copies the applied directives of the declarations onto
 // the built types and fields.
 func (bc *build) applyDirectives(s *Schema) error {
-	for _, text := range bc.b.directiveDefs {
+	for _, text := range bc.b.subgraphDirectiveDefs {
 		doc, err := parser.ParseSchema(&ast.Source{Name: "directive", Input: text})
 		if err != nil || len(doc.Directives) != 1 || len(doc.Definitions)+len(doc.Extensions)+len(doc.Schema)+len(doc.SchemaExtension) != 0 {
 			bc.errorf("", "", "DirectiveDefinition needs one directive definition, got %q", text)
 			continue
 		}
-		s.directiveDefs = append(s.directiveDefs, text)
+		s.subgraphDirectiveDefs = append(s.subgraphDirectiveDefs, text)
 	}
 	apply := func(t *Type, opts options, fields []*fieldDecl) {
-		t.Directives = bc.parseApplied(t.Name, "", opts.directives)
+		t.SubgraphDirectives = bc.parseApplied(t.Name, "", opts.subgraphDirectives)
 		t.Extension = opts.extension
 		for _, fd := range fields {
 			if f := t.Field(fd.name); f != nil {
-				f.Directives = append(f.Directives, bc.parseApplied(t.Name, fd.name, fd.opts.directives)...)
+				f.SubgraphDirectives = append(f.SubgraphDirectives, bc.parseApplied(t.Name, fd.name, fd.opts.subgraphDirectives)...)
 			}
 		}
 		for name, fopts := range opts.onFields {
@@ -85,7 +85,7 @@ func (bc *build) applyDirectives(s *Schema) error {
 				bc.errorf(t.Name, name, "OnField names no field of %s", t.Name)
 				continue
 			}
-			f.Directives = append(f.Directives, bc.parseApplied(t.Name, name, collect(fopts).directives)...)
+			f.SubgraphDirectives = append(f.SubgraphDirectives, bc.parseApplied(t.Name, name, collect(fopts).subgraphDirectives)...)
 		}
 	}
 	for _, d := range bc.b.objects {
@@ -140,7 +140,7 @@ func (s *Schema) Print(o PrintOptions) string {
 		parts = append(parts, strings.TrimRight(o.Header, "\n")+"\n")
 	}
 	if o.Directives {
-		for _, d := range s.directiveDefs {
+		for _, d := range s.subgraphDirectiveDefs {
 			parts = append(parts, d+"\n")
 		}
 	}
@@ -181,7 +181,7 @@ func (s *Schema) Print(o PrintOptions) string {
 			w.WriteString(it.Name)
 		}
 		if o.Directives {
-			printApplied(&w, t.Directives)
+			printSubgraphApplied(&w, t.SubgraphDirectives)
 		}
 		w.WriteString(" {\n")
 		for _, f := range fields {
@@ -191,7 +191,7 @@ func (s *Schema) Print(o PrintOptions) string {
 			w.WriteString(": " + f.Type.String())
 			printDeprecated(&w, f.Deprecated, f.DeprecationReason)
 			if o.Directives {
-				printApplied(&w, f.Directives)
+				printSubgraphApplied(&w, f.SubgraphDirectives)
 			}
 			w.WriteByte('\n')
 		}
@@ -201,8 +201,8 @@ func (s *Schema) Print(o PrintOptions) string {
 	return strings.Join(parts, "\n")
 }
 
-// printApplied prints applied directives, each preceded by a space.
-func printApplied(w *strings.Builder, list []*ast.Directive) {
+// printSubgraphApplied prints applied directives, each preceded by a space.
+func printSubgraphApplied(w *strings.Builder, list []*ast.Directive) {
 	for _, d := range list {
 		w.WriteString(" " + FormatDirective(d))
 	}

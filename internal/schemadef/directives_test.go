@@ -20,12 +20,12 @@ func (dirThing) isNode() {}
 func TestPrintAppliedDirectives(t *testing.T) {
 	b := schemadef.New()
 	b.DirectiveDefinition("  directive @mark(level: Int = 1) repeatable on OBJECT | INTERFACE | FIELD_DEFINITION\n")
-	schemadef.Interface[dirNode](b, "Node", schemadef.Directive(`@mark(level: 2)`)).
-		Field("id", "String!", schemadef.Directive("@mark"))
+	schemadef.Interface[dirNode](b, "Node", schemadef.SubgraphDirective(`@mark(level: 2)`)).
+		Field("id", "String!", schemadef.SubgraphDirective("@mark"))
 	thing := schemadef.Object[dirThing](b, "Thing", schemadef.Implements("Node"), schemadef.Extension(),
-		schemadef.Directive(`@mark @mark(level: 3)`), schemadef.OnField("name", schemadef.Directive(`@mark(level: 4)`)))
+		schemadef.SubgraphDirective(`@mark @mark(level: 3)`), schemadef.OnField("name", schemadef.SubgraphDirective(`@mark(level: 4)`)))
 	schemadef.FieldFuncNoArgs(thing, "shout", func(_ context.Context, d *dirThing) (string, error) { return d.Name, nil },
-		schemadef.Directive(`@mark(level: 5)`))
+		schemadef.SubgraphDirective(`@mark(level: 5)`))
 	schemadef.QueryNoArgs(b, "thing", func(context.Context) (dirThing, error) { return dirThing{}, nil })
 	schemadef.QueryNoArgs(b, "hidden", func(context.Context) (bool, error) { return true, nil })
 	s, err := b.Build()
@@ -64,7 +64,7 @@ extend type Thing implements Node @mark @mark(level: 3) {
 	if strings.Contains(s.SDL(), "@mark") {
 		t.Errorf("the schema's SDL carries applied directives:\n%s", s.SDL())
 	}
-	if d := s.Type("Thing").Field("name").Directives; len(d) != 1 || schemadef.FormatDirective(d[0]) != "@mark(level: 4)" {
+	if d := s.Type("Thing").Field("name").SubgraphDirectives; len(d) != 1 || schemadef.FormatDirective(d[0]) != "@mark(level: 4)" {
 		t.Errorf("Thing.name directives = %v", d)
 	}
 }

@@ -57,6 +57,8 @@ type Type struct {
 	PossibleTypes []*Type      // interfaces and unions: the object types, sorted by name
 	EnumValues    []*EnumValue // enums, in declaration order
 	InputFields   []*Argument  // input objects, in declaration order
+	// Directives are the directives applied to an object type.
+	Directives []AppliedDirective
 
 	// GoType is the Go type the named type was derived from (the struct type
 	// for objects and input objects, the named type for enums and scalars,
@@ -64,10 +66,11 @@ type Type struct {
 	// scalars.
 	GoType reflect.Type
 
-	// Directives are the directives applied to the type (see Directive);
+	// SubgraphDirectives are the directives applied to the type with
+	// SubgraphDirective;
 	// Extension marks a type printed as `extend type` in a subgraph SDL.
-	Directives []*ast.Directive
-	Extension  bool
+	SubgraphDirectives []*ast.Directive
+	Extension          bool
 
 	// RawTypeKey is, for interfaces and unions, the member of a RawJSON
 	// object that names its concrete type; empty means "__typename".
@@ -149,6 +152,9 @@ type Field struct {
 	// its siblings and list neighbours.
 	Concurrent bool
 
+	// Directives are the directives applied to the field (directive.go).
+	Directives []AppliedDirective
+
 	// Resolve computes the field's Go value. It is nil for a plain struct
 	// field, whose value lies at Offset bytes from the parent pointer.
 	// parent points to the parent's Go struct; args is the pointer returned
@@ -180,8 +186,9 @@ type Field struct {
 	// Out describes how the executor walks the Go value of the field.
 	Out *Output
 
-	// Directives are the directives applied to the field (see Directive).
-	Directives []*ast.Directive
+	// SubgraphDirectives are the directives applied to the field with
+	// SubgraphDirective.
+	SubgraphDirectives []*ast.Directive
 }
 
 // Resolver is a compiled field resolver. See Field.Resolve.

@@ -20,10 +20,11 @@ type options struct {
 	implements   []string
 	specifiedBy  string
 
-	directives []string            // applied directives (directives.go)
-	onFields   map[string][]Option // OnField
-	extension  bool                // Extension
-	rawTypeKey string              // RawTypeKey (rawjson.go)
+	subgraphDirectives []string            // applied directives printed in a subgraph SDL (directives.go)
+	onFields           map[string][]Option // OnField
+	extension          bool                // Extension
+	rawTypeKey         string              // RawTypeKey (rawjson.go)
+	directives         []AppliedDirective  // directive.go
 }
 
 // argDecl is an argument declared with the Arg option (interface fields).

@@ -15,13 +15,16 @@ type Schema struct {
 	// name.
 	Types []*Type
 
+	// Directives are the directives the schema declares, by name.
+	Directives []*DirectiveDef
+
 	typeIndex map[string]*Type
 	ast       *ast.Schema
 	sdl       string
 
-	// directiveDefs are the directive definitions declared with
+	// subgraphDirectiveDefs are the directive definitions declared with
 	// DirectiveDefinition, printed by Print.
-	directiveDefs []string
+	subgraphDirectiveDefs []string
 }
 
 // Type returns the named type, or nil.

@@ -23,6 +23,7 @@ func printSDL(s *Schema) string {
 		first = false
 		printType(&w, t)
 	}
+	printDirectiveDefs(&w, s.Directives, first)
 	return w.String()
 }
 
@@ -49,6 +50,7 @@ func printType(w *strings.Builder, t *Type) {
 			}
 			w.WriteString(it.Name)
 		}
+		printApplied(w, t.Directives)
 		w.WriteString(" {\n")
 		for _, f := range t.Fields {
 			printDescription(w, f.Description, "  ")
@@ -56,6 +58,7 @@ func printType(w *strings.Builder, t *Type) {
 			printArgs(w, f.Args)
 			w.WriteString(": " + f.Type.String())
 			printDeprecated(w, f.Deprecated, f.DeprecationReason)
+			printApplied(w, f.Directives)
 			w.WriteByte('\n')
 		}
 		w.WriteString("}\n")

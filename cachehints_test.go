@@ -1,0 +1,90 @@
+package graft_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/schema"
+)
+
+type chPost struct{ Title string }
+type chAuthor struct{ Name string }
+type chUser struct{ Name string }
+
+func cacheHintSchema(t *testing.T) *schema.Schema {
+	t.Helper()
+	b := schema.New()
+	post := schema.Object[chPost](b, "Post", schema.CacheControl(120, ""))
+	schema.FieldFuncNoArgs(post, "author", func(ctx context.Context, p *chPost) (*chAuthor, error) { return &chAuthor{Name: "ann"}, nil })
+	schema.Object[chAuthor](b, "Author", schema.CacheControl(10, "PUBLIC"))
+	schema.QueryNoArgs(b, "config", func(ctx context.Context) (string, error) { return "c", nil }, schema.CacheControl(300, ""))
+	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) { return "h", nil })
+	schema.QueryNoArgs(b, "broken", func(ctx context.Context) (*string, error) { return nil, errors.New("x") }, schema.CacheControl(300, ""))
+	schema.QueryNoArgs(b, "posts", func(ctx context.Context) ([]chPost, error) { return []chPost{{Title: "a"}}, nil },
+		schema.CacheControl(60, ""))
+	schema.QueryNoArgs(b, "me", func(ctx context.Context) (*chUser, error) { return &chUser{Name: "me"}, nil },
+		schema.CacheControl(30, "PRIVATE"))
+	schema.MutationNoArgs(b, "touch", func(ctx context.Context) (bool, error) { return true, nil }, schema.CacheControl(300, ""))
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestCacheControlHints(t *testing.T) {
+	s := cacheHintSchema(t)
+	for _, want := range []string{"type Post @cacheControl(maxAge: 120) {", "config: String! @cacheControl(maxAge: 300)",
+		"me: chUser @cacheControl(maxAge: 30, scope: PRIVATE)", "directive @cacheControl(maxAge: Int, scope: CacheControlScope) on FIELD_DEFINITION | OBJECT | INTERFACE"} {
+		if !strings.Contains(s.SDL(), want) {
+			t.Fatalf("SDL lacks %q:\n%s", want, s.SDL())
+		}
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(q string, headers ...string) *reply {
+		return send(t, r, http.MethodGet, "/graphql?query="+url.QueryEscape(q), "", headers...)
+	}
+	cases := []struct {
+		name, query string
+		headers     []string
+		post        bool
+		want        string
+	}{
+		{"root field hint", `{ config }`, nil, false, "public, max-age=300"},
+		{"field hint wins over type hint, leaves inherit", `{ posts { title } }`, nil, false, "public, max-age=60"},
+		{"minimum over the selection", `{ posts { title author { name } } }`, nil, false, "public, max-age=10"},
+		{"most private scope", `{ config me { name } }`, nil, false, "private, max-age=30"},
+		{"unhinted root field is not cached", `{ hello config }`, nil, false, ""},
+		{"introspection ignored", `{ __typename config }`, nil, false, "public, max-age=300"},
+		{"introspection alone is not cached", `{ __schema { queryType { name } } }`, nil, false, ""},
+		{"fragments count", `{ ...F } fragment F on Query { posts { ... on Post { title } } }`, nil, false, "public, max-age=60"},
+		{"POST is not cached", `{ config }`, nil, true, ""},
+		{"mutations never", `mutation { touch }`, nil, true, ""},
+		{"credentials make it private", `{ config }`, []string{"Authorization", "Bearer x"}, false, "private, max-age=300"},
+		{"errors are not cached", `{ broken }`, nil, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var res *reply
+			if c.post {
+				res = post(t, r, c.query, c.headers...)
+			} else {
+				res = get(c.query, c.headers...)
+			}
+			if res.status != http.StatusOK {
+				t.Fatalf("status %d: %s", res.status, res.raw)
+			}
+			if got := res.header.Get("Cache-Control"); got != c.want {
+				t.Fatalf("Cache-Control %q, want %q (%s)", got, c.want, res.raw)
+			}
+		})
+	}
+}

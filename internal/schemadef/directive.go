@@ -1,0 +1,100 @@
+package schemadef
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// DirectiveFunc implements an executable directive applied to a field: it
+// receives the directive's argument values (as applied in the schema) and
+// resolves the field by calling next, or returns an error instead.
+type DirectiveFunc func(ctx context.Context, args map[string]any, next func(context.Context) error) error
+
+// DirectiveDef declares a directive of the schema.
+type DirectiveDef struct {
+	Name        string
+	Description string
+	// Args are the argument definitions in SDL, e.g. "role: Role!".
+	Args string
+	// Locations are where it may be applied, e.g. "FIELD_DEFINITION",
+	// "OBJECT".
+	Locations  []string
+	Repeatable bool
+	// Func, when set, wraps the resolution of every field it is applied
+	// to (and of every field of an object type it is applied to).
+	Func DirectiveFunc
+}
+
+// AppliedDirective is a directive applied to a type or field: its name and
+// its arguments in SDL, e.g. `role: ADMIN`.
+type AppliedDirective struct {
+	Name string
+	Args string
+}
+
+// Directive applies the directive name with the given SDL arguments (""
+// for none) to an object type or a field.
+func Directive(name, args string) Option {
+	return func(o *options) { o.directives = append(o.directives, AppliedDirective{Name: name, Args: args}) }
+}
+
+// DeclareDirective adds a directive definition to the schema. A later
+// definition of the same name replaces an earlier one.
+func (b *Builder) DeclareDirective(d DirectiveDef) {
+	if !validName(d.Name) {
+		b.errorf("", "", "%q is not a valid directive name", d.Name)
+		return
+	}
+	for i, old := range b.directives {
+		if old.Name == d.Name {
+			b.directives[i] = &d
+			return
+		}
+	}
+	b.directives = append(b.directives, &d)
+}
+
+// directiveDefs returns the declared directives sorted by name.
+func (b *Builder) directiveDefs() []*DirectiveDef {
+	ds := slices.Clone(b.directives)
+	slices.SortFunc(ds, func(a, b *DirectiveDef) int { return strings.Compare(a.Name, b.Name) })
+	return ds
+}
+
+// Directive returns the declared directive name, or nil.
+func (s *Schema) Directive(name string) *DirectiveDef {
+	for _, d := range s.Directives {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+func printApplied(w *strings.Builder, ds []AppliedDirective) {
+	for _, d := range ds {
+		w.WriteString(" @" + d.Name)
+		if d.Args != "" {
+			w.WriteString("(" + d.Args + ")")
+		}
+	}
+}
+
+func printDirectiveDefs(w *strings.Builder, ds []*DirectiveDef, none bool) {
+	for _, d := range ds {
+		if !none {
+			w.WriteByte('\n')
+		}
+		none = false
+		printDescription(w, d.Description, "")
+		w.WriteString("directive @" + d.Name)
+		if d.Args != "" {
+			w.WriteString("(" + d.Args + ")")
+		}
+		if d.Repeatable {
+			w.WriteString(" repeatable")
+		}
+		w.WriteString(" on " + strings.Join(d.Locations, " | ") + "\n")
+	}
+}

@@ -1,0 +1,262 @@
+// Package graftotel instruments a graft router with OpenTelemetry: a
+// trace span per request with a child span per phase and, optionally,
+// per resolver; and metrics of requests, errors, in-flight requests,
+// persisted-query and document-cache outcomes and open subscriptions.
+//
+// It is built only on graft's extension points (graft.Hook and
+// graft.FieldMiddleware), and lives in its own module so the core
+// module's dependency list stays short.
+package graftotel
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/graftgql/graft"
+)
+
+// ScopeName is the instrumentation scope of graft's spans and metrics.
+const ScopeName = "github.com/graftgql/graft/otel"
+
+// Options configures the instrumentation. The zero value traces requests
+// and phases with the global providers and propagator.
+type Options struct {
+	// TracerProvider and MeterProvider default to the global ones.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	// Propagator extracts the incoming trace context; default the global
+	// propagator, or W3C traceparent/tracestate and baggage when none is
+	// set.
+	Propagator propagation.TextMapPropagator
+	// ResolverSpans adds a span per resolved field (off by default: it
+	// costs a span per field). Fields shallower than MinResolverDepth
+	// (path length, 1 for root fields) and fields named in
+	// ExcludeFields ("Type.field" or "field") get none.
+	ResolverSpans    bool
+	MinResolverDepth int
+	ExcludeFields    []string
+	// TraceIDExtension adds the trace ID to the response's extensions as
+	// "traceId".
+	TraceIDExtension bool
+	// NoMetrics switches the metrics off.
+	NoMetrics bool
+}
+
+// Instrumentation holds the tracer, the instruments and the hook.
+type Instrumentation struct {
+	opts   Options
+	tracer trace.Tracer
+	prop   propagation.TextMapPropagator
+	m      *instruments
+}
+
+// New returns the instrumentation for opts.
+func New(opts Options) (*Instrumentation, error) {
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	prop := opts.Propagator
+	if prop == nil {
+		prop = otel.GetTextMapPropagator()
+		if len(prop.Fields()) == 0 {
+			prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+		}
+	}
+	in := &Instrumentation{opts: opts, tracer: tp.Tracer(ScopeName), prop: prop}
+	if !opts.NoMetrics {
+		mp := opts.MeterProvider
+		if mp == nil {
+			mp = otel.GetMeterProvider()
+		}
+		m, err := newInstruments(mp.Meter(ScopeName))
+		if err != nil {
+			return nil, err
+		}
+		in.m = m
+	}
+	return in, nil
+}
+
+// Install adds the instrumentation's hook (and resolver-span middleware
+// when asked) to cfg, before building the router with it.
+func (in *Instrumentation) Install(cfg *graft.Config) {
+	cfg.Hooks = append(cfg.Hooks, in.Hook())
+	if in.opts.ResolverSpans {
+		cfg.FieldMiddleware = append([]graft.FieldMiddleware{in.ResolverMiddleware()}, cfg.FieldMiddleware...)
+	}
+}
+
+// ObserveRouter reports the router's open subscriptions as a gauge.
+func (in *Instrumentation) ObserveRouter(r *graft.Router) error {
+	if in.m == nil {
+		return nil
+	}
+	return in.m.observeSubscriptions(r)
+}
+
+// Hook returns the graft.Hook that traces and measures requests.
+func (in *Instrumentation) Hook() graft.Hook { return hook{in} }
+
+type hook struct{ in *Instrumentation }
+
+type stateKey struct{}
+
+// reqState is a request's spans, kept in its context.
+type reqState struct {
+	ctx   context.Context // carries the request span
+	span  trace.Span
+	phase trace.Span
+}
+
+// headerCarrier reads request headers for the propagator.
+type headerCarrier func(string) string
+
+func (h headerCarrier) Get(key string) string { return h(key) }
+func (h headerCarrier) Set(string, string)    {}
+func (h headerCarrier) Keys() []string        { return nil }
+
+func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
+	in := h.in
+	if ev.Phase == graft.PhaseReceived {
+		if ev.Request.Header != nil {
+			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+		}
+		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", trace.WithSpanKind(trace.SpanKindServer))
+		st := &reqState{span: span}
+		ctx = context.WithValue(ctx, stateKey{}, st)
+		st.ctx = ctx
+		if in.m != nil {
+			in.m.inFlight.Add(ctx, 1)
+		}
+		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
+			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
+		}
+		_, st.phase = in.tracer.Start(ctx, "graphql."+ev.Phase.String())
+		return ctx, nil
+	}
+	st, _ := ctx.Value(stateKey{}).(*reqState)
+	if st == nil {
+		return nil, nil
+	}
+	pctx, phase := in.tracer.Start(st.ctx, "graphql."+ev.Phase.String())
+	st.phase = phase
+	if ev.Phase == graft.PhaseExecuted {
+		return pctx, nil // resolver spans are children of the execution
+	}
+	return st.ctx, nil
+}
+
+func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
+	in := h.in
+	st, _ := ctx.Value(stateKey{}).(*reqState)
+	if st == nil {
+		return
+	}
+	if st.phase != nil {
+		if ev.Phase == graft.PhaseExecuted || ev.Phase == graft.PhaseAnswered {
+			st.phase.SetAttributes(attribute.Int("graphql.error.count", ev.ErrorCount))
+		}
+		st.phase.End()
+		st.phase = nil
+	}
+	if ev.Phase != graft.PhaseAnswered {
+		return
+	}
+	span := st.span
+	name := "GraphQL Operation"
+	if ev.OperationType != "" {
+		name = ev.OperationType
+		if ev.OperationName != "" {
+			name += " " + ev.OperationName
+		}
+	}
+	span.SetName(name)
+	attrs := []attribute.KeyValue{attribute.Int("graphql.error.count", ev.ErrorCount),
+		attribute.Int("http.response.status_code", ev.Status)}
+	if ev.OperationType != "" {
+		attrs = append(attrs, attribute.String("graphql.operation.type", ev.OperationType))
+	}
+	if ev.OperationName != "" {
+		attrs = append(attrs, attribute.String("graphql.operation.name", ev.OperationName))
+	}
+	if ev.Request.RequestID != "" {
+		attrs = append(attrs, attribute.String("graft.request_id", ev.Request.RequestID))
+	}
+	span.SetAttributes(attrs...)
+	if ev.ErrorCount > 0 {
+		for _, c := range ev.ErrorCodes {
+			span.AddEvent("exception", trace.WithAttributes(attribute.String("exception.type", "GraphQLError"),
+				attribute.String("graphql.error.code", c)))
+		}
+		span.SetStatus(codes.Error, strings.Join(ev.ErrorCodes, ","))
+	}
+	span.End()
+	if in.m != nil {
+		in.m.record(st.ctx, ev, time.Since(ev.Start))
+	}
+}
+
+// ResolverMiddleware returns the middleware that starts a span per
+// resolved field (see Options.ResolverSpans).
+func (in *Instrumentation) ResolverMiddleware() graft.FieldMiddleware {
+	minDepth, exclude := in.opts.MinResolverDepth, in.opts.ExcludeFields
+	return graft.FieldMiddleware{Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) error) error {
+		if !fi.Resolver || len(fi.Path) < minDepth || slices.Contains(exclude, fi.FieldName) ||
+			slices.Contains(exclude, fi.ParentType+"."+fi.FieldName) {
+			return next(ctx)
+		}
+		ctx, span := in.tracer.Start(ctx, fi.ParentType+"."+fi.FieldName, trace.WithAttributes(
+			attribute.String("graphql.field.parent", fi.ParentType), attribute.String("graphql.field.name", fi.FieldName),
+			attribute.String("graphql.field.path", pathString(fi.Path))))
+		defer span.End()
+		err := next(ctx)
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+		}
+		return err
+	}}
+}
+
+func pathString(p []any) string {
+	var b strings.Builder
+	for i, e := range p {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		switch v := e.(type) {
+		case string:
+			b.WriteString(v)
+		case int:
+			b.WriteString(itoa(v))
+		}
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}
+
+var errNoRouter = errors.New("graftotel: nil router")

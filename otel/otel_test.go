@@ -1,0 +1,200 @@
+package graftotel_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/graftgql/graft"
+	graftotel "github.com/graftgql/graft/otel"
+	"github.com/graftgql/graft/schema"
+)
+
+type book struct{ Title string }
+
+func testSchema(t *testing.T) *schema.Schema {
+	t.Helper()
+	b := schema.New()
+	schema.QueryNoArgs(b, "books", func(ctx context.Context) ([]book, error) { return []book{{"a"}, {"b"}}, nil })
+	schema.QueryNoArgs(b, "fail", func(ctx context.Context) (*string, error) {
+		return nil, graft.NewError(graft.CodeForbidden, "no")
+	})
+	obj := schema.Object[book](b, "Book")
+	schema.FieldFuncNoArgs(obj, "upper", func(ctx context.Context, bk *book) (string, error) { return strings.ToUpper(bk.Title), nil })
+	schema.FieldFuncNoArgs(obj, "broken", func(ctx context.Context, bk *book) (*string, error) { return nil, errors.New("bad") })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func do(t *testing.T, h http.Handler, query string, header ...string) map[string]any {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%v: %s", err, rec.Body.String())
+	}
+	return out
+}
+
+func TestTracing(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, ResolverSpans: true,
+		MinResolverDepth: 2, ExcludeFields: []string{"Book.broken"}, TraceIDExtension: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := graft.Config{}
+	in.Install(&cfg)
+	r, err := graft.NewRouter(testSchema(t), nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	out := do(t, r, `query Shelf { books { title upper broken } }`, "traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
+	if ext, _ := out["extensions"].(map[string]any); ext["traceId"] != traceID {
+		t.Fatalf("extensions: %v", out)
+	}
+	spans := exp.GetSpans()
+	byName := map[string]tracetest.SpanStub{}
+	count := map[string]int{}
+	for _, s := range spans {
+		byName[s.Name] = s
+		count[s.Name]++
+	}
+	root, ok := byName["query Shelf"]
+	if !ok {
+		t.Fatalf("no request span; spans %v", count)
+	}
+	if root.SpanContext.TraceID().String() != traceID || root.Parent.SpanID().String() != "00f067aa0ba902b7" || !root.Parent.IsRemote() {
+		t.Fatalf("request span not continued from traceparent: %v parent %v", root.SpanContext, root.Parent)
+	}
+	attrs := attribute.NewSet(root.Attributes...)
+	if v, _ := attrs.Value("graphql.operation.name"); v.AsString() != "Shelf" {
+		t.Fatalf("attrs %v", root.Attributes)
+	}
+	if v, _ := attrs.Value("graphql.operation.type"); v.AsString() != "query" {
+		t.Fatalf("attrs %v", root.Attributes)
+	}
+	if v, _ := attrs.Value("graphql.error.count"); v.AsInt64() != 2 {
+		t.Fatalf("attrs %v", root.Attributes)
+	}
+	for _, phase := range []string{"received", "parsed", "validated", "analyzed", "executed", "answered"} {
+		s, ok := byName["graphql."+phase]
+		if !ok || s.Parent.SpanID() != root.SpanContext.SpanID() {
+			t.Fatalf("phase span %s missing or not a child of the request span (%v)", phase, count)
+		}
+	}
+	// Resolver spans: Book.upper twice (depth 3 >= 2), not Book.broken
+	// (excluded), not Query.books (depth 1 < 2), children of execution.
+	if count["Book.upper"] != 2 || count["Book.broken"] != 0 || count["Query.books"] != 0 {
+		t.Fatalf("resolver spans %v", count)
+	}
+	if byName["Book.upper"].Parent.SpanID() != byName["graphql.executed"].SpanContext.SpanID() {
+		t.Fatalf("resolver span parent")
+	}
+}
+
+func TestPrometheusMetrics(t *testing.T) {
+	mp, metrics, err := graftotel.PrometheusHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := graftotel.New(graftotel.Options{MeterProvider: mp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := graft.Config{}
+	in.Install(&cfg)
+	r, err := graft.NewRouter(testSchema(t), nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.ObserveRouter(r); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		do(t, r, `query Shelf { books { title } }`)
+	}
+	do(t, r, `query Bad { fail }`)
+	do(t, r, `{ nope }`)
+
+	rec := httptest.NewRecorder()
+	metrics.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(strings.NewReader(rec.Body.String()))
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, rec.Body.String())
+	}
+	value := func(family string, labels map[string]string) float64 {
+		f := families[family]
+		if f == nil {
+			t.Fatalf("no family %s in\n%s", family, rec.Body.String())
+		}
+		var total float64
+	next:
+		for _, m := range f.GetMetric() {
+			for k, v := range labels {
+				found := false
+				for _, l := range m.GetLabel() {
+					if l.GetName() == k && l.GetValue() == v {
+						found = true
+					}
+				}
+				if !found {
+					continue next
+				}
+			}
+			switch {
+			case m.Counter != nil:
+				total += m.GetCounter().GetValue()
+			case m.Gauge != nil:
+				total += m.GetGauge().GetValue()
+			case m.Histogram != nil:
+				total += float64(m.GetHistogram().GetSampleCount())
+			}
+		}
+		return total
+	}
+	checks := []struct {
+		family string
+		labels map[string]string
+		want   float64
+	}{
+		{"graphql_server_requests_total", map[string]string{"graphql_operation_name": "Shelf", "outcome": "success"}, 3},
+		{"graphql_server_requests_total", map[string]string{"graphql_operation_name": "Bad", "outcome": "error"}, 1},
+		{"graphql_server_requests_total", map[string]string{"graphql_operation_type": "unknown", "outcome": "error"}, 1},
+		{"graphql_server_request_duration_seconds", map[string]string{"graphql_operation_name": "Shelf"}, 3},
+		{"graphql_server_errors_total", map[string]string{"code": "FORBIDDEN"}, 1},
+		{"graphql_server_errors_total", map[string]string{"code": "GRAPHQL_VALIDATION_FAILED"}, 1},
+		{"graphql_server_active_requests", nil, 0},
+		{"graphql_server_document_cache_total", map[string]string{"result": "miss"}, 2},
+		{"graphql_server_document_cache_total", map[string]string{"result": "hit"}, 2},
+		{"graphql_server_subscriptions", nil, 0},
+	}
+	for _, c := range checks {
+		if got := value(c.family, c.labels); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.family, c.labels, got, c.want)
+		}
+	}
+}
