@@ -133,6 +133,17 @@ func (c *Coercer) object(v any, def *ast.Definition) (any, *Error) {
 			return nil, fail(v, "Field %q is not defined by type %q.", k, def.Name)
 		}
 	}
+	if def.Directives.ForName("oneOf") != nil {
+		// A OneOf input object takes exactly one field, and not null.
+		if len(in) != 1 {
+			return nil, fail(v, "Exactly one key must be specified for OneOf type %q.", def.Name)
+		}
+		for k, x := range in {
+			if x == nil {
+				return nil, fail(v, "Field \"%s.%s\" must be non-null.", def.Name, k)
+			}
+		}
+	}
 	out := make(map[string]any, len(def.Fields))
 	for _, f := range def.Fields {
 		raw, given := in[f.Name]

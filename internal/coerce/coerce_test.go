@@ -13,6 +13,7 @@ const testSDL = `
 type Query { f(a: Int): Int }
 enum Color { RED GREEN }
 input Post { title: String!, tags: [String!], color: Color = RED }
+input By @oneOf { id: ID, name: String }
 `
 
 func testCoercer(t *testing.T) *Coercer {
@@ -48,6 +49,10 @@ func TestValue(t *testing.T) {
 		{"enum", map[string]any{"title": "t", "color": "BLUE"}, post, nil, `Value "BLUE" does not exist in "Color" enum.`, ".color"},
 		{"not an object", []any{}, post, nil, `Expected type "Post" to be an object.`, ""},
 		{"null for non-null", nil, post, nil, `Expected non-nullable type "Post!" not to be null.`, ""},
+		{"oneOf with one field", map[string]any{"id": "1"}, ast.NamedType("By", nil), map[string]any{"id": "1"}, "", ""},
+		{"oneOf with two fields", map[string]any{"id": "1", "name": "x"}, ast.NamedType("By", nil), nil, `Exactly one key must be specified for OneOf type "By".`, ""},
+		{"oneOf with none", map[string]any{}, ast.NamedType("By", nil), nil, `Exactly one key must be specified for OneOf type "By".`, ""},
+		{"oneOf with a null", map[string]any{"id": nil}, ast.NamedType("By", nil), nil, `Field "By.id" must be non-null.`, ""},
 	}
 	for _, tc := range tests {
 		got, err := c.Value(tc.v, tc.t)
