@@ -418,3 +418,42 @@ func TestEntitiesObeyLimits(t *testing.T) {
 		t.Errorf("an entity resolver ran for a refused request: %v", c.list)
 	}
 }
+
+// TestEntitiesThroughHooksAndPersistedQueries: an _entities request is an
+// ordinary operation: the operation hooks see it, and automatic persisted
+// queries register it and then run it by hash alone.
+func TestEntitiesThroughHooksAndPersistedQueries(t *testing.T) {
+	c := &calls{}
+	var mu sync.Mutex
+	var seen []string
+	hook := graft.HookFuncs{AfterFunc: func(_ context.Context, ev *graft.HookEvent) {
+		if ev.Phase == graft.PhaseExecuted {
+			mu.Lock()
+			seen = append(seen, ev.PersistedQuery)
+			mu.Unlock()
+		}
+	}}
+	r, err := graft.NewPersistedQueriesRouter(testSchema(t, c), graft.NewLayer(), graft.Config{Hooks: []graft.Hook{hook}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := grafttest.New(r)
+	vars := map[string]any{"r": []any{rep("__typename", "Sku", "code", "tee", "variation", rep("id", "red"))}}
+	if res := client.Do(t, entitiesQuery, vars, grafttest.HashOnly()); res.ErrorWithCode(graft.CodePersistedQueryNotFound) == nil {
+		t.Fatalf("unknown hash: %s", res.Body)
+	}
+	client.Do(t, entitiesQuery, vars, grafttest.Persisted()).NoErrors(t)
+	res := client.Do(t, entitiesQuery, vars, grafttest.HashOnly())
+	res.NoErrors(t)
+	if !strings.Contains(string(res.Body), `"code":"tee"`) {
+		t.Fatalf("by hash: %s", res.Body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 2 || seen[1] != "hit" {
+		t.Errorf("hooks saw the executed _entities operations with persisted %q, want 2 with the second a hit", seen)
+	}
+	if len(c.list) != 2 {
+		t.Errorf("entity resolver calls = %d, want one per executed request", len(c.list))
+	}
+}
