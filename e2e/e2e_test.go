@@ -116,7 +116,7 @@ func TestGraphiQLInChromium(t *testing.T) {
 		dir = t.TempDir()
 	}
 	shot := filepath.Join(dir, "graphiql.png")
-	runNode(t, "graphiql.test.mjs",
+	runBrowser(t, "graphiql.test.mjs",
 		"GRAFT_GRAPHIQL_URL="+endpoint(t, srv, graft.DefaultGraphiQLPath),
 		"GRAFT_GRAPHIQL_TAMPERED_URL="+endpoint(t, srv, tamperedGraphiQLPath),
 		"GRAFT_CHROMIUM="+chromium,
@@ -143,7 +143,7 @@ func TestGraphiQLEmbeddedInChromium(t *testing.T) {
 	srv, _ := startServer(t, graft.Config{
 		GraphiQL: &graft.GraphiQLConfig{Assets: graft.GraphiQLAssetsEmbedded},
 	}, "")
-	runNode(t, "graphiql.test.mjs",
+	runBrowser(t, "graphiql.test.mjs",
 		"GRAFT_GRAPHIQL_URL="+endpoint(t, srv, graft.DefaultGraphiQLPath),
 		"GRAFT_CHROMIUM="+chromium,
 		"GRAFT_OFFLINE=1",

@@ -51,7 +51,7 @@ func TestGraphiQLCountdownInChromium(t *testing.T) {
 	mux.Handle("/", router)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	runNode(t, "graphiql-countdown.test.mjs",
+	runBrowser(t, "graphiql-countdown.test.mjs",
 		"GRAFT_GRAPHIQL_URL="+endpoint(t, srv, graft.DefaultGraphiQLPath),
 		"GRAFT_CHROMIUM="+chromium)
 }
