@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/graftgql/graft/bench/servers"
+)
+
+// baseServers are the graft entries an earlier tree serves beside today's
+// with -base: graft always, graft-fasthttp when it is selected.
+var baseServers = []string{"graft", "graft-fasthttp"}
+
+// baseTree is an earlier commit of this repository checked out into a
+// temporary git worktree, with that tree's own bench binary built from its
+// own bench module (its servers, its replace of the graft module), so
+// nothing of the old API has to compile against the new.
+type baseTree struct {
+	ref    string // as given to -base
+	commit string // full hash
+	short  string // abbreviated hash, in server names: graft@<short>
+	repo   string // top level of the repository the worktree belongs to
+	dir    string // temporary folder holding the worktree and the binary
+	tree   string // the worktree
+	bin    string // the tree's bench binary
+	// serveFlags are the flags the binary's `serve` command accepts;
+	// -cpuprofile and -allocprofile came after the first version.
+	serveFlags map[string]bool
+}
+
+// checkRef refuses what git would read as an option or what no ref holds.
+func checkRef(ref string) error {
+	if ref == "" {
+		return errors.New("-base: empty ref")
+	}
+	if strings.HasPrefix(ref, "-") || strings.ContainsFunc(ref, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return fmt.Errorf("-base: %q is not a git ref", ref)
+	}
+	return nil
+}
+
+// baseName is the name of server as built from the tree at short.
+func baseName(server, short string) string { return server + "@" + short }
+
+// gitOut runs git in dir and returns its trimmed standard output.
+func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// prepareBase checks ref out into a temporary detached worktree of the
+// repository holding the working directory and builds that tree's bench
+// binary. The caller removes it with remove, which also runs when
+// preparing fails half-way.
+func prepareBase(ctx context.Context, log *slog.Logger, ref string) (*baseTree, error) {
+	if err := checkRef(ref); err != nil {
+		return nil, err
+	}
+	repo, err := gitOut(ctx, ".", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("-base needs the bench folder inside its git repository: %w", err)
+	}
+	commit, err := gitOut(ctx, repo, "rev-parse", "--verify", "--end-of-options", ref+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("-base %s: %w", ref, err)
+	}
+	short, err := gitOut(ctx, repo, "rev-parse", "--short", commit)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "graft-bench-base-")
+	if err != nil {
+		return nil, err
+	}
+	b := &baseTree{ref: ref, commit: commit, short: short, repo: repo, dir: dir,
+		tree: filepath.Join(dir, "tree"), bin: filepath.Join(dir, "bench")}
+	ok := false
+	defer func() {
+		if !ok {
+			b.remove(log)
+		}
+	}()
+	log.Info("checking the base out", "ref", ref, "commit", short, "worktree", b.tree)
+	if _, err := gitOut(ctx, repo, "worktree", "add", "--detach", b.tree, commit); err != nil {
+		return nil, err
+	}
+	benchDir := filepath.Join(b.tree, "bench")
+	if _, err := os.Stat(filepath.Join(benchDir, "cmd", "bench")); err != nil {
+		return nil, fmt.Errorf("-base %s: that tree has no bench/cmd/bench to build", ref)
+	}
+	log.Info("building the base's bench binary", "dir", benchDir)
+	build := exec.CommandContext(ctx, "go", "build", "-o", b.bin, "./cmd/bench")
+	build.Dir = benchDir
+	build.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("-base %s: go build ./cmd/bench in its bench module: %w\n%s", ref, err, out)
+	}
+	// `serve -h` prints the command's flags and exits with an error.
+	usage, _ := exec.CommandContext(ctx, b.bin, "serve", "-h").CombinedOutput()
+	b.serveFlags = parseFlagNames(string(usage))
+	if !b.serveFlags["server"] || !b.serveFlags["port"] {
+		return nil, fmt.Errorf("-base %s: its bench binary's serve command lacks -server or -port:\n%s", ref, usage)
+	}
+	ok = true
+	return b, nil
+}
+
+// flagLine matches a flag in the usage text the flag package prints.
+var flagLine = regexp.MustCompile(`(?m)^\s+-([A-Za-z0-9][\w-]*)`)
+
+// parseFlagNames returns the flag names of a flag package usage text.
+func parseFlagNames(usage string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range flagLine.FindAllStringSubmatch(usage, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// remove deletes the worktree and the binary.
+func (b *baseTree) remove(log *slog.Logger) {
+	if _, err := os.Stat(b.tree); err == nil {
+		if _, err := gitOut(context.Background(), b.repo, "worktree", "remove", "--force", b.tree); err != nil {
+			log.Warn("removing the base worktree", "err", err)
+		}
+	}
+	_ = os.RemoveAll(b.dir)
+}
+
+// withBase returns srvs with the base tree's graft entries added, each
+// just before today's entry of the same name: graft@<short> always,
+// graft-fasthttp@<short> when graft-fasthttp is selected.
+func withBase(srvs []servers.Server, b *baseTree, profileDir string) []servers.Server {
+	var out []servers.Server
+	added := false
+	for _, s := range srvs {
+		if slices.Contains(baseServers, s.Name) {
+			out = append(out, b.server(s, profileDir))
+			added = added || s.Name == "graft"
+		}
+		out = append(out, s)
+	}
+	if !added {
+		g, _ := servers.Lookup("graft")
+		out = append(out, b.server(g, profileDir))
+	}
+	return out
+}
+
+// server describes today's entry now as served by the base binary:
+// `serve -server NAME -port N`, the protocol every version of the tool
+// speaks, printing "ready" when it accepts connections. Profiling flags
+// are passed only when that binary knows them.
+func (b *baseTree) server(now servers.Server, profileDir string) servers.Server {
+	name := baseName(now.Name, b.short)
+	return servers.Server{
+		Name:  name,
+		Check: now.Check,
+		APQ:   now.APQ,
+		Command: func(port int, _ string) (argv, env []string) {
+			argv = []string{b.bin, "serve", "-server", now.Name, "-port", strconv.Itoa(port)}
+			if profileDir != "" && b.serveFlags["cpuprofile"] && b.serveFlags["allocprofile"] {
+				argv = append(argv, "-cpuprofile", filepath.Join(profileDir, name+".cpu.pprof"),
+					"-allocprofile", filepath.Join(profileDir, name+".allocs.pprof"))
+			}
+			return argv, nil
+		},
+	}
+}
