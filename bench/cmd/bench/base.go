@@ -36,6 +36,9 @@ type baseTree struct {
 	// serveFlags are the flags the binary's `serve` command accepts;
 	// -cpuprofile and -allocprofile came after the first version.
 	serveFlags map[string]bool
+	// serves are the entries of baseServers its `serve` knows; graft's
+	// came after the first version of the tool.
+	serves map[string]bool
 }
 
 // checkRef refuses what git would read as an option or what no ref holds.
@@ -118,6 +121,15 @@ func prepareBase(ctx context.Context, log *slog.Logger, ref string) (*baseTree, 
 	if !b.serveFlags["server"] || !b.serveFlags["port"] {
 		return nil, fmt.Errorf("-base %s: its bench binary's serve command lacks -server or -port:\n%s", ref, usage)
 	}
+	b.serves = map[string]bool{}
+	for _, name := range baseServers {
+		// Without a port, `serve` stops at its first check: the name.
+		out, _ := exec.CommandContext(ctx, b.bin, "serve", "-server", name, "-port", "0").CombinedOutput()
+		b.serves[name] = !bytes.Contains(out, []byte("unknown server"))
+	}
+	if !b.serves["graft"] {
+		return nil, fmt.Errorf("-base %s: its bench tool has no graft server to measure", ref)
+	}
 	ok = true
 	return b, nil
 }
@@ -146,12 +158,13 @@ func (b *baseTree) remove(log *slog.Logger) {
 
 // withBase returns srvs with the base tree's graft entries added, each
 // just before today's entry of the same name: graft@<short> always,
-// graft-fasthttp@<short> when graft-fasthttp is selected.
+// graft-fasthttp@<short> when graft-fasthttp is selected and the base
+// serves it.
 func withBase(srvs []servers.Server, b *baseTree, profileDir string) []servers.Server {
 	var out []servers.Server
 	added := false
 	for _, s := range srvs {
-		if slices.Contains(baseServers, s.Name) {
+		if slices.Contains(baseServers, s.Name) && b.serves[s.Name] {
 			out = append(out, b.server(s, profileDir))
 			added = added || s.Name == "graft"
 		}

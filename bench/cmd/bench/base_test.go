@@ -84,7 +84,8 @@ func names(ss []servers.Server) []string {
 }
 
 func TestWithBase(t *testing.T) {
-	b := &baseTree{short: "af82c4e", bin: "/tmp/base/bench", serveFlags: map[string]bool{"server": true, "port": true}}
+	b := &baseTree{short: "af82c4e", bin: "/tmp/base/bench", serveFlags: map[string]bool{"server": true, "port": true},
+		serves: map[string]bool{"graft": true, "graft-fasthttp": true}}
 	pick := func(ns ...string) []servers.Server {
 		var out []servers.Server
 		for _, n := range ns {
@@ -112,6 +113,11 @@ func TestWithBase(t *testing.T) {
 				t.Errorf("servers = %v, want %v", got, tt.want)
 			}
 		})
+	}
+	older := *b
+	older.serves = map[string]bool{"graft": true}
+	if got, want := names(withBase(pick("graft", "graft-fasthttp"), &older, "")), []string{"graft@af82c4e", "graft", "graft-fasthttp"}; !slices.Equal(got, want) {
+		t.Errorf("a base without graft-fasthttp: servers = %v, want %v", got, want)
 	}
 	g := withBase(pick("graft"), b, "/tmp/prof")[0]
 	if !g.APQ || g.Upstream || g.Serve != nil || g.Command == nil {
@@ -293,7 +299,7 @@ func TestBaseHEADServes(t *testing.T) {
 			b.remove(log)
 		}
 	})
-	if !b.serveFlags["server"] || !b.serveFlags["port"] || len(b.commit) < 40 || !strings.HasPrefix(b.commit, b.short) {
+	if !b.serveFlags["server"] || !b.serveFlags["port"] || !b.serves["graft"] || !b.serves["graft-fasthttp"] || len(b.commit) < 40 || !strings.HasPrefix(b.commit, b.short) {
 		t.Fatalf("base = %+v", b)
 	}
 	srvs := withBase(nil, b, "")
