@@ -17,9 +17,24 @@ import (
 	"github.com/graftgql/graft/bench/servers"
 )
 
-// baseServers are the graft entries an earlier tree serves beside today's
-// with -base: graft always, graft-fasthttp when it is selected.
-var baseServers = []string{"graft", "graft-fasthttp"}
+// isGraftEntry says whether server is one of graft's own entries (graft,
+// graft-fasthttp, graft-upstream…), those an earlier tree serves beside
+// today's with -base.
+func isGraftEntry(server string) bool {
+	return server == "graft" || strings.HasPrefix(server, "graft-")
+}
+
+// baseProbe lists the entries to look for in the base: graft, which -base
+// always measures, and the graft entries among srvs.
+func baseProbe(srvs []servers.Server) []string {
+	out := []string{"graft"}
+	for _, s := range srvs {
+		if isGraftEntry(s.Name) && !slices.Contains(out, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
 
 // baseTree is an earlier commit of this repository checked out into a
 // temporary git worktree, with that tree's own bench binary built from its
@@ -36,8 +51,8 @@ type baseTree struct {
 	// serveFlags are the flags the binary's `serve` command accepts;
 	// -cpuprofile and -allocprofile came after the first version.
 	serveFlags map[string]bool
-	// serves are the entries of baseServers its `serve` knows; graft's
-	// came after the first version of the tool.
+	// serves are the probed graft entries its `serve` knows; graft's
+	// came after the first version of the tool, the upstream ones later.
 	serves map[string]bool
 }
 
@@ -69,10 +84,11 @@ func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
 }
 
 // prepareBase checks ref out into a temporary detached worktree of the
-// repository holding the working directory and builds that tree's bench
-// binary. The caller removes it with remove, which also runs when
-// preparing fails half-way.
-func prepareBase(ctx context.Context, log *slog.Logger, ref string) (*baseTree, error) {
+// repository holding the working directory, builds that tree's bench
+// binary and asks it which of the servers named in probe it serves. The
+// caller removes it with remove, which also runs when preparing fails
+// half-way.
+func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []string) (*baseTree, error) {
 	if err := checkRef(ref); err != nil {
 		return nil, err
 	}
@@ -122,7 +138,7 @@ func prepareBase(ctx context.Context, log *slog.Logger, ref string) (*baseTree, 
 		return nil, fmt.Errorf("-base %s: its bench binary's serve command lacks -server or -port:\n%s", ref, usage)
 	}
 	b.serves = map[string]bool{}
-	for _, name := range baseServers {
+	for _, name := range probe {
 		// Without a port, `serve` stops at its first check: the name.
 		out, _ := exec.CommandContext(ctx, b.bin, "serve", "-server", name, "-port", "0").CombinedOutput()
 		b.serves[name] = !bytes.Contains(out, []byte("unknown server"))
@@ -157,14 +173,14 @@ func (b *baseTree) remove(log *slog.Logger) {
 }
 
 // withBase returns srvs with the base tree's graft entries added, each
-// just before today's entry of the same name: graft@<short> always,
-// graft-fasthttp@<short> when graft-fasthttp is selected and the base
-// serves it.
+// just before today's entry of the same name: graft@<short> always, and
+// NAME@<short> for each other graft entry selected (graft-fasthttp,
+// graft-upstream…) that the base serves.
 func withBase(srvs []servers.Server, b *baseTree, profileDir string) []servers.Server {
 	var out []servers.Server
 	added := false
 	for _, s := range srvs {
-		if slices.Contains(baseServers, s.Name) && b.serves[s.Name] {
+		if isGraftEntry(s.Name) && b.serves[s.Name] {
 			out = append(out, b.server(s, profileDir))
 			added = added || s.Name == "graft"
 		}
@@ -178,17 +194,22 @@ func withBase(srvs []servers.Server, b *baseTree, profileDir string) []servers.S
 }
 
 // server describes today's entry now as served by the base binary:
-// `serve -server NAME -port N`, the protocol every version of the tool
-// speaks, printing "ready" when it accepts connections. Profiling flags
-// are passed only when that binary knows them.
+// `serve -server NAME -port N` (with `-upstream URL` for an upstream
+// entry), the protocol every version of the tool speaks, printing "ready"
+// when it accepts connections. Profiling flags are passed only when that
+// binary knows them.
 func (b *baseTree) server(now servers.Server, profileDir string) servers.Server {
 	name := baseName(now.Name, b.short)
 	return servers.Server{
-		Name:  name,
-		Check: now.Check,
-		APQ:   now.APQ,
-		Command: func(port int, _ string) (argv, env []string) {
+		Name:     name,
+		Check:    now.Check,
+		APQ:      now.APQ,
+		Upstream: now.Upstream,
+		Command: func(port int, upstreamURL string) (argv, env []string) {
 			argv = []string{b.bin, "serve", "-server", now.Name, "-port", strconv.Itoa(port)}
+			if now.Upstream {
+				argv = append(argv, "-upstream", upstreamURL)
+			}
 			if profileDir != "" && b.serveFlags["cpuprofile"] && b.serveFlags["allocprofile"] {
 				argv = append(argv, "-cpuprofile", filepath.Join(profileDir, name+".cpu.pprof"),
 					"-allocprofile", filepath.Join(profileDir, name+".allocs.pprof"))

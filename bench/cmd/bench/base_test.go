@@ -105,7 +105,8 @@ func TestWithBase(t *testing.T) {
 		{"graft", pick("ceiling", "graft"), []string{"ceiling", "graft@af82c4e", "graft"}},
 		{"both graft entries", pick("ceiling", "graft", "graft-fasthttp"), []string{"ceiling", "graft@af82c4e", "graft", "graft-fasthttp@af82c4e", "graft-fasthttp"}},
 		{"fasthttp only still gets graft", pick("ceiling", "graft-fasthttp"), []string{"ceiling", "graft-fasthttp@af82c4e", "graft-fasthttp", "graft@af82c4e"}},
-		{"no upstream entries", pick("ceiling", "graft-upstream", "graft"), []string{"ceiling", "graft-upstream", "graft@af82c4e", "graft"}},
+		{"an entry the base lacks", pick("ceiling", "graft-upstream", "graft"), []string{"ceiling", "graft-upstream", "graft@af82c4e", "graft"}},
+		{"peers have no base entry", pick("gqlgen", "gqlgen-upstream", "graft"), []string{"gqlgen", "gqlgen-upstream", "graft@af82c4e", "graft"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +119,21 @@ func TestWithBase(t *testing.T) {
 	older.serves = map[string]bool{"graft": true}
 	if got, want := names(withBase(pick("graft", "graft-fasthttp"), &older, "")), []string{"graft@af82c4e", "graft", "graft-fasthttp"}; !slices.Equal(got, want) {
 		t.Errorf("a base without graft-fasthttp: servers = %v, want %v", got, want)
+	}
+	if got, want := baseProbe(pick("ceiling", "graft-fasthttp", "gqlgen-upstream", "graft-upstream-raw")), []string{"graft", "graft-fasthttp", "graft-upstream-raw"}; !slices.Equal(got, want) {
+		t.Errorf("probe = %v, want %v", got, want)
+	}
+	withUp := *b
+	withUp.serves = map[string]bool{"graft": true, "graft-upstream": true}
+	up := withBase(pick("graft-upstream"), &withUp, "")
+	if got, want := names(up), []string{"graft-upstream@af82c4e", "graft-upstream", "graft@af82c4e"}; !slices.Equal(got, want) {
+		t.Fatalf("servers = %v, want %v", got, want)
+	}
+	if !up[0].Upstream || !up[0].Runs(workload.UpstreamQueries()[0]) {
+		t.Errorf("graft-upstream@af82c4e = %+v, want an upstream server", up[0])
+	}
+	if argv, _ := up[0].Command(4242, "http://127.0.0.1:9"); !slices.Equal(argv[len(argv)-2:], []string{"-upstream", "http://127.0.0.1:9"}) {
+		t.Errorf("argv = %v, want the upstream's URL", argv)
 	}
 	g := withBase(pick("graft"), b, "/tmp/prof")[0]
 	if !g.APQ || g.Upstream || g.Serve != nil || g.Command == nil {
@@ -227,6 +243,38 @@ func TestBeforeAfterMarkdown(t *testing.T) {
 	if strings.Contains(out, "### graft-fasthttp") {
 		t.Error("a graft-fasthttp table without graft-fasthttp in the run")
 	}
+	// An upstream entry gets its table, with the upstream queries only.
+	up := &measurement{
+		opts:    options{rounds: 1, conns: 32},
+		servers: []string{"graft@af82c4e", "graft", "graft-upstream@af82c4e", "graft-upstream"},
+		queries: []workload.Query{q[0], workload.UpstreamQueries()[0]},
+		cells: map[[2]string]*cell{
+			{"graft@af82c4e", "q1"}:          cpuCell(40000, 20*us),
+			{"graft", "q1"}:                  cpuCell(42000, 19*us),
+			{"graft@af82c4e", "q5"}:          {skipped: skipInMemory},
+			{"graft", "q5"}:                  {skipped: skipInMemory},
+			{"graft-upstream@af82c4e", "q1"}: {skipped: skipUpstream},
+			{"graft-upstream", "q1"}:         {skipped: skipUpstream},
+			{"graft-upstream@af82c4e", "q5"}: cpuCell(2000, 400*us),
+			{"graft-upstream", "q5"}:         cpuCell(3000, 300*us),
+		},
+		peakRSS: map[string]int64{},
+		base:    base,
+	}
+	out = up.beforeAfterMarkdown()
+	for _, want := range []string{
+		"### graft (before: graft@af82c4e)\n\n| query |",
+		"| q1 | 40000 | 42000 | 1.05 |",
+		"### graft-upstream (before: graft-upstream@af82c4e)\n\n| query |",
+		"| q5 | 2000 | 3000 | 1.50 | 400.0 | 300.0 | 0.75 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("section lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "| q5 |") != 1 || strings.Count(out, "| q1 |") != 1 {
+		t.Errorf("a query in the table of a server that does not run it:\n%s", out)
+	}
 	// Without -base the report has no such section or target.
 	m.base = nil
 	if out := m.markdown(); strings.Contains(out, "Before and after") || strings.Contains(out, "within 5% of") {
@@ -289,7 +337,7 @@ func TestBaseHEADServes(t *testing.T) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
-	b, err := prepareBase(ctx, log, "HEAD")
+	b, err := prepareBase(ctx, log, "HEAD", []string{"graft", "graft-fasthttp"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +390,7 @@ func TestPrepareBaseUnknownRef(t *testing.T) {
 	if err := exec.Command("git", "rev-parse", "--verify", "HEAD").Run(); err != nil {
 		t.Skip("not inside a git repository with a commit")
 	}
-	_, err := prepareBase(context.Background(), slog.New(slog.DiscardHandler), "no-such-ref-anywhere")
+	_, err := prepareBase(context.Background(), slog.New(slog.DiscardHandler), "no-such-ref-anywhere", []string{"graft"})
 	if err == nil || !strings.Contains(err.Error(), "-base no-such-ref-anywhere") {
 		t.Errorf("err = %v", err)
 	}

@@ -197,16 +197,19 @@ func (m *measurement) beforeAfterMarkdown() string {
 	var b strings.Builder
 	bs := m.base
 	fmt.Fprintf(&b, "\n## Before and after: graft at %s (commit %s) and today\n\n", bs.ref, bs.short)
-	fmt.Fprintf(&b, "Before is `graft@%s`: that commit checked out into a temporary worktree, its own bench binary built and served with `serve -server graft` in the same interleaved rounds as every other server (same pinning, GOMAXPROCS, warm-up and load). After is this tree. Ratios are after over before: req/s above 1 and server CPU per request below 1 mean today is faster.\n", bs.short)
-	for _, now := range baseServers {
+	fmt.Fprintf(&b, "Before is `NAME@%s`: that commit checked out into a temporary worktree, its own bench binary built and its graft entries served with `serve -server NAME` in the same interleaved rounds as every other server (same pinning, GOMAXPROCS, warm-up, load and answer checks). After is this tree. Ratios are after over before: req/s above 1 and server CPU per request below 1 mean today is faster.\n", bs.short)
+	for _, now := range m.servers {
 		before := baseName(now, bs.short)
-		if !slices.Contains(m.servers, now) || !slices.Contains(m.servers, before) {
+		if !isGraftEntry(now) || !slices.Contains(m.servers, before) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n### %s (before: %s)\n\n", now, before)
 		b.WriteString("| query | req/s before | req/s after | req/s after/before | CPU µs/req before | CPU µs/req after | CPU/req after/before | p50 µs before | p50 µs after | p99 µs before | p99 µs after | RSS MiB before | RSS MiB after |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-		for _, q := range m.memQueries() {
+		for _, q := range m.queries {
+			if !m.runs(now, q.Name) {
+				continue
+			}
 			for _, conns := range m.shapes(q) {
 				name := m.shapeQuery(q.Name, conns)
 				x, y := m.summary(before, name), m.summary(now, name)

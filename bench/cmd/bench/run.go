@@ -148,7 +148,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// The base is built before this process pins itself: its children
 	// would inherit the one CPU.
 	if o.base != "" {
-		b, err := prepareBase(ctx, log, o.base)
+		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs))
 		if err != nil {
 			return err
 		}
