@@ -91,7 +91,7 @@ func parseOptions(args []string) (options, error) {
 	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
 	fs.StringVar(&o.benchtime, "benchtime", "1s", "-benchtime of the in-process benchmarks")
 	fs.StringVar(&o.profile, "profile", "", "folder where each server writes CPU and allocation profiles of the run (go tool pprof)")
-	fs.StringVar(&o.base, "base", "", "a git commit, tag or branch of this repository: its graft (and graft-fasthttp when selected) runs as graft@<short hash> beside today's, with a before-and-after table")
+	fs.StringVar(&o.base, "base", "", "a git commit, tag or branch of this repository: its graft, and each other graft entry selected that it serves, runs as NAME@<short hash> beside today's, with a before-and-after table")
 	fs.StringVar(&o.out, "out", "results", "folder for the dated markdown report (full runs only)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
