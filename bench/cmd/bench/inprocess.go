@@ -26,12 +26,20 @@ func runInProcess(ctx context.Context, cpu int, benchtime string) inProcessResul
 	if err != nil || !bytes.Contains(mod, []byte("module github.com/graftgql/graft/bench\n")) {
 		return inProcessResult{skipped: "not run: the working directory is not the bench module"}
 	}
-	args := []string{"go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-cpu", "1", "-count", "1", "-benchtime", benchtime, "./inprocess"}
+	return goBench(ctx, ".", cpu, benchtime, ".")
+}
+
+// goBench runs `go test -bench pattern ./inprocess` in the bench module
+// at dir, pinned to cpu when cpu >= 0.
+func goBench(ctx context.Context, dir string, cpu int, benchtime, pattern string) inProcessResult {
+	args := []string{"go", "test", "-run", "^$", "-bench", pattern, "-benchmem", "-cpu", "1", "-count", "1", "-benchtime", benchtime, "./inprocess"}
 	res := inProcessResult{command: strings.Join(args, " ")}
 	if cpu >= 0 {
 		args = append([]string{"taskset", "-c", strconv.Itoa(cpu)}, args...)
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	res.output = string(out)

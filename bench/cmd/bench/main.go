@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/bench          full run; writes results/YYYY-MM-DD.md
 //	go run ./cmd/bench -smoke   one short round with the correctness checks, for CI
+//	go run ./cmd/bench -base REF   also graft as of REF (graft@<short hash>), before and after
 //	bench serve -server NAME -port N [-upstream URL]   (the load generator's children)
 //	bench upstream -port N              (the upstream service of q5 and q6)
 //
@@ -65,7 +66,10 @@ type options struct {
 	inProcess   bool
 	benchtime   string
 	profile     string
-	args        []string
+	// base is a git ref of this repository whose graft is measured beside
+	// today's (graft@<short hash>); "" for none.
+	base string
+	args []string
 }
 
 func parseOptions(args []string) (options, error) {
@@ -87,6 +91,7 @@ func parseOptions(args []string) (options, error) {
 	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
 	fs.StringVar(&o.benchtime, "benchtime", "1s", "-benchtime of the in-process benchmarks")
 	fs.StringVar(&o.profile, "profile", "", "folder where each server writes CPU and allocation profiles of the run (go tool pprof)")
+	fs.StringVar(&o.base, "base", "", "a git commit, tag or branch of this repository: its graft, and each other graft entry selected that it serves, runs as NAME@<short hash> beside today's, with a before-and-after table")
 	fs.StringVar(&o.out, "out", "results", "folder for the dated markdown report (full runs only)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -107,6 +112,11 @@ func parseOptions(args []string) (options, error) {
 		o.servers = strings.Split(servers, ",")
 	}
 	o.queries = strings.Split(queries, ",")
+	if o.base != "" {
+		if err := checkRef(o.base); err != nil {
+			return o, err
+		}
+	}
 	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.conns < 1 || o.connsHigh < 0 || o.connsLow < 0 {
 		return o, fmt.Errorf("rounds, duration and conns must be positive")
 	}

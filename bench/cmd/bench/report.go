@@ -284,9 +284,15 @@ func (m *measurement) markdown() string {
 			b.WriteString("\n<details><summary>raw output (benchstat input)</summary>\n\n```\n" + m.inProc.output + "```\n\n</details>\n")
 		}
 	}
+	if m.base != nil {
+		b.WriteString(m.beforeAfterMarkdown())
+	}
 	b.WriteString("\n## Machine and method\n\n")
 	fmt.Fprintf(&b, "- CPU: %s; %d CPUs (nproc); kernel %s\n", cpuModel(), runtime.NumCPU(), kernel())
 	fmt.Fprintf(&b, "- Go: %s %s/%s; Node: %s; graft at commit %s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, nodeVersion(), commit())
+	if m.base != nil {
+		fmt.Fprintf(&b, "- Before: graft at %s, commit %s, served by that tree's own bench binary (built in a temporary git worktree, removed afterwards) as %s.\n", m.base.ref, m.base.commit, baseName("graft", m.base.short))
+	}
 	fmt.Fprintf(&b, "- Load average (1, 5, 15 min) at the start: %s; at the end: %s. Much above 1 means other work shared the CPUs and absolute figures are low.\n", m.loadStart, loadAverage())
 	if m.pinned {
 		fmt.Fprintf(&b, "- Each server a child process pinned to CPU %d with GOMAXPROCS=1 (Node: one event loop); the load generator and the upstream service pinned to CPU %d.\n", o.serverCPU, o.clientCPU)

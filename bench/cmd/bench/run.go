@@ -88,6 +88,10 @@ type measurement struct {
 	started time.Time
 	took    time.Duration
 	inProc  *inProcessResult
+	// base is the earlier tree measured beside this one (-base), nil
+	// without; inProcAB its in-process comparison.
+	base     *baseTree
+	inProcAB *inProcessAB
 	// loadStart is the load average when the run began.
 	loadStart string
 	// checked counts the answers found correct.
@@ -141,6 +145,17 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		return err
 	}
 	m := &measurement{opts: o, queries: qs, cells: map[[2]string]*cell{}, peakRSS: map[string]int64{}, started: time.Now(), loadStart: loadAverage()}
+	// The base is built before this process pins itself: its children
+	// would inherit the one CPU.
+	if o.base != "" {
+		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs))
+		if err != nil {
+			return err
+		}
+		defer b.remove(log)
+		m.base = b
+		srvs = withBase(srvs, b, o.profile)
+	}
 	serverCPU := -1
 	if _, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() >= 2 {
 		if err := pinSelf(o.clientCPU); err != nil {
@@ -155,6 +170,10 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		log.Info("running the in-process benchmarks")
 		res := runInProcess(ctx, serverCPU, o.benchtime)
 		m.inProc = &res
+		if m.base != nil && res.skipped == "" {
+			ab := runInProcessAB(ctx, log, m.base, serverCPU, o.benchtime, o.rounds)
+			m.inProcAB = &ab
+		}
 	}
 	var children []*child
 	defer func() {

@@ -196,6 +196,10 @@ func (m *measurement) targetsMarkdown() string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.what, fig, verdict)
 	}
+	if m.base != nil {
+		fig, verdict := m.baseTarget()
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", m.baseTargetWhat(), fig, verdict)
+	}
 	return b.String()
 }
 
