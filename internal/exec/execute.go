@@ -30,8 +30,12 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
-	// sink collects errors resolvers add with AddError; ctx carries it.
-	sink errorSink
+	// sink collects errors resolvers add with AddError: it is ctx.
+	sink *reqCtx
+	// ctxs holds the contexts of this and the next requests run with this
+	// pooled state (see newReqCtx); next is the first unused one.
+	ctxs *[reqCtxBatch]reqCtx
+	next int
 	// logged counts the field failures logged or suppressed (logbound.go).
 	logged atomic.Int32
 	// ahead is set when the operation is batched and its fields were
@@ -81,7 +85,8 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 	}
 	r := requestPool.Get().(*request)
 	r.e, r.done, r.vars = e, ctx.Done(), vars
-	r.ctx = context.WithValue(ctx, sinkKey{}, &r.sink)
+	c := r.newReqCtx(ctx)
+	r.ctx, r.sink = c, c
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
@@ -134,11 +139,17 @@ func (r *request) executeRoot(o *Operation, pre []prefetched) (ok bool) {
 // release returns r to the pool.
 func (r *request) release() {
 	clear(r.errs)
-	r.sink.take()
+	if r.sink != nil {
+		r.sink.take()
+	}
 	if r.ahead {
 		r.st.release()
 	}
-	*r = request{path: r.path[:0], errs: r.errs[:0], st: r.st}
+	// Field by field: a whole-struct store costs a bulk write barrier.
+	r.e, r.ctx, r.done, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil
+	r.path, r.errs = r.path[:0], r.errs[:0]
+	r.logged.Store(0)
+	r.ahead = false
 	requestPool.Put(r)
 }
 
