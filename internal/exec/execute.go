@@ -42,6 +42,9 @@ type request struct {
 	// resolved ahead (batch.go) into st, which a pooled request keeps.
 	ahead bool
 	st    *aheadState
+	// slow is not zero while the general writer writes what the fast
+	// writer gave up on (fast.go).
+	slow int
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -149,7 +152,7 @@ func (r *request) release() {
 	r.e, r.ctx, r.done, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil
 	r.path, r.errs = r.path[:0], r.errs[:0]
 	r.logged.Store(0)
-	r.ahead = false
+	r.ahead, r.slow = false, 0
 	requestPool.Put(r)
 }
 

@@ -83,6 +83,12 @@ func AppendJSONString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
+// PlainJSONString reports whether AppendJSONString writes s as it is,
+// between quotes, with nothing escaped.
+func PlainJSONString(s string) bool {
+	return plainString(s)
+}
+
 // plainString reports whether every byte of s is ASCII that a JSON string
 // carries as it is, so s can be copied whole: most strings in a response
 // are.

@@ -1,0 +1,231 @@
+package exec
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unsafe"
+
+	schema "github.com/graftgql/graft/internal/schemadef"
+)
+
+// The fast writer.
+//
+// Most of a large response is plain data: struct fields read at an
+// offset, strings, numbers, lists of them. For a field whose value and
+// everything selected below it can only be such data (fieldPlan.fast,
+// known at plan time), the writer first tries fastValue, which keeps the
+// buffer in a local variable, inlines the commonest leaf writers and keeps
+// no response path, since it never reports an error: on anything the
+// general writer would report or treat specially (a null at a non-null
+// position, a leaf writer's error, the response budget), it gives up, the
+// caller drops what it wrote and the general writer writes the field
+// instead, with fast writing off below it (request.slow). The fast writer
+// has no side effects (it runs no resolver), so writing again is safe and
+// gives the same answer.
+
+// markFast sets the fast flags below op: a field is fast when its value can
+// be written by fastValue, an object plan when all its fields are plain
+// struct fields that are fast. Plans are shared, not cyclic, so each is
+// marked once.
+func markFast(op *objectPlan) bool {
+	if op.fastMarked {
+		return op.fast
+	}
+	op.fastMarked = true
+	fast := !op.concurrent && !op.work
+	for _, f := range op.fields {
+		switch f.kind {
+		case kindTypename:
+			continue
+		case kindModel:
+			if f.def == nil {
+				fast = false
+				continue
+			}
+			if f.sub != nil {
+				markSelection(f.sub)
+			}
+			f.fast = outFast(f.def.Out, f.sub)
+			if !f.fast || f.mw != nil || f.def.Resolve != nil || f.def.Batch != nil {
+				fast = false
+			}
+		default:
+			fast = false
+		}
+	}
+	op.fast = fast
+	return fast
+}
+
+// markSelection marks the object plans of sp.
+func markSelection(sp *selectionPlan) {
+	if sp.object != nil {
+		markFast(sp.object)
+	}
+	for _, op := range sp.byType {
+		markFast(op)
+	}
+}
+
+// outFast reports whether fastValue can write values described by out
+// with the selection sub.
+func outFast(out *schema.Output, sub *selectionPlan) bool {
+	switch out.Kind {
+	case schema.OutLeaf:
+		return true
+	case schema.OutPtr, schema.OutList:
+		return outFast(out.Elem, sub)
+	case schema.OutObject:
+		if sub == nil {
+			return false
+		}
+		op := sub.forType(out.Type.Name)
+		return op != nil && markFast(op)
+	}
+	return false
+}
+
+// fastValue appends the value at p (not nil) described by out, selected by
+// f, to buf. It reports false when the general writer must write it.
+func (r *request) fastValue(buf []byte, f *fieldPlan, out *schema.Output, p unsafe.Pointer) ([]byte, bool) {
+	switch out.Kind {
+	case schema.OutLeaf:
+		return appendLeaf(buf, out, p)
+	case schema.OutPtr:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			if out.NonNull {
+				return buf, false
+			}
+			return append(buf, "null"...), true
+		}
+		return r.fastValue(buf, f, out.Elem, q)
+	case schema.OutObject:
+		return r.fastObject(buf, f.sub.forType(out.Type.Name), out.Type.Name, p)
+	case schema.OutList:
+		return r.fastList(buf, f, out, p)
+	}
+	return buf, false
+}
+
+// fastList appends the slice or array at p.
+func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsafe.Pointer) ([]byte, bool) {
+	base, n := p, out.Len
+	if !out.Array {
+		sh := (*sliceHeader)(p)
+		if sh.data == nil && !out.NonNull {
+			return append(buf, "null"...), true
+		}
+		base, n = sh.data, sh.len
+	}
+	buf = append(buf, '[')
+	elem, size := out.Elem, out.ElemSize
+	ok := true
+	switch {
+	case elem.Kind == schema.OutLeaf:
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, ok = appendLeaf(buf, elem, unsafe.Add(base, uintptr(i)*size)); !ok {
+				return buf, false
+			}
+		}
+	case elem.Kind == schema.OutObject:
+		op := f.sub.forType(elem.Type.Name)
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, ok = r.fastObject(buf, op, elem.Type.Name, unsafe.Add(base, uintptr(i)*size)); !ok {
+				return buf, false
+			}
+		}
+	default:
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, ok = r.fastValue(buf, f, elem, unsafe.Add(base, uintptr(i)*size)); !ok {
+				return buf, false
+			}
+		}
+	}
+	return append(buf, ']'), true
+}
+
+// fastObject appends the fields of op for the object of type typeName at
+// obj.
+func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj unsafe.Pointer) ([]byte, bool) {
+	limit := r.e.maxResponse
+	buf = append(buf, '{')
+	first := true
+	ok := true
+	for _, f := range op.fields {
+		if f.conds != nil && !included(f.conds, r.vars) {
+			continue
+		}
+		if len(buf) > limit {
+			return buf, false
+		}
+		key := f.keyJSON
+		if first {
+			key, first = key[1:], false
+		}
+		if f.kind == kindTypename {
+			buf = append(buf, key...)
+			buf = appendString(buf, typeName)
+			continue
+		}
+		p := unsafe.Add(obj, f.def.Offset)
+		out := f.def.Out
+		if out.Kind == schema.OutLeaf && out.Leaf == schema.LeafString {
+			buf = appendKeyString(buf, key, *(*string)(p))
+			continue
+		}
+		buf = append(buf, key...)
+		if buf, ok = r.fastValue(buf, f, out, p); !ok {
+			return buf, false
+		}
+	}
+	return append(buf, '}'), true
+}
+
+// appendLeaf appends the leaf value at p described by out, inlining the
+// commonest writers.
+func appendLeaf(buf []byte, out *schema.Output, p unsafe.Pointer) ([]byte, bool) {
+	switch out.Leaf {
+	case schema.LeafString:
+		return appendString(buf, *(*string)(p)), true
+	case schema.LeafInt:
+		v := *(*int)(p)
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return buf, false
+		}
+		return strconv.AppendInt(buf, int64(v), 10), true
+	case schema.LeafBool:
+		if *(*bool)(p) {
+			return append(buf, "true"...), true
+		}
+		return append(buf, "false"...), true
+	}
+	b, err := out.WriteLeaf(buf, p)
+	return b, err == nil
+}
+
+// appendKeyString appends key and then s as a JSON string, in one copy
+// each when s needs no escaping.
+func appendKeyString(buf, key []byte, s string) []byte {
+	if !schema.PlainJSONString(s) {
+		return appendString(append(buf, key...), s)
+	}
+	n := len(buf)
+	end := n + len(key) + len(s) + 2
+	buf = slices.Grow(buf, end-n)[:end]
+	n += copy(buf[n:], key)
+	buf[n] = '"'
+	copy(buf[n+1:], s)
+	buf[end-1] = '"'
+	return buf
+}
