@@ -47,6 +47,11 @@ func markFast(op *objectPlan) bool {
 				markSelection(f.sub)
 			}
 			f.fast = outFast(f.def.Out, f.sub)
+			f.how, f.off = howOf(f.def.Out), f.def.Offset
+			if len(f.keyJSON) <= 16 {
+				f.key16 = new([16]byte)
+				copy(f.key16[:], f.keyJSON)
+			}
 			if !f.fast || f.mw != nil || f.def.Resolve != nil || f.def.Batch != nil {
 				fast = false
 			}
@@ -56,6 +61,28 @@ func markFast(op *objectPlan) bool {
 	}
 	op.fast = fast
 	return fast
+}
+
+// fastHow says how fastObject writes a field.
+type fastHow uint8
+
+const (
+	howValue  fastHow = iota // fastValue
+	howString                // a Go string, String or ID
+	howInt                   // a Go int, Int
+)
+
+// howOf returns how fastObject writes a value described by out.
+func howOf(out *schema.Output) fastHow {
+	if out.Kind == schema.OutLeaf {
+		switch out.Leaf {
+		case schema.LeafString:
+			return howString
+		case schema.LeafInt:
+			return howInt
+		}
+	}
+	return howValue
 }
 
 // markSelection marks the object plans of sp.
@@ -169,27 +196,47 @@ func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj un
 		if len(buf) > limit {
 			return buf, false
 		}
-		key := f.keyJSON
 		if first {
-			key, first = key[1:], false
+			buf = append(buf, f.keyJSON[1:]...)
+			first = false
+		} else {
+			buf = appendKey(buf, f)
 		}
 		if f.kind == kindTypename {
-			buf = append(buf, key...)
 			buf = appendString(buf, typeName)
 			continue
 		}
-		p := unsafe.Add(obj, f.def.Offset)
-		out := f.def.Out
-		if out.Kind == schema.OutLeaf && out.Leaf == schema.LeafString {
-			buf = appendKeyString(buf, key, *(*string)(p))
-			continue
-		}
-		buf = append(buf, key...)
-		if buf, ok = r.fastValue(buf, f, out, p); !ok {
-			return buf, false
+		p := unsafe.Add(obj, f.off)
+		switch f.how {
+		case howString:
+			buf = appendString(buf, *(*string)(p))
+		case howInt:
+			v := *(*int)(p)
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return buf, false
+			}
+			buf = strconv.AppendInt(buf, int64(v), 10)
+		default:
+			if buf, ok = r.fastValue(buf, f, f.def.Out, p); !ok {
+				return buf, false
+			}
 		}
 	}
 	return append(buf, '}'), true
+}
+
+// appendKey appends f.keyJSON; a key of up to 16 bytes is one fixed-size
+// store rather than a copy of variable length.
+func appendKey(buf []byte, f *fieldPlan) []byte {
+	if f.key16 == nil {
+		return append(buf, f.keyJSON...)
+	}
+	n := len(buf)
+	if cap(buf)-n < 16 {
+		buf = slices.Grow(buf, 16)
+	}
+	*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = *f.key16
+	return buf[:n+len(f.keyJSON)]
 }
 
 // appendLeaf appends the leaf value at p described by out, inlining the
@@ -212,20 +259,4 @@ func appendLeaf(buf []byte, out *schema.Output, p unsafe.Pointer) ([]byte, bool)
 	}
 	b, err := out.WriteLeaf(buf, p)
 	return b, err == nil
-}
-
-// appendKeyString appends key and then s as a JSON string, in one copy
-// each when s needs no escaping.
-func appendKeyString(buf, key []byte, s string) []byte {
-	if !schema.PlainJSONString(s) {
-		return appendString(append(buf, key...), s)
-	}
-	n := len(buf)
-	end := n + len(key) + len(s) + 2
-	buf = slices.Grow(buf, end-n)[:end]
-	n += copy(buf[n:], key)
-	buf[n] = '"'
-	copy(buf[n+1:], s)
-	buf[end-1] = '"'
-	return buf
 }

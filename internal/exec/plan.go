@@ -62,9 +62,14 @@ type fieldPlan struct {
 	// concurrent resolver, or a field that leads to one); deep: the
 	// selection below leads to one.
 	early, deep bool
-	// fast: the value can be written by the fast writer (fast.go).
-	fast bool
-	mw   Middleware // nil unless Options.Middleware wraps it
+	// fast: the value can be written by the fast writer (fast.go); how
+	// says how it writes it, off is def.Offset and key16 holds keyJSON
+	// when it fits, for a fixed-size copy.
+	fast  bool
+	how   fastHow
+	off   uintptr
+	key16 *[16]byte
+	mw    Middleware // nil unless Options.Middleware wraps it
 }
 
 // objectPlan is the plan of a selection set for one concrete object type.

@@ -1,6 +1,8 @@
 package schemadef
 
 import (
+	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -19,11 +21,44 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // escaped for JavaScript, and bytes that are not valid UTF-8 become U+FFFD.
 // HTML characters (<, >, &) are left as they are.
 func AppendJSONString(buf []byte, s string) []byte {
-	if plainString(s) {
-		buf = append(buf, '"')
-		buf = append(buf, s...)
-		return append(buf, '"')
+	// Copy s between quotes first, then check the copy a word at a time:
+	// most strings need no escaping. The 8 bytes of slack after the
+	// closing quote make the last word of the copy readable.
+	n := len(buf)
+	end := n + len(s) + 2
+	if cap(buf)-end < 8 {
+		buf = slices.Grow(buf, len(s)+2+8)
 	}
+	buf = buf[:end]
+	buf[n] = '"'
+	copy(buf[n+1:], s)
+	buf[end-1] = '"'
+	if plainCopy(buf[n+1:end+8], len(s)) {
+		return buf
+	}
+	return appendEscaped(buf[:n], s)
+}
+
+// plainCopy reports whether the first k bytes of b (which has at least 8
+// bytes more) are all plain8.
+func plainCopy(b []byte, k int) bool {
+	i := 0
+	for ; i+8 <= k; i += 8 {
+		if !plainWord(binary.LittleEndian.Uint64(b[i:])) {
+			return false
+		}
+	}
+	if rem := k - i; rem > 0 {
+		// The bytes after the copy are replaced by a plain 'a'.
+		mask := uint64(1)<<(8*rem) - 1
+		x := binary.LittleEndian.Uint64(b[i:])&mask | 0x6161616161616161&^mask
+		return plainWord(x)
+	}
+	return true
+}
+
+// appendEscaped is AppendJSONString for a string that needs escaping.
+func appendEscaped(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -83,44 +118,19 @@ func AppendJSONString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// PlainJSONString reports whether AppendJSONString writes s as it is,
-// between quotes, with nothing escaped.
-func PlainJSONString(s string) bool {
-	return plainString(s)
-}
-
-// plainString reports whether every byte of s is ASCII that a JSON string
-// carries as it is, so s can be copied whole: most strings in a response
-// are.
-func plainString(s string) bool {
-	if len(s) < 8 {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c >= utf8.RuneSelf || !safeASCII[c] {
-				return false
-			}
-		}
-		return true
-	}
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if !plain8(s[i : i+8]) {
-			return false
-		}
-	}
-	// The last, overlapping word covers the tail.
-	return i == len(s) || plain8(s[len(s)-8:])
-}
-
 // plain8 reports whether the eight bytes of s are ASCII that a JSON string
-// carries as it is (no control character, quote or backslash), testing
-// them together as one word.
+// carries as it is (no control character, quote or backslash).
 func plain8(s string) bool {
+	return plainWord(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)
+}
+
+// plainWord is plain8 for the bytes of x, testing them together.
+func plainWord(x uint64) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	less := (x - 0x20*ones) &^ x // a high bit where a byte is below 0x20
 	q := x ^ ('"' * ones)
 	quote := (q - ones) &^ q // a high bit where a byte is '"'
