@@ -1,7 +1,6 @@
 package schemadef
 
 import (
-	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 )
@@ -21,40 +20,59 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // escaped for JavaScript, and bytes that are not valid UTF-8 become U+FFFD.
 // HTML characters (<, >, &) are left as they are.
 func AppendJSONString(buf []byte, s string) []byte {
-	// Copy s between quotes first, then check the copy a word at a time:
-	// most strings need no escaping. The 8 bytes of slack after the
-	// closing quote make the last word of the copy readable.
+	if !plainString(s) {
+		return appendEscaped(buf, s)
+	}
+	// One grow and one copy.
 	n := len(buf)
 	end := n + len(s) + 2
-	if cap(buf)-end < 8 {
-		buf = slices.Grow(buf, len(s)+2+8)
-	}
-	buf = buf[:end]
+	buf = slices.Grow(buf, end-n)[:end]
 	buf[n] = '"'
 	copy(buf[n+1:], s)
 	buf[end-1] = '"'
-	if plainCopy(buf[n+1:end+8], len(s)) {
-		return buf
-	}
-	return appendEscaped(buf[:n], s)
+	return buf
 }
 
-// plainCopy reports whether the first k bytes of b (which has at least 8
-// bytes more) are all plain8.
-func plainCopy(b []byte, k int) bool {
-	i := 0
-	for ; i+8 <= k; i += 8 {
-		if !plainWord(binary.LittleEndian.Uint64(b[i:])) {
-			return false
+// plainString reports whether every byte of s is ASCII that a JSON string
+// carries as it is, so s can be copied whole: most strings in a response
+// are. It tests 8 bytes at a time, overlapping words covering what is
+// left, and pads strings under 4 bytes with a plain 'a'.
+func plainString(s string) bool {
+	n := len(s)
+	switch {
+	case n >= 8:
+		for i := 0; i+8 <= n; i += 8 {
+			if !plainWord(load64(s[i:])) {
+				return false
+			}
 		}
+		return n%8 == 0 || plainWord(load64(s[n-8:]))
+	case n >= 4:
+		return plainWord(uint64(load32(s)) | uint64(load32(s[n-4:]))<<32)
+	case n == 0:
+		return true
 	}
-	if rem := k - i; rem > 0 {
-		// The bytes after the copy are replaced by a plain 'a'.
-		mask := uint64(1)<<(8*rem) - 1
-		x := binary.LittleEndian.Uint64(b[i:])&mask | 0x6161616161616161&^mask
-		return plainWord(x)
+	x := uint64(0x6161616161616161)&^0xff | uint64(s[0])
+	if n > 1 {
+		x = x&^0xff00 | uint64(s[1])<<8
 	}
-	return true
+	if n > 2 {
+		x = x&^0xff0000 | uint64(s[2])<<16
+	}
+	return plainWord(x)
+}
+
+// load64 returns the first 8 bytes of s as a little-endian word.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// load32 returns the first 4 bytes of s as a little-endian word.
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // appendEscaped is AppendJSONString for a string that needs escaping.
@@ -121,8 +139,7 @@ func appendEscaped(buf []byte, s string) []byte {
 // plain8 reports whether the eight bytes of s are ASCII that a JSON string
 // carries as it is (no control character, quote or backslash).
 func plain8(s string) bool {
-	return plainWord(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)
+	return plainWord(load64(s))
 }
 
 // plainWord is plain8 for the bytes of x, testing them together.
