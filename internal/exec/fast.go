@@ -3,7 +3,6 @@ package exec
 import (
 	"math"
 	"slices"
-	"strconv"
 	"unsafe"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
@@ -215,7 +214,7 @@ func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj un
 			if v < math.MinInt32 || v > math.MaxInt32 {
 				return buf, false
 			}
-			buf = strconv.AppendInt(buf, int64(v), 10)
+			buf = appendInt(buf, v)
 		default:
 			if buf, ok = r.fastValue(buf, f, f.def.Out, p); !ok {
 				return buf, false
@@ -250,7 +249,7 @@ func appendLeaf(buf []byte, out *schema.Output, p unsafe.Pointer) ([]byte, bool)
 		if v < math.MinInt32 || v > math.MaxInt32 {
 			return buf, false
 		}
-		return strconv.AppendInt(buf, int64(v), 10), true
+		return appendInt(buf, v), true
 	case schema.LeafBool:
 		if *(*bool)(p) {
 			return append(buf, "true"...), true

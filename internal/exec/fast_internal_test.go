@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -186,5 +187,13 @@ func TestFastWriterAnswers(t *testing.T) {
 	}
 	if got := fastRun(t, fastEngine(t, Options{MaxResponseBytes: 100}), `{ trees { name esc } }`, nil, false); !strings.Contains(got, `"code":"RESPONSE_TOO_LARGE"`) {
 		t.Errorf("budget: got %s", got)
+	}
+}
+
+func TestAppendInt(t *testing.T) {
+	for _, v := range []int{0, 1, 9, 10, 42, 99, 100, 101, 999, 1000, 12345, -1, -999, math.MaxInt32, math.MinInt32, math.MaxInt, math.MinInt} {
+		if got, want := string(appendInt([]byte("x"), v)), "x"+strconv.Itoa(v); got != want {
+			t.Errorf("appendInt(%d) = %s, want %s", v, got, want)
+		}
 	}
 }

@@ -33,6 +33,12 @@ func AppendJSONString(buf []byte, s string) []byte {
 	return buf
 }
 
+// PlainJSONString reports whether AppendJSONString writes s as it is
+// between quotes, so a caller may copy it itself.
+func PlainJSONString(s string) bool {
+	return plainString(s)
+}
+
 // plainString reports whether every byte of s is ASCII that a JSON string
 // carries as it is, so s can be copied whole: most strings in a response
 // are. It tests 8 bytes at a time, overlapping words covering what is
