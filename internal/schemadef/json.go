@@ -47,12 +47,19 @@ func plainString(s string) bool {
 	n := len(s)
 	switch {
 	case n >= 8:
-		for i := 0; i+8 <= n; i += 8 {
-			if !plainWord(load64(s[i:])) {
+		i := 0
+		for ; i+16 <= n; i += 16 {
+			if !plainWords(load64(s[i:]), load64(s[i+8:])) {
 				return false
 			}
 		}
-		return n%8 == 0 || plainWord(load64(s[n-8:]))
+		if i+8 <= n {
+			if !plainWord(load64(s[i:])) {
+				return false
+			}
+			i += 8
+		}
+		return i == n || plainWord(load64(s[n-8:]))
 	case n >= 4:
 		return plainWord(uint64(load32(s)) | uint64(load32(s[n-4:]))<<32)
 	case n == 0:
@@ -146,6 +153,21 @@ func appendEscaped(buf []byte, s string) []byte {
 // carries as it is (no control character, quote or backslash).
 func plain8(s string) bool {
 	return plainWord(load64(s))
+}
+
+// plainWords is plainWord(x) && plainWord(y), with one branch.
+func plainWords(x, y uint64) bool {
+	return (unplain(x)|unplain(y))&0x8080808080808080 == 0
+}
+
+// unplain returns x with a high bit set in each byte that is not plain
+// (and maybe in others when one is).
+func unplain(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	less := (x - 0x20*ones) &^ x
+	q := x ^ ('"' * ones)
+	b := x ^ ('\\' * ones)
+	return less | (q-ones)&^q | (b-ones)&^b | x
 }
 
 // plainWord is plain8 for the bytes of x, testing them together.
