@@ -90,6 +90,12 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 	r.e, r.done, r.vars = e, ctx.Done(), vars
 	c := r.newReqCtx(ctx)
 	r.ctx, r.sink = c, c
+	// Grow the buffer once to the size of the last answer rather than
+	// doubling it on the way there.
+	hint := int(o.sizeHint.Load())
+	if cap(buf)-len(buf) < hint {
+		buf = slices.Grow(buf, hint)
+	}
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
@@ -105,6 +111,9 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 		r.buf = slices.Insert(r.buf, start+1, errs...)
 	}
 	out := closeResponse(r.buf, extensions)
+	if n := min(len(out)-start, maxSizeHint); n > hint || n < hint/2 {
+		o.sizeHint.Store(int32(n))
+	}
 	r.release()
 	return out, hasErrors
 }
