@@ -197,3 +197,27 @@ func TestAppendInt(t *testing.T) {
 		}
 	}
 }
+
+// TestFastWriterKeepsMiddleware: a middleware on a plain field deep in
+// plain data still wraps every occurrence of it.
+func TestFastWriterKeepsMiddleware(t *testing.T) {
+	calls := 0
+	e := fastEngine(t, Options{Middleware: func(typeName, fieldName string) Middleware {
+		if typeName != "Kid" || fieldName != "n" {
+			return nil
+		}
+		return func(ctx context.Context, call *FieldCall, next func(context.Context) error) error {
+			calls++
+			return next(ctx)
+		}
+	}})
+	got := fastRun(t, e, `{ trees { kids { id n } } }`, nil, false)
+	want := fastRun(t, fastEngine(t, Options{}), `{ trees { kids { id n } } }`, nil, false)
+	kids := 0
+	for _, tr := range fastTrees() {
+		kids += len(tr.Kids)
+	}
+	if got != want || calls != kids {
+		t.Errorf("got %s with %d middleware calls\nwant %s with %d", got, calls, want, kids)
+	}
+}
