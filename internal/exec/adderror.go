@@ -6,8 +6,67 @@ import (
 	"sync/atomic"
 )
 
-// sinkKey is the context key of the errorSink of a resolver's context.
+// sinkKey is the context key under which a resolver's context holds its
+// errorAdder.
 type sinkKey struct{}
+
+// reqCtxBatch is the number of request contexts allocated together.
+const reqCtxBatch = 16
+
+// reqCtx is the context resolvers receive: the caller's context, which
+// also carries the request's error sink (made on the first AddError). A
+// reqCtx is used by one request only and never reused, since a resolver
+// may keep its context after the request (a goroutine, a loader);
+// allocating them reqCtxBatch at a time keeps the cost per request to a
+// fraction of an allocation. A kept context keeps the others of its batch
+// alive with it.
+type reqCtx struct {
+	context.Context
+	sink atomic.Pointer[errorSink]
+}
+
+// Value returns the request context itself for sinkKey (see AddError),
+// or the caller's value.
+func (c *reqCtx) Value(k any) any {
+	if _, ok := k.(sinkKey); ok {
+		return c
+	}
+	return c.Context.Value(k)
+}
+
+// addError records err in the request's sink, making it when needed.
+func (c *reqCtx) addError(err error) {
+	s := c.sink.Load()
+	if s == nil {
+		s = &errorSink{}
+		if !c.sink.CompareAndSwap(nil, s) {
+			s = c.sink.Load()
+		}
+	}
+	s.addError(err)
+}
+
+// take returns and clears the errors recorded so far.
+func (c *reqCtx) take() []error {
+	if s := c.sink.Load(); s != nil {
+		return s.take()
+	}
+	return nil
+}
+
+// newReqCtx returns a fresh reqCtx of the request on the caller's ctx.
+func (r *request) newReqCtx(ctx context.Context) *reqCtx {
+	if r.ctxs == nil || r.next == len(r.ctxs) {
+		r.ctxs, r.next = new([reqCtxBatch]reqCtx), 0
+	}
+	c := &r.ctxs[r.next]
+	r.next++
+	c.Context = ctx
+	return c
+}
+
+// errorAdder is what a resolver's context holds under sinkKey.
+type errorAdder interface{ addError(err error) }
 
 // errorSink collects the errors resolvers report with AddError; the
 // executor attaches them to the field whose resolver ran.
@@ -20,15 +79,20 @@ type errorSink struct {
 // AddError records err as an error of the field whose resolver received
 // ctx. It reports false when ctx is not a resolver's context.
 func AddError(ctx context.Context, err error) bool {
-	s, ok := ctx.Value(sinkKey{}).(*errorSink)
+	s, ok := ctx.Value(sinkKey{}).(errorAdder)
 	if !ok || err == nil {
 		return false
 	}
+	s.addError(err)
+	return true
+}
+
+// addError records err.
+func (s *errorSink) addError(err error) {
 	s.mu.Lock()
 	s.errs = append(s.errs, err)
 	s.n.Store(int32(len(s.errs)))
 	s.mu.Unlock()
-	return true
 }
 
 // take returns and clears the recorded errors.

@@ -21,6 +21,11 @@
 // the caller's buffer in selection order. No result maps are built and no
 // reflection runs. A non-null violation is handled by truncating the buffer
 // back to the start of the nearest nullable parent and writing null there.
+// Plain data below a field (struct fields, leaves, lists, objects with no
+// resolver) is first written by a fast writer that keeps no response path
+// and gives up, for the general writer to write the field again, on
+// anything that would be an error or a null at a non-null position
+// (fast.go).
 //
 // Sibling fields and list items run sequentially, in selection order, in
 // the request's goroutine. Resolvers marked schema.Field.Concurrent are

@@ -30,14 +30,21 @@ type request struct {
 	buf  []byte
 	path []pathElem
 	errs []*gqlerror.Error
-	// sink collects errors resolvers add with AddError; ctx carries it.
-	sink errorSink
+	// sink collects errors resolvers add with AddError: it is ctx.
+	sink *reqCtx
+	// ctxs holds the contexts of this and the next requests run with this
+	// pooled state (see newReqCtx); next is the first unused one.
+	ctxs *[reqCtxBatch]reqCtx
+	next int
 	// logged counts the field failures logged or suppressed (logbound.go).
 	logged atomic.Int32
 	// ahead is set when the operation is batched and its fields were
 	// resolved ahead (batch.go) into st, which a pooled request keeps.
 	ahead bool
 	st    *aheadState
+	// slow is not zero while the general writer writes what the fast
+	// writer gave up on (fast.go).
+	slow int
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -81,7 +88,14 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 	}
 	r := requestPool.Get().(*request)
 	r.e, r.done, r.vars = e, ctx.Done(), vars
-	r.ctx = context.WithValue(ctx, sinkKey{}, &r.sink)
+	c := r.newReqCtx(ctx)
+	r.ctx, r.sink = c, c
+	// Grow the buffer once to the size of the last answer rather than
+	// doubling it on the way there.
+	hint := int(o.sizeHint.Load())
+	if cap(buf)-len(buf) < hint {
+		buf = slices.Grow(buf, hint)
+	}
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
@@ -97,6 +111,9 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 		r.buf = slices.Insert(r.buf, start+1, errs...)
 	}
 	out := closeResponse(r.buf, extensions)
+	if n := min(len(out)-start, maxSizeHint); n > hint || n < hint/2 {
+		o.sizeHint.Store(int32(n))
+	}
 	r.release()
 	return out, hasErrors
 }
@@ -134,11 +151,17 @@ func (r *request) executeRoot(o *Operation, pre []prefetched) (ok bool) {
 // release returns r to the pool.
 func (r *request) release() {
 	clear(r.errs)
-	r.sink.take()
+	if r.sink != nil {
+		r.sink.take()
+	}
 	if r.ahead {
 		r.st.release()
 	}
-	*r = request{path: r.path[:0], errs: r.errs[:0], st: r.st}
+	// Field by field: a whole-struct store costs a bulk write barrier.
+	r.e, r.ctx, r.done, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil
+	r.path, r.errs = r.path[:0], r.errs[:0]
+	r.logged.Store(0)
+	r.ahead, r.slow = false, 0
 	requestPool.Put(r)
 }
 

@@ -1,11 +1,43 @@
 package exec
 
-import schema "github.com/graftgql/graft/internal/schemadef"
+import (
+	"slices"
+	"strconv"
+
+	schema "github.com/graftgql/graft/internal/schemadef"
+)
 
 // appendString appends s as a JSON string, escaped as the schema's leaf
-// writers escape strings.
+// writers escape strings. A string with nothing to escape, the usual
+// case, is copied here, without a second call.
 func appendString(buf []byte, s string) []byte {
-	return schema.AppendJSONString(buf, s)
+	if !schema.PlainJSONString(s) {
+		return schema.AppendJSONString(buf, s)
+	}
+	n := len(buf)
+	end := n + len(s) + 2
+	if end > cap(buf) {
+		buf = slices.Grow(buf, end-n)
+	}
+	buf = buf[:end]
+	buf[n] = '"'
+	copy(buf[n+1:], s)
+	buf[end-1] = '"'
+	return buf
+}
+
+// appendInt appends v in decimal, with no call for values under 1000.
+func appendInt(buf []byte, v int) []byte {
+	if uint(v) >= 1000 {
+		return strconv.AppendInt(buf, int64(v), 10)
+	}
+	switch {
+	case v < 10:
+		return append(buf, byte('0'+v))
+	case v < 100:
+		return append(buf, byte('0'+v/10), byte('0'+v%10))
+	}
+	return append(buf, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
 }
 
 // jsonKey returns the bytes `,"key":` written before a field's value; the

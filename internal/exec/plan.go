@@ -62,7 +62,14 @@ type fieldPlan struct {
 	// concurrent resolver, or a field that leads to one); deep: the
 	// selection below leads to one.
 	early, deep bool
-	mw          Middleware // nil unless Options.Middleware wraps it
+	// fast: the value can be written by the fast writer (fast.go); how
+	// says how it writes it, off is def.Offset and key16 holds keyJSON
+	// when it fits, for a fixed-size copy.
+	fast  bool
+	how   fastHow
+	off   uintptr
+	key16 *[16]byte
+	mw    Middleware // nil unless Options.Middleware wraps it
 }
 
 // objectPlan is the plan of a selection set for one concrete object type.
@@ -72,6 +79,8 @@ type objectPlan struct {
 	typeName   string
 	work       bool // some field is resolved ahead (fieldPlan.early)
 	marked     bool // work is computed
+	// fast: written by the fast writer (fast.go); fastMarked: computed.
+	fast, fastMarked bool
 }
 
 // selectionPlan is the plan of a selection set: one objectPlan when the
@@ -157,6 +166,7 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 	}
 	op.cacheable = op.introOnly && len(def.VariableDefinitions) == 0 && def.Operation == ast.Query
 	op.batched = markWork(op.root.object)
+	markFast(op.root.object) // after markWork
 	return op, nil
 }
 

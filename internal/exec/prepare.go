@@ -36,7 +36,13 @@ type Operation struct {
 	// batched is set when the plan reaches a batch field or a concurrent
 	// resolver: such operations resolve ahead, level by level (batch.go).
 	batched bool
+	// sizeHint is about the size of the operation's last answer, up to
+	// maxSizeHint: run grows the caller's buffer to it at once.
+	sizeHint atomic.Int32
 }
+
+// maxSizeHint bounds Operation.sizeHint.
+const maxSizeHint = maxPooledBuffer
 
 // AST returns the parsed and validated document.
 func (d *Document) AST() *ast.QueryDocument { return d.doc }

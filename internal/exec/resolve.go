@@ -105,6 +105,23 @@ func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetc
 		r.addError(r.resolverError(f, a))
 	}
 	out := f.def.Out
+	if f.fast && err == nil && p != nil && r.slow == 0 {
+		if b, ok := r.fastValue(r.buf, f, out, p); ok {
+			r.buf = b
+			return true
+		}
+		// The general writer writes what the fast one gave up on.
+		r.slow++
+		ok := r.writeFieldValue(f, out, p, nil)
+		r.slow--
+		return ok
+	}
+	return r.writeFieldValue(f, out, p, err)
+}
+
+// writeFieldValue writes the value at p of the model field f, or its
+// error err.
+func (r *request) writeFieldValue(f *fieldPlan, out *schema.Output, p unsafe.Pointer, err error) bool {
 	if err == nil && p != nil && out.Kind == schema.OutLeaf {
 		// Fast path for scalar fields.
 		b, lerr := out.WriteLeaf(r.buf, p)

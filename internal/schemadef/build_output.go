@@ -213,7 +213,7 @@ func (bc *build) output(gt reflect.Type, ref *TypeRef) (*Output, error) {
 		if w == nil {
 			return nil, misfit
 		}
-		return &Output{Kind: OutLeaf, NonNull: isNonNull, Type: t, WriteLeaf: w}, nil
+		return &Output{Kind: OutLeaf, NonNull: isNonNull, Type: t, WriteLeaf: w, Leaf: bc.leafKind(t, gt)}, nil
 	}
 	return nil, misfit
 }

@@ -1,6 +1,7 @@
 package schemadef
 
 import (
+	"slices"
 	"unicode/utf8"
 )
 
@@ -19,11 +20,76 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // escaped for JavaScript, and bytes that are not valid UTF-8 become U+FFFD.
 // HTML characters (<, >, &) are left as they are.
 func AppendJSONString(buf []byte, s string) []byte {
-	if plainString(s) {
-		buf = append(buf, '"')
-		buf = append(buf, s...)
-		return append(buf, '"')
+	if !plainString(s) {
+		return appendEscaped(buf, s)
 	}
+	// One grow and one copy.
+	n := len(buf)
+	end := n + len(s) + 2
+	buf = slices.Grow(buf, end-n)[:end]
+	buf[n] = '"'
+	copy(buf[n+1:], s)
+	buf[end-1] = '"'
+	return buf
+}
+
+// PlainJSONString reports whether AppendJSONString writes s as it is
+// between quotes, so a caller may copy it itself.
+func PlainJSONString(s string) bool {
+	return plainString(s)
+}
+
+// plainString reports whether every byte of s is ASCII that a JSON string
+// carries as it is, so s can be copied whole: most strings in a response
+// are. It tests 8 bytes at a time, overlapping words covering what is
+// left, and pads strings under 4 bytes with a plain 'a'.
+func plainString(s string) bool {
+	n := len(s)
+	switch {
+	case n >= 8:
+		i := 0
+		for ; i+16 <= n; i += 16 {
+			if !plainWords(load64(s[i:]), load64(s[i+8:])) {
+				return false
+			}
+		}
+		if i+8 <= n {
+			if !plainWord(load64(s[i:])) {
+				return false
+			}
+			i += 8
+		}
+		return i == n || plainWord(load64(s[n-8:]))
+	case n >= 4:
+		return plainWord(uint64(load32(s)) | uint64(load32(s[n-4:]))<<32)
+	case n == 0:
+		return true
+	}
+	x := uint64(0x6161616161616161)&^0xff | uint64(s[0])
+	if n > 1 {
+		x = x&^0xff00 | uint64(s[1])<<8
+	}
+	if n > 2 {
+		x = x&^0xff0000 | uint64(s[2])<<16
+	}
+	return plainWord(x)
+}
+
+// load64 returns the first 8 bytes of s as a little-endian word.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// load32 returns the first 4 bytes of s as a little-endian word.
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// appendEscaped is AppendJSONString for a string that needs escaping.
+func appendEscaped(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -83,38 +149,33 @@ func AppendJSONString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// plainString reports whether every byte of s is ASCII that a JSON string
-// carries as it is, so s can be copied whole: most strings in a response
-// are.
-func plainString(s string) bool {
-	if len(s) < 8 {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c >= utf8.RuneSelf || !safeASCII[c] {
-				return false
-			}
-		}
-		return true
-	}
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if !plain8(s[i : i+8]) {
-			return false
-		}
-	}
-	// The last, overlapping word covers the tail.
-	return i == len(s) || plain8(s[len(s)-8:])
+// plain8 reports whether the eight bytes of s are ASCII that a JSON string
+// carries as it is (no control character, quote or backslash).
+func plain8(s string) bool {
+	return plainWord(load64(s))
 }
 
-// plain8 reports whether the eight bytes of s are ASCII that a JSON string
-// carries as it is (no control character, quote or backslash), testing
-// them together as one word.
-func plain8(s string) bool {
+// plainWords is plainWord(x) && plainWord(y), with one branch.
+func plainWords(x, y uint64) bool {
+	return (unplain(x)|unplain(y))&0x8080808080808080 == 0
+}
+
+// unplain returns x with a high bit set in each byte that is not plain
+// (and maybe in others when one is).
+func unplain(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	less := (x - 0x20*ones) &^ x
+	q := x ^ ('"' * ones)
+	b := x ^ ('\\' * ones)
+	return less | (q-ones)&^q | (b-ones)&^b | x
+}
+
+// plainWord is plain8 for the bytes of x, testing them together.
+func plainWord(x uint64) bool {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	less := (x - 0x20*ones) &^ x // a high bit where a byte is below 0x20
 	q := x ^ ('"' * ones)
 	quote := (q - ones) &^ q // a high bit where a byte is '"'

@@ -1,6 +1,7 @@
 package schemadef
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -19,10 +20,10 @@ func TestPlain8MatchesTheTable(t *testing.T) {
 }
 
 func TestPlainStringMatchesTheTable(t *testing.T) {
-	for n := 0; n <= 20; n++ {
+	for n := 0; n <= 40; n++ {
 		for pos := 0; pos < n; pos++ {
 			for _, c := range []byte{0, 0x1f, '"', '\\', 0x7f, 0x80, 0xff, 'a', ' '} {
-				b := []byte("abcdefghijklmnopqrstuvwxyz"[:n])
+				b := []byte(strings.Repeat("abcdefghijklmnopqrstuvwxyz", 2)[:n])
 				b[pos] = c
 				want := c < utf8.RuneSelf && safeASCII[c]
 				if got := plainString(string(b)); got != want {

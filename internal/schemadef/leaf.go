@@ -67,6 +67,23 @@ func (bc *build) leafWriter(t *Type, gt reflect.Type) leafWriter {
 	return nil
 }
 
+// leafKind returns the LeafKind of the writer leafWriter returns for a Go
+// value of type gt at a position of t.
+func (bc *build) leafKind(t *Type, gt reflect.Type) LeafKind {
+	if ti := bc.names[t.Name]; ti.enum != nil || ti.scalar != nil {
+		return LeafOther
+	}
+	switch k := gt.Kind(); {
+	case (t.Name == "String" || t.Name == "ID") && k == reflect.String:
+		return LeafString
+	case t.Name == "Int" && k == reflect.Int:
+		return LeafInt
+	case t.Name == "Boolean" && k == reflect.Bool:
+		return LeafBool
+	}
+	return LeafOther
+}
+
 func writeString(buf []byte, p unsafe.Pointer) ([]byte, error) {
 	return AppendJSONString(buf, *(*string)(p)), nil
 }

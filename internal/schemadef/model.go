@@ -237,6 +237,22 @@ const (
 	OutPtr
 )
 
+// LeafKind names the built-in leaf writers the executor may inline.
+type LeafKind uint8
+
+// The inlined leaf writers.
+const (
+	// LeafOther is any other writer: call WriteLeaf.
+	LeafOther LeafKind = iota
+	// LeafString is a Go string kind written as a JSON string (String, ID).
+	LeafString
+	// LeafInt is a Go int written as a GraphQL Int: a value outside 32
+	// bits is an error.
+	LeafInt
+	// LeafBool is a Go bool.
+	LeafBool
+)
+
 // Output describes a Go value at one position of a field's GraphQL type:
 // how to read it from memory, and whether a null there violates a non-null
 // type. The executor walks it with unsafe pointers, so no reflection runs
@@ -263,6 +279,10 @@ type Output struct {
 	// buf. An error (an integer outside 32 bits, an undeclared enum value,
 	// a custom scalar that fails to marshal) becomes a field error.
 	WriteLeaf func(buf []byte, p unsafe.Pointer) ([]byte, error)
+	// Leaf says which built-in writer WriteLeaf is, so the executor may
+	// write the commonest leaves without calling it; LeafOther for any
+	// other writer.
+	Leaf LeafKind
 
 	// ResolveType returns the concrete object type of the Go interface
 	// value at p and a pointer to its struct, or (nil, nil, nil) when the

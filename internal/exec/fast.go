@@ -1,0 +1,261 @@
+package exec
+
+import (
+	"math"
+	"slices"
+	"unsafe"
+
+	schema "github.com/graftgql/graft/internal/schemadef"
+)
+
+// The fast writer.
+//
+// Most of a large response is plain data: struct fields read at an
+// offset, strings, numbers, lists of them. For a field whose value and
+// everything selected below it can only be such data (fieldPlan.fast,
+// known at plan time), the writer first tries fastValue, which keeps the
+// buffer in a local variable, inlines the commonest leaf writers and keeps
+// no response path, since it never reports an error: on anything the
+// general writer would report or treat specially (a null at a non-null
+// position, a leaf writer's error, the response budget), it gives up, the
+// caller drops what it wrote and the general writer writes the field
+// instead, with fast writing off below it (request.slow). The fast writer
+// has no side effects (it runs no resolver), so writing again is safe and
+// gives the same answer.
+
+// markFast sets the fast flags below op: a field is fast when its value can
+// be written by fastValue, an object plan when all its fields are plain
+// struct fields that are fast. Plans are shared, not cyclic, so each is
+// marked once.
+func markFast(op *objectPlan) bool {
+	if op.fastMarked {
+		return op.fast
+	}
+	op.fastMarked = true
+	fast := !op.concurrent && !op.work
+	for _, f := range op.fields {
+		switch f.kind {
+		case kindTypename:
+			continue
+		case kindModel:
+			if f.def == nil {
+				fast = false
+				continue
+			}
+			if f.sub != nil {
+				markSelection(f.sub)
+			}
+			f.fast = outFast(f.def.Out, f.sub)
+			f.how, f.off = howOf(f.def.Out), f.def.Offset
+			if len(f.keyJSON) <= 16 {
+				f.key16 = new([16]byte)
+				copy(f.key16[:], f.keyJSON)
+			}
+			if !f.fast || f.mw != nil || f.def.Resolve != nil || f.def.Batch != nil {
+				fast = false
+			}
+		default:
+			fast = false
+		}
+	}
+	op.fast = fast
+	return fast
+}
+
+// fastHow says how fastObject writes a field.
+type fastHow uint8
+
+const (
+	howValue  fastHow = iota // fastValue
+	howString                // a Go string, String or ID
+	howInt                   // a Go int, Int
+)
+
+// howOf returns how fastObject writes a value described by out.
+func howOf(out *schema.Output) fastHow {
+	if out.Kind == schema.OutLeaf {
+		switch out.Leaf {
+		case schema.LeafString:
+			return howString
+		case schema.LeafInt:
+			return howInt
+		}
+	}
+	return howValue
+}
+
+// markSelection marks the object plans of sp.
+func markSelection(sp *selectionPlan) {
+	if sp.object != nil {
+		markFast(sp.object)
+	}
+	for _, op := range sp.byType {
+		markFast(op)
+	}
+}
+
+// outFast reports whether fastValue can write values described by out
+// with the selection sub.
+func outFast(out *schema.Output, sub *selectionPlan) bool {
+	switch out.Kind {
+	case schema.OutLeaf:
+		return true
+	case schema.OutPtr, schema.OutList:
+		return outFast(out.Elem, sub)
+	case schema.OutObject:
+		if sub == nil {
+			return false
+		}
+		op := sub.forType(out.Type.Name)
+		return op != nil && markFast(op)
+	}
+	return false
+}
+
+// fastValue appends the value at p (not nil) described by out, selected by
+// f, to buf. It reports false when the general writer must write it.
+func (r *request) fastValue(buf []byte, f *fieldPlan, out *schema.Output, p unsafe.Pointer) ([]byte, bool) {
+	switch out.Kind {
+	case schema.OutLeaf:
+		return appendLeaf(buf, out, p)
+	case schema.OutPtr:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			if out.NonNull {
+				return buf, false
+			}
+			return append(buf, "null"...), true
+		}
+		return r.fastValue(buf, f, out.Elem, q)
+	case schema.OutObject:
+		return r.fastObject(buf, f.sub.forType(out.Type.Name), out.Type.Name, p)
+	case schema.OutList:
+		return r.fastList(buf, f, out, p)
+	}
+	return buf, false
+}
+
+// fastList appends the slice or array at p.
+func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsafe.Pointer) ([]byte, bool) {
+	base, n := p, out.Len
+	if !out.Array {
+		sh := (*sliceHeader)(p)
+		if sh.data == nil && !out.NonNull {
+			return append(buf, "null"...), true
+		}
+		base, n = sh.data, sh.len
+	}
+	buf = append(buf, '[')
+	elem, size := out.Elem, out.ElemSize
+	ok := true
+	switch {
+	case elem.Kind == schema.OutLeaf:
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, ok = appendLeaf(buf, elem, unsafe.Add(base, uintptr(i)*size)); !ok {
+				return buf, false
+			}
+		}
+	case elem.Kind == schema.OutObject:
+		op := f.sub.forType(elem.Type.Name)
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, ok = r.fastObject(buf, op, elem.Type.Name, unsafe.Add(base, uintptr(i)*size)); !ok {
+				return buf, false
+			}
+		}
+	default:
+		for i := range n {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, ok = r.fastValue(buf, f, elem, unsafe.Add(base, uintptr(i)*size)); !ok {
+				return buf, false
+			}
+		}
+	}
+	return append(buf, ']'), true
+}
+
+// fastObject appends the fields of op for the object of type typeName at
+// obj.
+func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj unsafe.Pointer) ([]byte, bool) {
+	limit := r.e.maxResponse
+	buf = append(buf, '{')
+	first := true
+	ok := true
+	for _, f := range op.fields {
+		if f.conds != nil && !included(f.conds, r.vars) {
+			continue
+		}
+		if len(buf) > limit {
+			return buf, false
+		}
+		if first {
+			buf = append(buf, f.keyJSON[1:]...)
+			first = false
+		} else {
+			buf = appendKey(buf, f)
+		}
+		if f.kind == kindTypename {
+			buf = appendString(buf, typeName)
+			continue
+		}
+		p := unsafe.Add(obj, f.off)
+		switch f.how {
+		case howString:
+			buf = appendString(buf, *(*string)(p))
+		case howInt:
+			v := *(*int)(p)
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return buf, false
+			}
+			buf = appendInt(buf, v)
+		default:
+			if buf, ok = r.fastValue(buf, f, f.def.Out, p); !ok {
+				return buf, false
+			}
+		}
+	}
+	return append(buf, '}'), true
+}
+
+// appendKey appends f.keyJSON; a key of up to 16 bytes is one fixed-size
+// store rather than a copy of variable length.
+func appendKey(buf []byte, f *fieldPlan) []byte {
+	if f.key16 == nil {
+		return append(buf, f.keyJSON...)
+	}
+	n := len(buf)
+	if cap(buf)-n < 16 {
+		buf = slices.Grow(buf, 16)
+	}
+	*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = *f.key16
+	return buf[:n+len(f.keyJSON)]
+}
+
+// appendLeaf appends the leaf value at p described by out, inlining the
+// commonest writers.
+func appendLeaf(buf []byte, out *schema.Output, p unsafe.Pointer) ([]byte, bool) {
+	switch out.Leaf {
+	case schema.LeafString:
+		return appendString(buf, *(*string)(p)), true
+	case schema.LeafInt:
+		v := *(*int)(p)
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return buf, false
+		}
+		return appendInt(buf, v), true
+	case schema.LeafBool:
+		if *(*bool)(p) {
+			return append(buf, "true"...), true
+		}
+		return append(buf, "false"...), true
+	}
+	b, err := out.WriteLeaf(buf, p)
+	return b, err == nil
+}
