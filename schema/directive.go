@@ -3,9 +3,14 @@ package schema
 import "github.com/graftgql/graft/internal/schemadef"
 
 // DirectiveFunc implements an executable directive applied to a field: it
-// receives the directive's argument values as applied in the schema and
-// resolves the field by calling next, or returns an error instead (the
-// field is then null with that error).
+// receives the directive's argument values as applied in the schema,
+// resolves the field by calling next, which returns the field's Go value
+// (a string for a String field of Go type string, the *T a resolver
+// returned; nil for null), and returns the value to write: next's, or a
+// replacement of the field's Go type (`@upper` returns the upper-cased
+// string). A value of another Go type fails the field with an internal
+// error. It may instead return an error without calling next: the field
+// is then null with that error.
 type DirectiveFunc = schemadef.DirectiveFunc
 
 // DirectiveDef declares a directive of the schema: its name, arguments in

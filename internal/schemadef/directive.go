@@ -7,9 +7,12 @@ import (
 )
 
 // DirectiveFunc implements an executable directive applied to a field: it
-// receives the directive's argument values (as applied in the schema) and
-// resolves the field by calling next, or returns an error instead.
-type DirectiveFunc func(ctx context.Context, args map[string]any, next func(context.Context) error) error
+// receives the directive's argument values (as applied in the schema),
+// resolves the field by calling next, which returns the field's Go value
+// (nil for null), and returns the value to write: next's, or another of
+// the field's Go type. It may instead return an error without calling
+// next.
+type DirectiveFunc func(ctx context.Context, args map[string]any, next func(context.Context) (any, error)) (any, error)
 
 // DirectiveDef declares a directive of the schema.
 type DirectiveDef struct {

@@ -189,6 +189,8 @@ type Field struct {
 	// SubgraphDirectives are the directives applied to the field with
 	// SubgraphDirective.
 	SubgraphDirectives []*ast.Directive
+
+	value valueType // the Go type of Value and FromValue (fieldvalue.go)
 }
 
 // Resolver is a compiled field resolver. See Field.Resolve.
