@@ -28,6 +28,12 @@ type FieldInfo struct {
 // when it takes none).
 func (fi *FieldInfo) Arguments() map[string]any { return fi.call.Arguments() }
 
+// Parent returns the object the field is resolved on: a pointer to its Go
+// struct (a *T for an object type declared with schema.Object[T]), or nil
+// for the fields of the root types. An authorization middleware can read
+// the owner of a record from it.
+func (fi *FieldInfo) Parent() any { return fi.call.Parent() }
+
 // FieldMiddleware wraps the resolution of fields: all of them, those of
 // one type (Type set), or one field (Type and Field set).
 //

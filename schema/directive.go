@@ -42,10 +42,12 @@ func CacheControl(maxAge int, scope string) Option { return schemadef.CacheContr
 // out. The text is parsed by Build, which reports a syntax error.
 func SubgraphDirective(sdl string) Option { return schemadef.SubgraphDirective(sdl) }
 
-// OnField applies SubgraphDirective options to the named field of the object type
-// or interface being declared, typically a field derived from a struct
-// field: schema.Object[User](b, "User", schema.OnField("email",
-// federation.External())). Other options given here are ignored.
+// OnField applies directive options (Directive, CacheControl,
+// SubgraphDirective) to the named field of the object type or interface
+// being declared, typically a field derived from a struct field:
+// schema.Object[User](b, "User", schema.OnField("name",
+// schema.Directive("upper", ""))) or schema.OnField("email",
+// federation.External()). Other options given here are ignored.
 func OnField(name string, opts ...Option) Option { return schemadef.OnField(name, opts...) }
 
 // Extension marks an object type to be printed as `extend type` in a

@@ -49,7 +49,11 @@ func (r *request) runBatchWrapped(g *batchGroup, ctx *fieldCtx, all []prefetched
 	for i := range calls {
 		c := &calls[i]
 		f := g.plans[i]
-		c.call = FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: true, Path: g.at[i].child(f.key).slice(), r: r, f: f}
+		j := i
+		if g.multi {
+			j = g.dup[i]
+		}
+		c.call = FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: true, Path: g.at[i].child(f.key).slice(), r: r, f: f, obj: g.parents[j]}
 		c.state, c.resume = make(chan struct{}, 1), make(chan struct{})
 		go r.runSlotMiddleware(c, f, ctx)
 		<-c.state

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"reflect"
 	"runtime/debug"
 	"unsafe"
 )
@@ -18,6 +19,19 @@ type FieldCall struct {
 	Path []any
 	r    *request
 	f    *fieldPlan
+	obj  unsafe.Pointer
+}
+
+// Parent returns the object the field is resolved on, as a pointer to
+// its Go struct (a *T for an object type declared with Object[T]), or nil
+// on the root types.
+func (c *FieldCall) Parent() any {
+	t := c.r.e.types[c.ParentType]
+	if c.obj == nil || t == nil || t == c.r.e.query || t == c.r.e.mutation || c.ParentType == "Subscription" ||
+		t.GoType == nil || t.GoType.Kind() != reflect.Struct {
+		return nil
+	}
+	return reflect.NewAt(t.GoType, c.obj).Interface()
 }
 
 // Arguments returns the field's coerced argument values by name.
@@ -142,7 +156,7 @@ func (r *request) resolveWrappedAt(f *fieldPlan, obj unsafe.Pointer, ctx context
 	if ctx == nil {
 		ctx = r.fieldContext(f)
 	}
-	call := &FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: f.def.Resolve != nil, Path: path, r: r, f: f}
+	call := &FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: f.def.Resolve != nil, Path: path, r: r, f: f, obj: obj}
 	var inner error
 	var boxed any
 	called := false

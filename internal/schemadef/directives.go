@@ -23,9 +23,10 @@ func SubgraphDirective(sdl string) Option {
 	return func(o *options) { o.subgraphDirectives = append(o.subgraphDirectives, sdl) }
 }
 
-// OnField applies Directive options to the field with the given name of
-// the object type or interface being declared, typically a field derived
-// from a struct field. Other options given here are ignored.
+// OnField applies directive options (Directive, CacheControl,
+// SubgraphDirective) to the field with the given name of the object type
+// or interface being declared, typically a field derived from a struct
+// field. Other options given here are ignored.
 func OnField(name string, opts ...Option) Option {
 	return func(o *options) {
 		if o.onFields == nil {
@@ -85,7 +86,9 @@ func (bc *build) applyDirectives(s *Schema) error {
 				bc.errorf(t.Name, name, "OnField names no field of %s", t.Name)
 				continue
 			}
-			f.SubgraphDirectives = append(f.SubgraphDirectives, bc.parseApplied(t.Name, name, collect(fopts).subgraphDirectives)...)
+			fo := collect(fopts)
+			f.SubgraphDirectives = append(f.SubgraphDirectives, bc.parseApplied(t.Name, name, fo.subgraphDirectives)...)
+			f.Directives = append(f.Directives, fo.directives...)
 		}
 	}
 	for _, d := range bc.b.objects {
