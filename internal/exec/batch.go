@@ -73,11 +73,6 @@ type batchGroup struct {
 	multi   bool    // parents come from more than one field plan
 	index   map[unsafe.Pointer]int
 	dup     []int // slot i takes the result of parent dup[i] (multi only)
-	// at and plans are, when paths are tracked (the engine has
-	// middleware), the path of the object and the field plan of each
-	// slot.
-	at    []*pathNode
-	plans []*fieldPlan
 	// Small groups keep their parents and slots here.
 	parentsBuf [4]unsafe.Pointer
 	slotsBuf   [4]int32
@@ -112,6 +107,16 @@ type aheadState struct {
 	// starts a new arena, so one allocation covers the usual request.
 	arena              *aheadArena
 	arenaCtx, arenaGrp int
+	// tracks holds, for the batch groups of the level, the path and plan
+	// of each slot when paths are tracked (the engine has middleware).
+	tracks map[*batchGroup]*groupTrack
+}
+
+// groupTrack is the path of the object and the field plan of each slot of
+// a batch group.
+type groupTrack struct {
+	at    []*pathNode
+	plans []*fieldPlan
 }
 
 // aheadArena is the memory of the first task contexts and batch groups of
@@ -207,6 +212,7 @@ func (st *aheadState) release() {
 	st.levels = levels[:0]
 	st.cursor, st.depth = st.cursor[:0], 0
 	st.arena = nil // the request's contexts may still be held
+	st.tracks = nil
 	// After a panic the level buffers may hold values still.
 	clear(st.seqBuf[:cap(st.seqBuf)])
 	clear(st.concBuf[:cap(st.concBuf)])
@@ -321,6 +327,7 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, nextPaths *[]*p
 	clear(conc)
 	clear(groups)
 	clear(args)
+	clear(r.st.tracks)
 	r.st.seqBuf, r.st.concBuf, r.st.groupBuf, r.st.argsBuf = seq[:0], conc[:0], groups[:0], args[:0]
 	if cap(seq)+cap(conc)+cap(groups) > maxKeptLevel {
 		r.st.seqBuf, r.st.concBuf, r.st.groupBuf = nil, nil, nil
@@ -411,8 +418,16 @@ func (st *aheadState) addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs,
 	}
 	g.slots = append(g.slots, slot)
 	if at != nil {
-		g.at = append(g.at, at)
-		g.plans = append(g.plans, f)
+		if st.tracks == nil {
+			st.tracks = map[*batchGroup]*groupTrack{}
+		}
+		tr := st.tracks[g]
+		if tr == nil {
+			tr = &groupTrack{}
+			st.tracks[g] = tr
+		}
+		tr.at = append(tr.at, at)
+		tr.plans = append(tr.plans, f)
 	}
 	return groups
 }
@@ -468,8 +483,8 @@ func taskField(conc []resolverCall, groups []*batchGroup, i int) *fieldPlan {
 
 // runBatch calls the batch resolver of g and fills its slots.
 func (r *request) runBatch(g *batchGroup, ctx *fieldCtx, all []prefetched) {
-	if g.at != nil && g.f.mw != nil {
-		r.runBatchWrapped(g, ctx, all) // batchmw.go
+	if g.f.mw != nil && r.st.tracks[g] != nil {
+		r.runBatchWrapped(g, r.st.tracks[g], ctx, all) // batchmw.go
 		return
 	}
 	res, size, errs := r.callBatchChecked(g, g.parents, ctx)

@@ -44,16 +44,16 @@ type batchSlotCall struct {
 
 // runBatchWrapped calls the batch resolver of g through the middleware of
 // each slot and fills the slots.
-func (r *request) runBatchWrapped(g *batchGroup, ctx *fieldCtx, all []prefetched) {
+func (r *request) runBatchWrapped(g *batchGroup, tr *groupTrack, ctx *fieldCtx, all []prefetched) {
 	calls := make([]batchSlotCall, len(g.slots))
 	for i := range calls {
 		c := &calls[i]
-		f := g.plans[i]
+		f := tr.plans[i]
 		j := i
 		if g.multi {
 			j = g.dup[i]
 		}
-		c.call = FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: true, Path: g.at[i].child(f.key).slice(), r: r, f: f, obj: g.parents[j]}
+		c.call = FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: true, Path: tr.at[i].child(f.key).slice(), r: r, f: f, obj: g.parents[j]}
 		c.state, c.resume = make(chan struct{}, 1), make(chan struct{})
 		go r.runSlotMiddleware(c, f, ctx)
 		<-c.state
@@ -104,7 +104,7 @@ func (r *request) runBatchWrapped(g *batchGroup, ctx *fieldCtx, all []prefetched
 			if c.admitted && c.err == nil && sameValue(c.out, c.val) {
 				p = c.p
 			} else {
-				p, err = r.fromValue(g.plans[i], c.out)
+				p, err = r.fromValue(tr.plans[i], c.out)
 			}
 		}
 		all[g.slots[i]] = prefetched{ptr: p, err: err, set: true}
