@@ -17,6 +17,10 @@ type bmAuthor struct {
 	Name string
 }
 
+type bmTeam struct {
+	Lead *bmAuthor
+}
+
 // batchMiddlewareRouter serves authors 1, 2 and 3 with a batch field
 // posts and a concurrent field bio, behind a middleware that records the
 // paths it sees, refuses posts of the authors in refused, and
@@ -46,6 +50,10 @@ func batchMiddlewareRouter(t *testing.T, refused map[int]bool) (r *graft.Router,
 	}, schema.Concurrent())
 	schema.QueryNoArgs(b, "authors", func(ctx context.Context) ([]*bmAuthor, error) {
 		return []*bmAuthor{{1, "ann"}, {2, "bob"}, {3, "cid"}}, nil
+	})
+	schema.Object[bmTeam](b, "Team")
+	schema.QueryNoArgs(b, "teams", func(ctx context.Context) ([]bmTeam, error) {
+		return []bmTeam{{Lead: &bmAuthor{ID: 2, Name: "bob"}}, {Lead: &bmAuthor{ID: 3, Name: "cid"}}}, nil
 	})
 	s, err := b.Build()
 	if err != nil {
@@ -133,5 +141,26 @@ func TestBatchFieldMiddlewareRefusingEveryParentSkipsTheBatch(t *testing.T) {
 	}
 	if n := len(batches()); n != 0 {
 		t.Fatalf("the batch function ran %d times, want 0", n)
+	}
+}
+
+// TestMiddlewareOnPlainFieldResolvedAhead checks a plain struct field that
+// leads to a batch field: it is resolved ahead of writing, its middleware
+// runs once with its path, and the batch below gets the admitted parents.
+func TestMiddlewareOnPlainFieldResolvedAhead(t *testing.T) {
+	r, paths, batches := batchMiddlewareRouter(t, map[int]bool{2: true})
+	res := post(t, r, `{ teams { lead { posts } } }`)
+	want := `{"errors":[{"message":"not your posts","locations":[{"line":1,"column":18}],"path":["teams",0,"lead","posts"],"extensions":{"code":"FORBIDDEN"}}],` +
+		`"data":{"teams":[{"lead":{"posts":null}},{"lead":{"posts":["POST 3"]}}]}}`
+	if res.raw != want {
+		t.Fatalf("got  %s\nwant %s", res.raw, want)
+	}
+	wantPaths := []string{"Author.posts [teams 0 lead posts]", "Author.posts [teams 1 lead posts]",
+		"Query.teams [teams]", "Team.lead [teams 0 lead]", "Team.lead [teams 1 lead]"}
+	if got := paths(); !slices.Equal(got, wantPaths) {
+		t.Fatalf("middleware calls\n%q\nwant\n%q", got, wantPaths)
+	}
+	if got := fmt.Sprint(batches()); got != "[[3]]" {
+		t.Fatalf("the batch function got parents %s, want one call with [3]", got)
 	}
 }
