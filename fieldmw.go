@@ -87,17 +87,32 @@ func middlewareFor(mws []FieldMiddleware, s *schema.Schema) exec.MiddlewareFor {
 			return nil
 		}
 		return func(ctx context.Context, c *exec.FieldCall, next exec.Next) (any, error) {
-			info := &FieldInfo{ParentType: c.ParentType, FieldName: c.FieldName, Resolver: c.Resolver, Path: c.Path, call: c}
-			var step func(i int, ctx context.Context) (any, error)
-			step = func(i int, ctx context.Context) (any, error) {
-				if i == len(chain) {
-					return next(ctx)
-				}
-				return chain[i](ctx, info, func(ctx context.Context) (any, error) { return step(i+1, ctx) })
-			}
-			return step(0, ctx)
+			run := &chainRun{info: FieldInfo{ParentType: c.ParentType, FieldName: c.FieldName, Resolver: c.Resolver, Path: c.Path, call: c},
+				chain: chain, last: next}
+			return run.step(ctx)
 		}
 	}
+}
+
+// chainRun is one run of a field's middleware chain: the FieldInfo all
+// of them see and the position in the chain.
+type chainRun struct {
+	info  FieldInfo
+	chain []fieldFunc
+	last  exec.Next
+	i     int
+}
+
+// step runs the next middleware of the chain, or the field's resolution
+// after the last one. Each middleware receives step as its next.
+func (c *chainRun) step(ctx context.Context) (any, error) {
+	if c.i == len(c.chain) {
+		return c.last(ctx)
+	}
+	c.i++
+	v, err := c.chain[c.i-1](ctx, &c.info, c.step)
+	c.i--
+	return v, err
 }
 
 // hasDirectiveFuncs reports whether the schema declares a directive with

@@ -150,36 +150,47 @@ func (r *request) resolveFieldAt(f *fieldPlan, obj unsafe.Pointer, ctx context.C
 	return r.resolveFieldCtx(f, obj, ctx)
 }
 
+// wrapped is one resolution of a field through its middleware: the
+// call the middleware sees and what next resolved, kept in one allocation.
+type wrapped struct {
+	call   FieldCall
+	ptr    unsafe.Pointer
+	inner  error
+	boxed  any
+	called bool
+}
+
+// next resolves the field without its middleware and returns its Go value.
+func (w *wrapped) next(c context.Context) (any, error) {
+	w.called = true
+	r, f := w.call.r, w.call.f
+	w.ptr, w.inner = r.resolveInner(f, w.call.obj, c)
+	if w.inner != nil {
+		w.ptr, w.boxed = nil, nil
+		return nil, w.inner
+	}
+	w.boxed = f.def.Value(w.ptr)
+	return w.boxed, nil
+}
+
 // resolveWrappedAt resolves f through its middleware with the given path,
 // and turns the middleware's value back into the executor's form.
 func (r *request) resolveWrappedAt(f *fieldPlan, obj unsafe.Pointer, ctx context.Context, path []any) (p unsafe.Pointer, err error) {
 	if ctx == nil {
 		ctx = r.fieldContext(f)
 	}
-	call := &FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: f.def.Resolve != nil, Path: path, r: r, f: f, obj: obj}
-	var inner error
-	var boxed any
-	called := false
+	w := &wrapped{call: FieldCall{ParentType: f.parent, FieldName: f.name, Resolver: f.def.Resolve != nil, Path: path, r: r, f: f, obj: obj}}
 	defer func() {
 		if v := recover(); v != nil {
 			p, err = nil, r.middlewarePanicked(ctx, f, v)
 		}
 	}()
-	v, err := f.mw(ctx, call, func(c context.Context) (any, error) {
-		called = true
-		p, inner = r.resolveInner(f, obj, c)
-		if inner != nil {
-			p, boxed = nil, nil
-			return nil, inner
-		}
-		boxed = f.def.Value(p)
-		return boxed, nil
-	})
+	v, err := f.mw(ctx, &w.call, w.next)
 	if err != nil {
 		return nil, err
 	}
-	if called && inner == nil && sameValue(v, boxed) {
-		return p, nil
+	if w.called && w.inner == nil && sameValue(v, w.boxed) {
+		return w.ptr, nil
 	}
 	return r.fromValue(f, v)
 }
