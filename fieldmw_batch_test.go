@@ -164,3 +164,48 @@ func TestMiddlewareOnPlainFieldResolvedAhead(t *testing.T) {
 		t.Fatalf("the batch function got parents %s, want one call with [3]", got)
 	}
 }
+
+type bmItem struct{ ID int }
+
+// TestBatchFieldMiddlewareWrongTypeAndPanic checks that a batch field's
+// middleware returning a value of the wrong Go type, or panicking, fails
+// that parent's field with an internal error at its path, and the
+// others resolve.
+func TestBatchFieldMiddlewareWrongTypeAndPanic(t *testing.T) {
+	b := schema.New()
+	item := schema.Object[bmItem](b, "Item")
+	schema.BatchFieldFuncNoArgs(item, "score", func(ctx context.Context, parents []*bmItem) ([]*int, []error) {
+		out := make([]*int, len(parents))
+		for i, p := range parents {
+			v := p.ID * 10
+			out[i] = &v
+		}
+		return out, nil
+	})
+	schema.QueryNoArgs(b, "items", func(ctx context.Context) ([]bmItem, error) { return []bmItem{{1}, {2}, {3}}, nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw := graft.FieldMiddleware{Type: "Item", Field: "score",
+		Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
+			v, err := next(ctx)
+			switch fi.Path[1] {
+			case 0:
+				return "ten", err
+			case 1:
+				panic("middleware bug")
+			}
+			return v, err
+		}}
+	r, err := graft.NewRouter(s, nil, graft.Config{FieldMiddleware: []graft.FieldMiddleware{mw}, Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := post(t, r, `{ items { score } }`)
+	if len(res.body.Errors) != 2 || res.code(0) != graft.CodeInternalServerError || res.code(1) != graft.CodeInternalServerError ||
+		fmt.Sprint(res.body.Errors[0]["path"], res.body.Errors[1]["path"]) != "[items 0 score] [items 1 score]" ||
+		!strings.Contains(res.raw, `"data":{"items":[{"score":null},{"score":null},{"score":30}]}`) {
+		t.Fatalf("%s", res.raw)
+	}
+}
