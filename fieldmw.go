@@ -115,11 +115,11 @@ func (c *chainRun) step(ctx context.Context) (any, error) {
 	return v, err
 }
 
-// hasDirectiveFuncs reports whether the schema declares a directive with
-// an implementation.
+// hasDirectiveFuncs reports whether the schema declares an executable
+// directive with an implementation.
 func hasDirectiveFuncs(m *schemadef.Schema) bool {
 	for _, d := range m.Directives {
-		if d.Func != nil {
+		if d.Func != nil && d.Printing == schemadef.DirectiveEverywhere {
 			return true
 		}
 	}
