@@ -24,9 +24,9 @@ func directiveSchema(t *testing.T) *schema.Schema {
 	b.DeclareDirective(schema.DirectiveDef{
 		Name: "hasRole", Description: "Only users with the role may read the field.",
 		Args: "role: Role!", Locations: []string{"FIELD_DEFINITION", "OBJECT"},
-		Func: func(ctx context.Context, args map[string]any, next func(context.Context) error) error {
+		Func: func(ctx context.Context, args map[string]any, next func(context.Context) (any, error)) (any, error) {
 			if ctx.Value(roleKey{}) != args["role"] {
-				return graft.NewError(graft.CodeForbidden, "requires role "+args["role"].(string))
+				return nil, graft.NewError(graft.CodeForbidden, "requires role "+args["role"].(string))
 			}
 			return next(ctx)
 		},

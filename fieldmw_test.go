@@ -37,8 +37,8 @@ func TestFieldMiddlewareOrderScopeAndPlainFields(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var calls []string
-	log := func(tag string) func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) error) error {
-		return func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) error) error {
+	log := func(tag string) func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
+		return func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
 			mu.Lock()
 			calls = append(calls, fmt.Sprintf("%s %s.%s %v %v", tag, fi.ParentType, fi.FieldName, fi.Path, fi.Arguments()))
 			mu.Unlock()
@@ -48,8 +48,8 @@ func TestFieldMiddlewareOrderScopeAndPlainFields(t *testing.T) {
 	mws := []graft.FieldMiddleware{
 		{Func: log("global")},
 		{Type: "mwAccount", Func: log("type")},
-		{Type: "mwAccount", Field: "secret", Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) error) error {
-			return graft.NewError(graft.CodeForbidden, "no secrets")
+		{Type: "mwAccount", Field: "secret", Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
+			return nil, graft.NewError(graft.CodeForbidden, "no secrets")
 		}},
 	}
 	r, err := graft.NewRouter(s, nil, graft.Config{FieldMiddleware: mws, Logger: quietLogger})

@@ -26,7 +26,8 @@ type Options struct {
 
 	// ComposeDirectives names custom directives, such as "@custom", that
 	// the supergraph keeps (@composeDirective). Declare them with
-	// Builder.DirectiveDefinition and import them with a Link.
+	// Builder.DeclareDirective and Printing schema.DirectiveSubgraphOnly,
+	// and import them with a Link.
 	ComposeDirectives []string
 }
 
@@ -73,6 +74,10 @@ func Build(b *schema.Builder, opts Options) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range specDirectives {
+		d.Printing = schema.DirectiveLinked
+		b.DeclareDirective(d)
+	}
 	sdl := new(string)
 	schema.Scalar[Representation](b, "_Any")
 	schema.Scalar[FieldSet](b, "FieldSet")
@@ -108,12 +113,16 @@ func check(m *schemadef.Schema, ents *entities) error {
 	keyed := map[string]bool{}
 	for _, t := range m.Types {
 		resolvable := false
-		for _, d := range t.SubgraphDirectives {
-			if d.Name != "key" {
+		for _, applied := range t.Directives {
+			if applied.Name != "key" {
 				continue
 			}
 			keyed[t.Name] = true
-			if a := d.Arguments.ForName("resolvable"); a == nil || a.Value.Raw != "false" {
+			list, err := schemadef.ParseDirectives(applied.Format()) // checked by Build
+			if err != nil || len(list) != 1 {
+				continue
+			}
+			if a := list[0].Arguments.ForName("resolvable"); a == nil || a.Value.Raw != "false" {
 				resolvable = true
 			}
 		}

@@ -60,9 +60,10 @@ func (c *calls) add(name string, reps []federation.Representation) {
 func testSchema(t *testing.T, c *calls) *schema.Schema {
 	t.Helper()
 	b := schema.New()
-	b.DirectiveDefinition("directive @audit(level: Int) on OBJECT | FIELD_DEFINITION")
+	b.DeclareDirective(schema.DirectiveDef{Name: "audit", Args: "level: Int", Locations: []string{"OBJECT", "FIELD_DEFINITION"},
+		Printing: schema.DirectiveSubgraphOnly})
 	acct := schema.Object[account](b, "Account", federation.Key("id"), federation.Key("org login"),
-		schema.SubgraphDirective("@audit(level: 2)"), schema.OnField("login", federation.Shareable(), federation.Tag("public")))
+		schema.Directive("audit", "level: 2"), schema.OnField("login", federation.Shareable(), federation.Tag("public")))
 	skuObj := schema.Object[sku](b, "Sku", federation.Key("code variation { id }"),
 		schema.OnField("price", federation.Inaccessible()))
 	schema.Object[variant](b, "Variant", federation.Shareable())
@@ -350,7 +351,7 @@ func TestBuildErrors(t *testing.T) {
 				func(context.Context, []federation.Representation) ([]*account, []error) { return nil, nil })}}
 		}, "Account has an entity resolver but no @key"},
 		"bad directive": {func(b *schema.Builder) federation.Options {
-			schema.Object[ref](b, "Ref", schema.SubgraphDirective("@key(fields: "))
+			schema.Object[ref](b, "Ref", schema.Directive("key", "fields: "))
 			return federation.Options{}
 		}, "bad directive"},
 		"OnField of no field": {func(b *schema.Builder) federation.Options {
@@ -358,9 +359,13 @@ func TestBuildErrors(t *testing.T) {
 			return federation.Options{}
 		}, "OnField names no field"},
 		"bad directive definition": {func(b *schema.Builder) federation.Options {
-			b.DirectiveDefinition("type X { a: Int }")
+			b.DeclareDirective(schema.DirectiveDef{Name: "x", Args: "a: ", Locations: []string{"OBJECT"}, Printing: schema.DirectiveSubgraphOnly})
 			return federation.Options{}
-		}, "DirectiveDefinition needs one directive definition"},
+		}, "bad definition of directive @x"},
+		"undeclared directive": {func(b *schema.Builder) federation.Options {
+			schema.Object[ref](b, "Ref", schema.Directive("custom", ""))
+			return federation.Options{}
+		}, "directive @custom is applied but not declared"},
 		"zero EntityResolver": {func(b *schema.Builder) federation.Options {
 			return federation.Options{Entities: []federation.EntityResolver{{}}}
 		}, "was not made by Entity"},

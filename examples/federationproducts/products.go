@@ -75,9 +75,9 @@ type Inventory struct {
 // Schema builds the products subgraph.
 func Schema() (*schema.Schema, error) {
 	b := schema.New()
-	b.DirectiveDefinition("directive @custom on OBJECT")
+	b.DeclareDirective(schema.DirectiveDef{Name: "custom", Locations: []string{"OBJECT"}, Printing: schema.DirectiveSubgraphOnly})
 	product := schema.Object[Product](b, "Product",
-		schema.SubgraphDirective("@custom"),
+		schema.Directive("custom", ""),
 		federation.Key("id"), federation.Key("sku package"), federation.Key("sku variation { id }"),
 		schema.OnField("createdBy", federation.Provides("totalProductsCreated")),
 		schema.OnField("notes", federation.Tag("internal")))

@@ -48,6 +48,9 @@ type levelObj struct {
 type aheadLevel struct {
 	objs []levelObj
 	all  []prefetched
+	// paths holds the path of each object of objs when the engine has
+	// middleware (middleware.go), and is nil otherwise.
+	paths []*pathNode
 }
 
 // resolverCall is an ordinary resolver of the level.
@@ -55,6 +58,7 @@ type resolverCall struct {
 	f    *fieldPlan
 	obj  unsafe.Pointer
 	slot *prefetched
+	at   *pathNode // the object's path, when tracked
 }
 
 // batchGroup is one call of a batch field: the parents that need the
@@ -103,6 +107,16 @@ type aheadState struct {
 	// starts a new arena, so one allocation covers the usual request.
 	arena              *aheadArena
 	arenaCtx, arenaGrp int
+	// tracks holds, for the batch groups of the level, the path and plan
+	// of each slot when paths are tracked (the engine has middleware).
+	tracks map[*batchGroup]*groupTrack
+}
+
+// groupTrack is the path of the object and the field plan of each slot of
+// a batch group.
+type groupTrack struct {
+	at    []*pathNode
+	plans []*fieldPlan
 }
 
 // aheadArena is the memory of the first task contexts and batch groups of
@@ -152,9 +166,12 @@ func (r *request) resolveAhead(root *objectPlan, serial bool) {
 	r.st.aheadLeft = r.e.maxResponse / 2
 	lv := r.levelAt(0)
 	lv.objs = append(lv.objs, levelObj{op: root})
+	if r.e.mwFor != nil {
+		lv.paths = append(lv.paths, rootPath)
+	}
 	for d := 0; ; d++ {
 		r.levelAt(d + 1) // may move r.st.levels
-		r.resolveLevel(&r.st.levels[d], &r.st.levels[d+1].objs, serial)
+		r.resolveLevel(&r.st.levels[d], &r.st.levels[d+1].objs, &r.st.levels[d+1].paths, serial)
 		r.st.cursor = append(r.st.cursor, 0)
 		if len(r.st.levels[d+1].objs) == 0 {
 			r.st.levels = r.st.levels[:d+1]
@@ -187,6 +204,7 @@ func (st *aheadState) release() {
 		clear(lv.objs)
 		clear(lv.all)
 		lv.objs, lv.all = lv.objs[:0], lv.all[:0]
+		lv.paths = nil
 		if cap(lv.objs) > maxKeptLevel || cap(lv.all) > maxKeptLevel {
 			*lv = aheadLevel{}
 		}
@@ -194,6 +212,7 @@ func (st *aheadState) release() {
 	st.levels = levels[:0]
 	st.cursor, st.depth = st.cursor[:0], 0
 	st.arena = nil // the request's contexts may still be held
+	st.tracks = nil
 	// After a panic the level buffers may hold values still.
 	clear(st.seqBuf[:cap(st.seqBuf)])
 	clear(st.concBuf[:cap(st.concBuf)])
@@ -224,8 +243,9 @@ func (r *request) writeAhead(op *objectPlan, typeName string, obj unsafe.Pointer
 }
 
 // resolveLevel resolves the fields of the objects of lv and appends the
-// objects of the next level to next.
-func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
+// objects of the next level to next, and their paths to nextPaths when
+// lv tracks paths.
+func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, nextPaths *[]*pathNode, serial bool) {
 	level := lv.objs
 	total := 0
 	for i := range level {
@@ -242,6 +262,10 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 	for i := range level {
 		o := &level[i]
 		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
+		var at *pathNode
+		if lv.paths != nil {
+			at = lv.paths[i]
+		}
 		for j, f := range o.op.fields {
 			// The root fields of a mutation all run here, in order.
 			if !f.early && (!serial || f.def == nil || f.def.Resolve == nil) {
@@ -258,9 +282,9 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 					*slot = prefetched{err: a.err, set: true}
 					continue
 				}
-				groups = r.st.addToGroup(groups, f, a, o.ptr, o.pre+int32(j), len(level)-i)
-			case f.def.Resolve != nil:
-				c := resolverCall{f: f, obj: o.ptr, slot: slot}
+				groups = r.st.addToGroup(groups, f, a, o.ptr, o.pre+int32(j), len(level)-i, at)
+			case f.def.Resolve != nil || f.mw != nil:
+				c := resolverCall{f: f, obj: o.ptr, slot: slot, at: at}
 				if f.def.Concurrent && !serial {
 					conc = append(conc, c)
 				} else {
@@ -273,19 +297,27 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 	}
 	for _, c := range seq {
 		ctx := r.taskContext(c.f)
-		p, err := r.resolveFieldCtx(c.f, c.obj, ctx)
+		p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
 		*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
 		ctx.task.Done()
 	}
 	r.runTasks(conc, groups, all)
 	kids := *next
+	var paths *[]*pathNode
+	if lv.paths != nil {
+		paths = nextPaths
+	}
 	for i := range level {
 		o := &level[i]
 		o.kids = int32(len(kids))
 		pre := all[o.pre : int(o.pre)+len(o.op.fields)]
 		for j, f := range o.op.fields {
 			if f.deep && pre[j].set && pre[j].err == nil {
-				kids = r.children(kids, f, f.def.Out, pre[j].ptr)
+				var at *pathNode
+				if paths != nil {
+					at = lv.paths[i].child(f.key)
+				}
+				kids = r.children(kids, f, f.def.Out, pre[j].ptr, paths, at)
 			}
 		}
 	}
@@ -295,6 +327,7 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, serial bool) {
 	clear(conc)
 	clear(groups)
 	clear(args)
+	clear(r.st.tracks)
 	r.st.seqBuf, r.st.concBuf, r.st.groupBuf, r.st.argsBuf = seq[:0], conc[:0], groups[:0], args[:0]
 	if cap(seq)+cap(conc)+cap(groups) > maxKeptLevel {
 		r.st.seqBuf, r.st.concBuf, r.st.groupBuf = nil, nil, nil
@@ -343,8 +376,8 @@ func argsKey(vals map[string]any) string {
 // addToGroup adds the parent obj of the batch field f to the group of its
 // field and arguments.
 // capHint is the number of objects of the level, an upper bound of the
-// group's parents from one plan.
-func (st *aheadState) addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot int32, capHint int) []*batchGroup {
+// group's parents from one plan; at is the object's path, when tracked.
+func (st *aheadState) addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs, obj unsafe.Pointer, slot int32, capHint int, at *pathNode) []*batchGroup {
 	var g *batchGroup
 	for _, c := range groups {
 		if c.def == f.def && c.argsKey == a.key {
@@ -384,6 +417,18 @@ func (st *aheadState) addToGroup(groups []*batchGroup, f *fieldPlan, a planArgs,
 		g.parents = append(g.parents, obj)
 	}
 	g.slots = append(g.slots, slot)
+	if at != nil {
+		if st.tracks == nil {
+			st.tracks = map[*batchGroup]*groupTrack{}
+		}
+		tr := st.tracks[g]
+		if tr == nil {
+			tr = &groupTrack{}
+			st.tracks[g] = tr
+		}
+		tr.at = append(tr.at, at)
+		tr.plans = append(tr.plans, f)
+	}
 	return groups
 }
 
@@ -420,7 +465,7 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 func (r *request) runTask(i int, conc []resolverCall, groups []*batchGroup, all []prefetched, c *fieldCtx) {
 	if i < len(conc) {
 		call := conc[i]
-		p, err := r.resolveFieldCtx(call.f, call.obj, c)
+		p, err := r.resolveFieldAt(call.f, call.obj, c, call.at)
 		*call.slot = prefetched{ptr: p, err: err, added: c.sink.take(), set: true}
 	} else {
 		r.runBatch(groups[i-len(conc)], c, all)
@@ -438,61 +483,75 @@ func taskField(conc []resolverCall, groups []*batchGroup, i int) *fieldPlan {
 
 // runBatch calls the batch resolver of g and fills its slots.
 func (r *request) runBatch(g *batchGroup, ctx *fieldCtx, all []prefetched) {
-	var res unsafe.Pointer
-	var size uintptr
-	var errs []error
-	if r.done != nil && r.ctx.Err() != nil {
-		errs = []error{r.ctx.Err()}
-	} else {
-		res, size, errs = r.callBatch(g, ctx)
+	if g.f.mw != nil && r.st.tracks[g] != nil {
+		r.runBatchWrapped(g, r.st.tracks[g], ctx, all) // batchmw.go
+		return
 	}
+	res, size, errs := r.callBatchChecked(g, g.parents, ctx)
 	for i, si := range g.slots {
-		slot := &all[si]
 		j := i
 		if g.multi {
 			j = g.dup[i]
 		}
-		switch {
-		case len(errs) == 1 && (len(g.parents) != 1 || errs[0] != nil):
-			*slot = prefetched{err: errs[0], set: true}
-		case len(errs) > 1 && errs[j] != nil:
-			*slot = prefetched{err: errs[j], set: true}
-		case res == nil:
-			*slot = prefetched{set: true}
-		default:
-			*slot = prefetched{ptr: unsafe.Add(res, uintptr(j)*size), set: true}
-		}
+		p, err := batchResult(res, size, errs, len(g.parents), j)
+		all[si] = prefetched{ptr: p, err: err, set: true}
 	}
 }
 
-// callBatch runs the batch resolver of g, turning a panic into errPanic
-// for every parent.
-func (r *request) callBatch(g *batchGroup, ctx context.Context) (res unsafe.Pointer, size uintptr, errs []error) {
+// batchResult is the value of parent j of n from a batch call's results.
+func batchResult(res unsafe.Pointer, size uintptr, errs []error, n, j int) (unsafe.Pointer, error) {
+	switch {
+	case len(errs) == 1 && (n != 1 || errs[0] != nil):
+		return nil, errs[0]
+	case len(errs) > 1 && errs[j] != nil:
+		return nil, errs[j]
+	case res == nil:
+		return nil, nil
+	}
+	return unsafe.Add(res, uintptr(j)*size), nil
+}
+
+// callBatchChecked runs the batch resolver of g for parents unless the
+// request is over.
+func (r *request) callBatchChecked(g *batchGroup, parents []unsafe.Pointer, ctx context.Context) (unsafe.Pointer, uintptr, []error) {
+	if r.done != nil && r.ctx.Err() != nil {
+		return nil, 0, []error{r.ctx.Err()}
+	}
+	return r.callBatch(g, parents, ctx)
+}
+
+// callBatch runs the batch resolver of g for parents, turning a panic
+// into errPanic for every parent.
+func (r *request) callBatch(g *batchGroup, parents []unsafe.Pointer, ctx context.Context) (res unsafe.Pointer, size uintptr, errs []error) {
 	defer func() {
 		if v := recover(); v != nil {
 			stack := debug.Stack()
 			r.e.logger.ErrorContext(ctx, "graphql: batch resolver panicked",
-				"field", g.f.parent+"."+g.f.name, "parents", len(g.parents), "panic", v, "stack", string(stack))
+				"field", g.f.parent+"."+g.f.name, "parents", len(parents), "panic", v, "stack", string(stack))
 			r.e.panicked(ctx, v, stack)
 			res, errs = nil, []error{errPanic}
 		}
 	}()
-	return g.def.Batch(ctx, g.parents, g.args)
+	return g.def.Batch(ctx, parents, g.args)
 }
 
 // children appends the objects of the value at p (described by out) that
-// have fields to resolve ahead.
-func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p unsafe.Pointer) []levelObj {
+// have fields to resolve ahead. When paths is not nil, it appends their
+// paths to it, at being the path of p.
+func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p unsafe.Pointer, paths *[]*pathNode, at *pathNode) []levelObj {
 	if p == nil {
 		return next
 	}
 	switch out.Kind {
 	case schema.OutPtr:
-		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p))
+		return r.children(next, f, out.Elem, *(*unsafe.Pointer)(p), paths, at)
 	case schema.OutObject:
 		if op := f.sub.forType(out.Type.Name); op != nil && op.work && r.st.aheadLeft > 0 {
 			r.st.aheadLeft--
 			next = append(next, levelObj{op: op, ptr: p})
+			if paths != nil {
+				*paths = append(*paths, at)
+			}
 		}
 	case schema.OutAbstract:
 		t, q, err := out.ResolveType(r.ctx, p)
@@ -502,6 +561,9 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 		if op := f.sub.forType(t.Name); op != nil && op.work && r.st.aheadLeft > 0 {
 			r.st.aheadLeft--
 			next = append(next, levelObj{op: op, ptr: q})
+			if paths != nil {
+				*paths = append(*paths, at)
+			}
 		}
 	case schema.OutList:
 		base, n := p, out.Len
@@ -513,7 +575,11 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 			next = slices.Grow(next, min(n, r.st.aheadLeft))
 		}
 		for i := range n {
-			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize))
+			var item *pathNode
+			if paths != nil {
+				item = at.item(i)
+			}
+			next = r.children(next, f, out.Elem, unsafe.Add(base, uintptr(i)*out.ElemSize), paths, item)
 		}
 	}
 	return next

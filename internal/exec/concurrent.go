@@ -15,16 +15,21 @@ const maxConcurrentResolvers = 64
 // prefetch runs the concurrent resolvers among op's included fields for
 // the object obj (nil for the root), in goroutines, and waits for them.
 func (r *request) prefetch(op *objectPlan, obj unsafe.Pointer) []prefetched {
-	return r.prefetchAll(op, []unsafe.Pointer{obj}, false)
+	return r.prefetchAll(op, []unsafe.Pointer{obj}, false, false)
 }
 
 // prefetchAll runs the concurrent resolvers among op's included fields for
 // the objects objs (skipping nil ones when skipNil is set), in goroutines
 // (at most maxConcurrentResolvers at a time), and waits for them. The
-// result for object i and field j is at i*len(op.fields)+j.
-func (r *request) prefetchAll(op *objectPlan, objs []unsafe.Pointer, skipNil bool) []prefetched {
+// result for object i and field j is at i*len(op.fields)+j. The objects
+// are at the writer's path, or at its items when items is set.
+func (r *request) prefetchAll(op *objectPlan, objs []unsafe.Pointer, skipNil, items bool) []prefetched {
 	k := len(op.fields)
 	pre := make([]prefetched, k*len(objs))
+	var at *pathNode // the writer's path, when the engine has middleware
+	if r.e.mwFor != nil {
+		at = r.nodeOf()
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxConcurrentResolvers)
 	for j, f := range op.fields {
@@ -38,6 +43,10 @@ func (r *request) prefetchAll(op *objectPlan, objs []unsafe.Pointer, skipNil boo
 			if obj == nil && skipNil {
 				continue
 			}
+			objAt := at
+			if at != nil && items {
+				objAt = at.item(i)
+			}
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
@@ -46,7 +55,7 @@ func (r *request) prefetchAll(op *objectPlan, objs []unsafe.Pointer, skipNil boo
 					wg.Done()
 				}()
 				sink := &errorSink{}
-				p, err := r.resolveFieldCtx(f, obj, context.WithValue(r.fieldContext(f), sinkKey{}, sink))
+				p, err := r.resolveFieldAt(f, obj, context.WithValue(r.fieldContext(f), sinkKey{}, sink), objAt)
 				pre[i*k+j] = prefetched{ptr: p, err: err, added: sink.errs, set: true}
 			}()
 		}
@@ -86,7 +95,7 @@ func (r *request) writeConcurrentItems(f *fieldPlan, out *schema.Output, base un
 		}
 		objs[i] = p
 	}
-	pre := r.prefetchAll(op, objs, true)
+	pre := r.prefetchAll(op, objs, true, true)
 	k := len(op.fields)
 	for i, p := range objs {
 		if i > 0 {

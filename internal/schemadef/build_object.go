@@ -121,6 +121,7 @@ func (bc *build) structOutputField(t *Type, sf structField) *Field {
 		return nil
 	}
 	f.Type, f.Out = ref, out
+	f.value = valueType{t: sf.f.Type}
 	return f
 }
 
@@ -152,9 +153,11 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		return nil
 	}
 	f.Type, f.Out = ref, out
+	f.value = valueType{t: fd.outType}
 	if fd.direct != nil && fd.batch == nil && out.Kind == OutPtr {
 		// The resolver returns the pointer itself; nil is null.
 		f.Resolve, f.Out = fd.direct, out.Elem
+		f.value.direct = true
 	}
 	if fd.argType != nil {
 		args, newArgs, ok := bc.argsFor(t.Name, f.Name, fd.argType, fd.newArgs)

@@ -18,8 +18,6 @@ type Builder struct {
 	scalars    []*scalarDecl
 	directives []*DirectiveDef // directive.go
 
-	subgraphDirectiveDefs []string // DirectiveDefinition (directives.go)
-
 	query        *objectDecl
 	mutation     *objectDecl
 	subscription *objectDecl

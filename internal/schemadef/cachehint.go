@@ -36,6 +36,13 @@ func (b *Builder) declareCacheControl() {
 				return true
 			}
 		}
+		for _, fopts := range o.onFields {
+			for _, d := range collect(fopts).directives {
+				if d.Name == CacheControlDirective {
+					return true
+				}
+			}
+		}
 		return false
 	}
 	found := false

@@ -7,9 +7,31 @@ import (
 )
 
 // DirectiveFunc implements an executable directive applied to a field: it
-// receives the directive's argument values (as applied in the schema) and
-// resolves the field by calling next, or returns an error instead.
-type DirectiveFunc func(ctx context.Context, args map[string]any, next func(context.Context) error) error
+// receives the directive's argument values (as applied in the schema),
+// resolves the field by calling next, which returns the field's Go value
+// (nil for null), and returns the value to write: next's, or another of
+// the field's Go type. It may instead return an error without calling
+// next.
+type DirectiveFunc func(ctx context.Context, args map[string]any, next func(context.Context) (any, error)) (any, error)
+
+// DirectivePrinting says where a declared directive, its definition and
+// its applications, is printed.
+type DirectivePrinting uint8
+
+// The places a directive is printed.
+const (
+	// DirectiveEverywhere prints it in the schema's SDL, so introspection
+	// lists it and its Func runs, and in a federation subgraph's SDL.
+	DirectiveEverywhere DirectivePrinting = iota
+	// DirectiveSubgraphOnly prints it only in a federation subgraph's SDL
+	// (see package federation), for the gateway: the schema's own SDL and
+	// introspection leave it out, and its Func is not used.
+	DirectiveSubgraphOnly
+	// DirectiveLinked prints its applications only in a subgraph's SDL and
+	// its definition nowhere: it is defined by a specification the
+	// subgraph imports with @link (the federation directives).
+	DirectiveLinked
+)
 
 // DirectiveDef declares a directive of the schema.
 type DirectiveDef struct {
@@ -24,6 +46,9 @@ type DirectiveDef struct {
 	// Func, when set, wraps the resolution of every field it is applied
 	// to (and of every field of an object type it is applied to).
 	Func DirectiveFunc
+	// Printing says where the directive is printed (DirectiveEverywhere
+	// by default).
+	Printing DirectivePrinting
 }
 
 // AppliedDirective is a directive applied to a type or field: its name and
@@ -33,8 +58,11 @@ type AppliedDirective struct {
 	Args string
 }
 
-// Directive applies the directive name with the given SDL arguments (""
-// for none) to an object type or a field.
+// Directive applies the declared directive name with the given SDL
+// arguments ("" for none) to an object type, an interface or a field (use
+// OnField for plain struct fields). Where it is printed follows its
+// declaration (DirectiveDef.Printing); Build reports a directive that is
+// not declared and arguments that do not parse.
 func Directive(name, args string) Option {
 	return func(o *options) { o.directives = append(o.directives, AppliedDirective{Name: name, Args: args}) }
 }
@@ -72,8 +100,13 @@ func (s *Schema) Directive(name string) *DirectiveDef {
 	return nil
 }
 
-func printApplied(w *strings.Builder, ds []AppliedDirective) {
+// printApplied prints the applied directives ds, each preceded by a
+// space, leaving out those show rejects.
+func printApplied(w *strings.Builder, ds []AppliedDirective, show func(name string) bool) {
 	for _, d := range ds {
+		if !show(d.Name) {
+			continue
+		}
 		w.WriteString(" @" + d.Name)
 		if d.Args != "" {
 			w.WriteString("(" + d.Args + ")")
@@ -81,8 +114,13 @@ func printApplied(w *strings.Builder, ds []AppliedDirective) {
 	}
 }
 
-func printDirectiveDefs(w *strings.Builder, ds []*DirectiveDef, none bool) {
+// printDirectiveDefs prints the definitions of ds printed in the given
+// place; none says nothing was printed before.
+func printDirectiveDefs(w *strings.Builder, ds []*DirectiveDef, none bool, subgraph bool) {
 	for _, d := range ds {
+		if d.Printing == DirectiveLinked || !subgraph && d.Printing != DirectiveEverywhere {
+			continue
+		}
 		if !none {
 			w.WriteByte('\n')
 		}
@@ -97,4 +135,11 @@ func printDirectiveDefs(w *strings.Builder, ds []*DirectiveDef, none bool) {
 		}
 		w.WriteString(" on " + strings.Join(d.Locations, " | ") + "\n")
 	}
+}
+
+// inSchemaSDL reports whether the applied directive name is printed in the
+// schema's own SDL.
+func (s *Schema) inSchemaSDL(name string) bool {
+	d := s.Directive(name)
+	return d != nil && d.Printing == DirectiveEverywhere
 }

@@ -7,25 +7,17 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
-// This file holds applied directives: directives such as
-// `@key(fields: "id")` declared on object types, interfaces and their
-// fields, kept in the model (Type.Directives, Field.Directives) and printed
-// by Print. The schema's own SDL, which the validator and introspection
-// read, does not carry them: they are meant for tools that read a printed
-// schema, such as a federation gateway.
+// This file holds what federation subgraphs add to printing: directives
+// declared with DirectiveSubgraphOnly or DirectiveLinked, applied with
+// Directive like any other, and printed by Print with Directives set. The
+// schema's own SDL, which the validator and introspection read, does not
+// carry them: they are meant for tools that read a printed schema, such as
+// a federation gateway.
 
-// Directive applies a directive, written in SDL such as
-// `@key(fields: "id")` or `@shareable`, to an object type, an interface or
-// a field declared with FieldFunc and friends (use OnField for plain
-// struct fields). The text is parsed when the schema is built; it may hold
-// several directives.
-func SubgraphDirective(sdl string) Option {
-	return func(o *options) { o.subgraphDirectives = append(o.subgraphDirectives, sdl) }
-}
-
-// OnField applies Directive options to the field with the given name of
-// the object type or interface being declared, typically a field derived
-// from a struct field. Other options given here are ignored.
+// OnField applies directive options (Directive, CacheControl) to the
+// field with the given name of the object type or interface being
+// declared, typically a field derived from a struct field. Other options
+// given here are ignored.
 func OnField(name string, opts ...Option) Option {
 	return func(o *options) {
 		if o.onFields == nil {
@@ -42,12 +34,6 @@ func Extension() Option {
 	return func(o *options) { o.extension = true }
 }
 
-// DirectiveDefinition declares a directive definition, for example
-// `directive @custom on OBJECT`, printed by Print with Directives set.
-func (b *Builder) DirectiveDefinition(sdl string) {
-	b.subgraphDirectiveDefs = append(b.subgraphDirectiveDefs, strings.TrimSpace(sdl))
-}
-
 // ParseDirectives parses applied directives written in SDL.
 func ParseDirectives(sdl string) (ast.DirectiveList, error) {
 	doc, err := parser.ParseSchema(&ast.Source{Name: "directive", Input: "scalar X " + sdl})
@@ -60,23 +46,49 @@ func ParseDirectives(sdl string) (ast.DirectiveList, error) {
 	return doc.Definitions[0].Directives, nil
 }
 
-// applyDirectives copies the applied directives of the declarations onto
-// the built types and fields.
+// Format prints the applied directive in SDL, for example
+// `@key(fields: "id")`.
+func (d AppliedDirective) Format() string {
+	if d.Args == "" {
+		return "@" + d.Name
+	}
+	return "@" + d.Name + "(" + d.Args + ")"
+}
+
+// applyDirectives copies the directives OnField applies onto the built
+// fields, and the directives of interface fields, then checks every
+// applied directive: declared, and with arguments that parse. It checks
+// the definitions not printed in the schema's SDL (which Build loads, and
+// so checks, for the others).
 func (bc *build) applyDirectives(s *Schema) error {
-	for _, text := range bc.b.subgraphDirectiveDefs {
-		doc, err := parser.ParseSchema(&ast.Source{Name: "directive", Input: text})
-		if err != nil || len(doc.Directives) != 1 || len(doc.Definitions)+len(doc.Extensions)+len(doc.Schema)+len(doc.SchemaExtension) != 0 {
-			bc.errorf("", "", "DirectiveDefinition needs one directive definition, got %q", text)
+	for _, d := range s.Directives {
+		if d.Printing != DirectiveSubgraphOnly {
 			continue
 		}
-		s.subgraphDirectiveDefs = append(s.subgraphDirectiveDefs, text)
+		var w strings.Builder
+		printDirectiveDefs(&w, []*DirectiveDef{d}, true, true)
+		if _, err := parser.ParseSchema(&ast.Source{Name: "directive", Input: w.String()}); err != nil {
+			bc.errorf("", "", "bad definition of directive @%s: %v", d.Name, err)
+		}
 	}
-	apply := func(t *Type, opts options, fields []*fieldDecl) {
-		t.SubgraphDirectives = bc.parseApplied(t.Name, "", opts.subgraphDirectives)
+	check := func(typeName, field string, ds []AppliedDirective) {
+		for _, d := range ds {
+			if s.Directive(d.Name) == nil {
+				bc.errorf(typeName, field, "directive @%s is applied but not declared (Builder.DeclareDirective)", d.Name)
+				continue
+			}
+			if _, err := ParseDirectives(d.Format()); err != nil {
+				bc.errorf(typeName, field, "bad directive %q: %v", d.Format(), err)
+			}
+		}
+	}
+	apply := func(t *Type, opts options, fields []*fieldDecl, iface bool) {
 		t.Extension = opts.extension
-		for _, fd := range fields {
-			if f := t.Field(fd.name); f != nil {
-				f.SubgraphDirectives = append(f.SubgraphDirectives, bc.parseApplied(t.Name, fd.name, fd.opts.subgraphDirectives)...)
+		if iface {
+			for _, fd := range fields {
+				if f := t.Field(fd.name); f != nil {
+					f.Directives = append(f.Directives, fd.opts.directives...)
+				}
 			}
 		}
 		for name, fopts := range opts.onFields {
@@ -85,36 +97,27 @@ func (bc *build) applyDirectives(s *Schema) error {
 				bc.errorf(t.Name, name, "OnField names no field of %s", t.Name)
 				continue
 			}
-			f.SubgraphDirectives = append(f.SubgraphDirectives, bc.parseApplied(t.Name, name, collect(fopts).subgraphDirectives)...)
+			f.Directives = append(f.Directives, collect(fopts).directives...)
+		}
+		check(t.Name, "", t.Directives)
+		for _, f := range t.Fields {
+			check(t.Name, f.Name, f.Directives)
 		}
 	}
 	for _, d := range bc.b.objects {
 		if t := s.typeIndex[d.name]; t != nil {
-			apply(t, d.opts, d.fields)
+			apply(t, d.opts, d.fields, false)
 		}
 	}
 	for _, d := range bc.b.interfaces {
 		if t := s.typeIndex[d.name]; t != nil {
-			apply(t, d.opts, d.fields)
+			apply(t, d.opts, d.fields, true)
 		}
 	}
 	if len(bc.errs) > 0 {
 		return bc.joined()
 	}
 	return nil
-}
-
-func (bc *build) parseApplied(typeName, field string, texts []string) []*ast.Directive {
-	var out []*ast.Directive
-	for _, text := range texts {
-		list, err := ParseDirectives(text)
-		if err != nil {
-			bc.errorf(typeName, field, "bad directive %q: %v", text, err)
-			continue
-		}
-		out = append(out, list...)
-	}
-	return out
 }
 
 // PrintOptions says how Print prints a schema.
@@ -140,8 +143,10 @@ func (s *Schema) Print(o PrintOptions) string {
 		parts = append(parts, strings.TrimRight(o.Header, "\n")+"\n")
 	}
 	if o.Directives {
-		for _, d := range s.subgraphDirectiveDefs {
-			parts = append(parts, d+"\n")
+		var w strings.Builder
+		printDirectiveDefs(&w, s.Directives, true, true)
+		if w.Len() > 0 {
+			parts = append(parts, w.String())
 		}
 	}
 	for _, t := range s.Types {
@@ -150,7 +155,7 @@ func (s *Schema) Print(o PrintOptions) string {
 		}
 		var w strings.Builder
 		if t.Kind != ObjectKind && t.Kind != InterfaceKind {
-			printType(&w, t)
+			printType(&w, t, s.inSchemaSDL)
 			parts = append(parts, w.String())
 			continue
 		}
@@ -181,7 +186,7 @@ func (s *Schema) Print(o PrintOptions) string {
 			w.WriteString(it.Name)
 		}
 		if o.Directives {
-			printSubgraphApplied(&w, t.SubgraphDirectives)
+			printApplied(&w, t.Directives, all)
 		}
 		w.WriteString(" {\n")
 		for _, f := range fields {
@@ -191,7 +196,7 @@ func (s *Schema) Print(o PrintOptions) string {
 			w.WriteString(": " + f.Type.String())
 			printDeprecated(&w, f.Deprecated, f.DeprecationReason)
 			if o.Directives {
-				printSubgraphApplied(&w, f.SubgraphDirectives)
+				printApplied(&w, f.Directives, all)
 			}
 			w.WriteByte('\n')
 		}
@@ -201,26 +206,5 @@ func (s *Schema) Print(o PrintOptions) string {
 	return strings.Join(parts, "\n")
 }
 
-// printSubgraphApplied prints applied directives, each preceded by a space.
-func printSubgraphApplied(w *strings.Builder, list []*ast.Directive) {
-	for _, d := range list {
-		w.WriteString(" " + FormatDirective(d))
-	}
-}
-
-// FormatDirective prints an applied directive in SDL.
-func FormatDirective(d *ast.Directive) string {
-	var w strings.Builder
-	w.WriteString("@" + d.Name)
-	if len(d.Arguments) > 0 {
-		w.WriteByte('(')
-		for i, a := range d.Arguments {
-			if i > 0 {
-				w.WriteString(", ")
-			}
-			w.WriteString(a.Name + ": " + a.Value.String())
-		}
-		w.WriteByte(')')
-	}
-	return w.String()
-}
+// all accepts every applied directive.
+func all(string) bool { return true }

@@ -66,11 +66,8 @@ type Type struct {
 	// scalars.
 	GoType reflect.Type
 
-	// SubgraphDirectives are the directives applied to the type with
-	// SubgraphDirective;
 	// Extension marks a type printed as `extend type` in a subgraph SDL.
-	SubgraphDirectives []*ast.Directive
-	Extension          bool
+	Extension bool
 
 	// RawTypeKey is, for interfaces and unions, the member of a RawJSON
 	// object that names its concrete type; empty means "__typename".
@@ -186,9 +183,7 @@ type Field struct {
 	// Out describes how the executor walks the Go value of the field.
 	Out *Output
 
-	// SubgraphDirectives are the directives applied to the field with
-	// SubgraphDirective.
-	SubgraphDirectives []*ast.Directive
+	value valueType // the Go type of Value and FromValue (fieldvalue.go)
 }
 
 // Resolver is a compiled field resolver. See Field.Resolve.

@@ -20,11 +20,10 @@ type options struct {
 	implements   []string
 	specifiedBy  string
 
-	subgraphDirectives []string            // applied directives printed in a subgraph SDL (directives.go)
-	onFields           map[string][]Option // OnField
-	extension          bool                // Extension
-	rawTypeKey         string              // RawTypeKey (rawjson.go)
-	directives         []AppliedDirective  // directive.go
+	onFields   map[string][]Option // OnField
+	extension  bool                // Extension
+	rawTypeKey string              // RawTypeKey (rawjson.go)
+	directives []AppliedDirective  // directive.go
 }
 
 // argDecl is an argument declared with the Arg option (interface fields).

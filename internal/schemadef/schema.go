@@ -21,10 +21,6 @@ type Schema struct {
 	typeIndex map[string]*Type
 	ast       *ast.Schema
 	sdl       string
-
-	// subgraphDirectiveDefs are the directive definitions declared with
-	// DirectiveDefinition, printed by Print.
-	subgraphDirectiveDefs []string
 }
 
 // Type returns the named type, or nil.

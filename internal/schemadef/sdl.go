@@ -21,13 +21,14 @@ func printSDL(s *Schema) string {
 			w.WriteByte('\n')
 		}
 		first = false
-		printType(&w, t)
+		printType(&w, t, s.inSchemaSDL)
 	}
-	printDirectiveDefs(&w, s.Directives, first)
+	printDirectiveDefs(&w, s.Directives, first, false)
 	return w.String()
 }
 
-func printType(w *strings.Builder, t *Type) {
+// printType prints the type t, with the applied directives show accepts.
+func printType(w *strings.Builder, t *Type, show func(name string) bool) {
 	printDescription(w, t.Description, "")
 	switch t.Kind {
 	case ScalarKind:
@@ -50,7 +51,7 @@ func printType(w *strings.Builder, t *Type) {
 			}
 			w.WriteString(it.Name)
 		}
-		printApplied(w, t.Directives)
+		printApplied(w, t.Directives, show)
 		w.WriteString(" {\n")
 		for _, f := range t.Fields {
 			printDescription(w, f.Description, "  ")
@@ -58,7 +59,7 @@ func printType(w *strings.Builder, t *Type) {
 			printArgs(w, f.Args)
 			w.WriteString(": " + f.Type.String())
 			printDeprecated(w, f.Deprecated, f.DeprecationReason)
-			printApplied(w, f.Directives)
+			printApplied(w, f.Directives, show)
 			w.WriteByte('\n')
 		}
 		w.WriteString("}\n")
