@@ -206,7 +206,7 @@ func TestFastWriterKeepsMiddleware(t *testing.T) {
 		if typeName != "Kid" || fieldName != "n" {
 			return nil
 		}
-		return func(ctx context.Context, call *FieldCall, next func(context.Context) error) error {
+		return func(ctx context.Context, call *FieldCall, next Next) (any, error) {
 			calls++
 			return next(ctx)
 		}
