@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -14,8 +15,11 @@ import (
 )
 
 // BenchmarkQ2 runs the shared q2 through Router.Execute without
-// instrumentation and with per-operation tracing (request and phase
-// spans, sampled, exported in batches to a no-op exporter).
+// instrumentation ("plain"), with per-operation tracing only ("tracing":
+// request and phase spans, no resolver spans, every trace sampled,
+// exported in batches to an exporter that discards them), and with
+// metrics only ("metrics": the SDK's meter provider with a manual
+// reader, as behind the Prometheus endpoint).
 func BenchmarkQ2(b *testing.B) {
 	q, err := workload.ReadFile("q2.graphql")
 	if err != nil {
@@ -41,9 +45,21 @@ func BenchmarkQ2(b *testing.B) {
 	}
 	b.Run("plain", func(b *testing.B) { run(b, graft.Config{}) })
 	b.Run("tracing", func(b *testing.B) {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
+			sdktrace.WithBatcher(tracetest.NewNoopExporter()))
 		defer func() { _ = tp.Shutdown(context.Background()) }()
 		in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var cfg graft.Config
+		in.Install(&cfg)
+		run(b, cfg)
+	})
+	b.Run("metrics", func(b *testing.B) {
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+		defer func() { _ = mp.Shutdown(context.Background()) }()
+		in, err := graftotel.New(graftotel.Options{MeterProvider: mp, NoTracing: true})
 		if err != nil {
 			b.Fatal(err)
 		}

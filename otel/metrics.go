@@ -3,6 +3,7 @@ package graftotel
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +18,7 @@ import (
 
 // instruments are the metrics graft records.
 type instruments struct {
+	sets      attrSets
 	meter     metric.Meter
 	requests  metric.Int64Counter
 	duration  metric.Float64Histogram
@@ -56,6 +58,68 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 	return in, nil
 }
 
+// Attribute sets of the measurements, built once: the fixed ones here,
+// the per-operation ones on first use.
+var (
+	documentHit  = metric.WithAttributeSet(attribute.NewSet(attribute.String("result", "hit")))
+	documentMiss = metric.WithAttributeSet(attribute.NewSet(attribute.String("result", "miss")))
+)
+
+// maxOperationSets bounds the cached per-operation attribute sets:
+// operation names come from clients, so past it a set is built per
+// request instead of kept.
+const maxOperationSets = 1024
+
+type opKey struct{ name, typ, outcome string }
+
+// attrSets caches the attribute set of each operation name, type and
+// outcome, and of each error code and persisted-query result.
+type attrSets struct {
+	mu  sync.RWMutex
+	ops map[opKey]metric.MeasurementOption
+	one map[string]metric.MeasurementOption // "code\x00"+code, "pq\x00"+result
+}
+
+func (a *attrSets) op(k opKey) metric.MeasurementOption {
+	a.mu.RLock()
+	o, ok := a.ops[k]
+	a.mu.RUnlock()
+	if ok {
+		return o
+	}
+	o = metric.WithAttributeSet(attribute.NewSet(attribute.String("graphql.operation.name", k.name),
+		attribute.String("graphql.operation.type", k.typ), attribute.String("outcome", k.outcome)))
+	a.mu.Lock()
+	if a.ops == nil {
+		a.ops = make(map[opKey]metric.MeasurementOption)
+	}
+	if len(a.ops) < maxOperationSets {
+		a.ops[k] = o
+	}
+	a.mu.Unlock()
+	return o
+}
+
+func (a *attrSets) single(kind, key, value string) metric.MeasurementOption {
+	k := kind + "\x00" + value
+	a.mu.RLock()
+	o, ok := a.one[k]
+	a.mu.RUnlock()
+	if ok {
+		return o
+	}
+	o = metric.WithAttributeSet(attribute.NewSet(attribute.String(key, value)))
+	a.mu.Lock()
+	if a.one == nil {
+		a.one = make(map[string]metric.MeasurementOption)
+	}
+	if len(a.one) < maxOperationSets {
+		a.one[k] = o
+	}
+	a.mu.Unlock()
+	return o
+}
+
 // record measures one answered request.
 func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Duration) {
 	m.inFlight.Add(ctx, -1)
@@ -67,25 +131,24 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 	if opType == "" {
 		opType = "unknown"
 	}
-	set := metric.WithAttributes(attribute.String("graphql.operation.name", ev.OperationName),
-		attribute.String("graphql.operation.type", opType), attribute.String("outcome", outcome))
+	set := m.sets.op(opKey{ev.OperationName, opType, outcome})
 	m.requests.Add(ctx, 1, set)
 	m.duration.Record(ctx, d.Seconds(), set)
 	for _, c := range ev.ErrorCodes {
 		if c == "" {
 			c = "UNKNOWN"
 		}
-		m.errors.Add(ctx, 1, metric.WithAttributes(attribute.String("code", c)))
+		m.errors.Add(ctx, 1, m.sets.single("code", "code", c))
 	}
 	if ev.PersistedQuery != "" {
-		m.persisted.Add(ctx, 1, metric.WithAttributes(attribute.String("result", ev.PersistedQuery)))
+		m.persisted.Add(ctx, 1, m.sets.single("pq", "result", ev.PersistedQuery))
 	}
 	if ev.OperationType != "" { // the document parsed and validated
-		res := "miss"
+		res := documentMiss
 		if ev.DocumentCached {
-			res = "hit"
+			res = documentHit
 		}
-		m.documents.Add(ctx, 1, metric.WithAttributes(attribute.String("result", res)))
+		m.documents.Add(ctx, 1, res)
 	}
 }
 

@@ -48,14 +48,16 @@ type Options struct {
 	// TraceIDExtension adds the trace ID to the response's extensions as
 	// "traceId".
 	TraceIDExtension bool
-	// NoMetrics switches the metrics off.
+	// NoMetrics switches the metrics off, and NoTracing the spans (for
+	// metrics alone).
 	NoMetrics bool
+	NoTracing bool
 }
 
 // Instrumentation holds the tracer, the instruments and the hook.
 type Instrumentation struct {
 	opts   Options
-	tracer trace.Tracer
+	tracer trace.Tracer // nil with NoTracing
 	prop   propagation.TextMapPropagator
 	m      *instruments
 }
@@ -73,7 +75,10 @@ func New(opts Options) (*Instrumentation, error) {
 			prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 		}
 	}
-	in := &Instrumentation{opts: opts, tracer: tp.Tracer(ScopeName), prop: prop}
+	in := &Instrumentation{opts: opts, prop: prop}
+	if !opts.NoTracing {
+		in.tracer = tp.Tracer(ScopeName)
+	}
 	if !opts.NoMetrics {
 		mp := opts.MeterProvider
 		if mp == nil {
@@ -91,8 +96,11 @@ func New(opts Options) (*Instrumentation, error) {
 // Install adds the instrumentation's hook (and resolver-span middleware
 // when asked) to cfg, before building the router with it.
 func (in *Instrumentation) Install(cfg *graft.Config) {
+	if in.tracer == nil && in.m == nil {
+		return
+	}
 	cfg.Hooks = append(cfg.Hooks, in.Hook())
-	if in.opts.ResolverSpans {
+	if in.opts.ResolverSpans && in.tracer != nil {
 		cfg.FieldMiddleware = append([]graft.FieldMiddleware{in.ResolverMiddleware()}, cfg.FieldMiddleware...)
 	}
 }
@@ -112,11 +120,21 @@ type hook struct{ in *Instrumentation }
 
 type stateKey struct{}
 
-// reqState is a request's spans, kept in its context.
+// reqState is a request's spans. It is itself the context the later
+// phases run with (the request span's context plus itself under
+// stateKey), which saves a context per request.
 type reqState struct {
-	ctx   context.Context // carries the request span
-	span  trace.Span
-	phase trace.Span
+	context.Context // carries the request span
+	span            trace.Span
+	phase           trace.Span
+}
+
+// Value answers stateKey with the state, other keys from the parent.
+func (st *reqState) Value(key any) any {
+	if key == (stateKey{}) {
+		return st
+	}
+	return st.Context.Value(key)
 }
 
 // headerCarrier reads request headers for the propagator.
@@ -126,45 +144,71 @@ func (h headerCarrier) Get(key string) string { return h(key) }
 func (h headerCarrier) Set(string, string)    {}
 func (h headerCarrier) Keys() []string        { return nil }
 
+// Span names and start options, built once rather than per request.
+var (
+	phaseSpanNames [graft.PhaseAnswered + 1]string
+	serverKind     = trace.WithSpanKind(trace.SpanKindServer)
+)
+
+func init() {
+	for p := graft.PhaseReceived; p <= graft.PhaseAnswered; p++ {
+		phaseSpanNames[p] = "graphql." + p.String()
+	}
+}
+
+func phaseSpanName(p graft.Phase) string {
+	if p >= 0 && int(p) < len(phaseSpanNames) {
+		return phaseSpanNames[p]
+	}
+	return "graphql." + p.String()
+}
+
 func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
 	in := h.in
 	if ev.Phase == graft.PhaseReceived {
-		if ev.Request.Header != nil {
-			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
-		}
-		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", trace.WithSpanKind(trace.SpanKindServer))
-		st := &reqState{span: span}
-		ctx = context.WithValue(ctx, stateKey{}, st)
-		st.ctx = ctx
 		if in.m != nil {
 			in.m.inFlight.Add(ctx, 1)
 		}
+		if in.tracer == nil {
+			return nil, nil
+		}
+		if ev.Request.Header != nil {
+			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+		}
+		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind)
+		st := &reqState{Context: ctx, span: span}
 		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
 			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
 		}
-		_, st.phase = in.tracer.Start(ctx, "graphql."+ev.Phase.String())
-		return ctx, nil
+		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
+		return st, nil
 	}
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
 		return nil, nil
 	}
-	pctx, phase := in.tracer.Start(st.ctx, "graphql."+ev.Phase.String())
+	pctx, phase := in.tracer.Start(st, phaseSpanName(ev.Phase))
 	st.phase = phase
 	if ev.Phase == graft.PhaseExecuted {
 		return pctx, nil // resolver spans are children of the execution
 	}
-	return st.ctx, nil
+	return st, nil
 }
 
 func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	in := h.in
+	if in.tracer == nil {
+		if ev.Phase == graft.PhaseAnswered && in.m != nil {
+			in.m.record(ctx, ev, time.Since(ev.Start))
+		}
+		return
+	}
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
 		return
 	}
 	if st.phase != nil {
-		if ev.Phase == graft.PhaseExecuted || ev.Phase == graft.PhaseAnswered {
+		if ev.Phase == graft.PhaseExecuted {
 			st.phase.SetAttributes(attribute.Int("graphql.error.count", ev.ErrorCount))
 		}
 		st.phase.End()
@@ -174,16 +218,16 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		return
 	}
 	span := st.span
-	name := "GraphQL Operation"
 	if ev.OperationType != "" {
-		name = ev.OperationType
+		name := ev.OperationType
 		if ev.OperationName != "" {
 			name += " " + ev.OperationName
 		}
+		span.SetName(name)
 	}
-	span.SetName(name)
-	attrs := []attribute.KeyValue{attribute.Int("graphql.error.count", ev.ErrorCount),
-		attribute.Int("http.response.status_code", ev.Status)}
+	var buf [5]attribute.KeyValue
+	attrs := append(buf[:0], attribute.Int("graphql.error.count", ev.ErrorCount),
+		attribute.Int("http.response.status_code", ev.Status))
 	if ev.OperationType != "" {
 		attrs = append(attrs, attribute.String("graphql.operation.type", ev.OperationType))
 	}
@@ -203,7 +247,7 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	}
 	span.End()
 	if in.m != nil {
-		in.m.record(st.ctx, ev, time.Since(ev.Start))
+		in.m.record(st.Context, ev, time.Since(ev.Start))
 	}
 }
 
@@ -211,8 +255,8 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 // resolved field (see Options.ResolverSpans).
 func (in *Instrumentation) ResolverMiddleware() graft.FieldMiddleware {
 	minDepth, exclude := in.opts.MinResolverDepth, in.opts.ExcludeFields
-	return graft.FieldMiddleware{Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) error) error {
-		if !fi.Resolver || len(fi.Path) < minDepth || slices.Contains(exclude, fi.FieldName) ||
+	return graft.FieldMiddleware{Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
+		if in.tracer == nil || !fi.Resolver || len(fi.Path) < minDepth || slices.Contains(exclude, fi.FieldName) ||
 			slices.Contains(exclude, fi.ParentType+"."+fi.FieldName) {
 			return next(ctx)
 		}
@@ -220,12 +264,12 @@ func (in *Instrumentation) ResolverMiddleware() graft.FieldMiddleware {
 			attribute.String("graphql.field.parent", fi.ParentType), attribute.String("graphql.field.name", fi.FieldName),
 			attribute.String("graphql.field.path", pathString(fi.Path))))
 		defer span.End()
-		err := next(ctx)
+		v, err := next(ctx)
 		if err != nil {
 			span.RecordError(err)
 			span.SetStatus(codes.Error, err.Error())
 		}
-		return err
+		return v, err
 	}}
 }
 

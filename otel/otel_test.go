@@ -198,3 +198,56 @@ func TestPrometheusMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestNoTracingNoMetrics checks the switches: with both off Install adds
+// nothing; with tracing off the metrics still count and no span starts.
+func TestNoTracingNoMetrics(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	off, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoTracing: true, NoMetrics: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg graft.Config
+	off.Install(&cfg)
+	if len(cfg.Hooks) != 0 || len(cfg.FieldMiddleware) != 0 {
+		t.Fatalf("Install with everything off added %d hooks and %d middleware", len(cfg.Hooks), len(cfg.FieldMiddleware))
+	}
+
+	mp, metrics, err := graftotel.PrometheusHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, MeterProvider: mp, NoTracing: true, ResolverSpans: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Install(&cfg)
+	r, err := graft.NewRouter(testSchema(t), nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		do(t, r, `query Shelf { books { title upper } }`, "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+	}
+	if n := len(exp.GetSpans()); n != 0 {
+		t.Fatalf("%d spans with NoTracing", n)
+	}
+	rec := httptest.NewRecorder()
+	metrics.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(strings.NewReader(rec.Body.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requests float64
+	for _, m := range families["graphql_server_requests_total"].GetMetric() {
+		requests += m.GetCounter().GetValue()
+	}
+	if requests != 2 {
+		t.Fatalf("graphql_server_requests_total = %v, want 2\n%s", requests, rec.Body.String())
+	}
+	if g := families["graphql_server_active_requests"].GetMetric(); len(g) != 1 || g[0].GetGauge().GetValue() != 0 {
+		t.Fatalf("active requests %v", g)
+	}
+}

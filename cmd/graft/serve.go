@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -74,8 +75,12 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	se, err := parseServerEnv(lookup)
 	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
 	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
-	if err := errors.Join(err, cfgErr, pqErr); err != nil {
+	telEnv, exporters, telErr := parseTelemetry(lookup)
+	if err := errors.Join(err, cfgErr, pqErr, telErr); err != nil {
 		return nil, fmt.Errorf("bad environment:\n%w", err)
+	}
+	if telEnv.MetricsPath == cfg.Path || cfg.GraphiQL != nil && telEnv.MetricsPath == cfg.GraphiQL.Path {
+		return nil, fmt.Errorf("bad environment:\nMETRICS_PATH=%q: taken by GraphQL or GraphiQL", telEnv.MetricsPath)
 	}
 	log := newLogger(logOut, se)
 	cfg.Logger = log
@@ -87,7 +92,22 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 		return nil, err
 	}
 
-	srv := &server{log: log, close: func() {}}
+	tel, err := newTelemetry(context.Background(), telEnv, exporters, os.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	grace := se.serve.ShutdownGrace
+	if grace <= 0 {
+		grace = graft.DefaultShutdownGrace
+	}
+	// The spans of the last requests are flushed after the server has
+	// stopped, within the shutdown grace.
+	srv := &server{log: log, close: func() {
+		if err := tel.shutdownWithin(grace); err != nil {
+			log.Warn("graft: flushing telemetry", "err", err)
+		}
+	}}
+	tel.install(&cfg)
 	var checks []graft.Check
 	isChat := strings.EqualFold(se.Example, "chat")
 	if isChat && se.RedisURL != "" {
@@ -135,10 +155,17 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 		srv.close()
 		return nil, err
 	}
+	if err := tel.observe(srv.router); err != nil {
+		srv.close()
+		return nil, err
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("GET /health", graft.Health())
 	mux.Handle("GET /ready", graft.Ready(checks...))
+	if tel.metrics != nil {
+		mux.Handle("GET "+tel.metricsPath, tel.metrics)
+	}
 	var api http.Handler = srv.router
 	if strings.HasPrefix(strings.ToLower(se.Example), "federation-") {
 		api = federation.Tracing(api) // ftv1 inline traces for gateways
@@ -154,6 +181,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	logLimits(log, cfg)
 	log.Debug("graft: configured", "example", se.Example, "path", cfg.Path,
 		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
+	if tel.tp != nil || tel.metrics != nil {
+		log.Info("graft: telemetry", "traces", strings.Join(exporters, ","), "metrics", tel.metrics != nil, "metricsPath", tel.metricsPath)
+	}
 	return srv, nil
 }
 

@@ -56,6 +56,7 @@ func Sections() []Section {
 		{"The server (graft.ServeOptionsFromEnv)", "graft.ServeOptions", Describe(Serve{})},
 		{"Persisted queries (persisted.ConfigFromEnv)", "persisted.Options", Describe(Persisted{})},
 		{"cmd/graft only", "", Describe(Server{})},
+		{"OpenTelemetry and metrics (cmd/graft only)", "", Describe(Telemetry{})},
 	}
 }
 

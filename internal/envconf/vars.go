@@ -78,3 +78,22 @@ type Server struct {
 	LogFormat   string    `env:"LOG_FORMAT" default:"text" help:"text or json"`
 	AccessLog   *Bool     `env:"ACCESS_LOG" default:"true" help:"log one line per GraphQL request (method, status, operation, duration, errors, request ID) and echo X-Request-ID"`
 }
+
+// Telemetry holds the OpenTelemetry and metrics variables cmd/graft
+// reads. The OTEL_* variables are the standard ones of the OpenTelemetry
+// specification, read by the OpenTelemetry SDK itself; cmd/graft checks
+// their values at start-up and decides from them whether to trace.
+type Telemetry struct {
+	TracesExporter string `env:"OTEL_TRACES_EXPORTER" default:"otlp when an endpoint is set, else none" help:"otlp (OTLP over HTTP/protobuf), console (spans as JSON on standard output) or none; tracing is on when this says otlp or console, or when an OTLP endpoint is set"`
+	Endpoint       string `env:"OTEL_EXPORTER_OTLP_ENDPOINT" default:"unset: no tracing" help:"base URL of the OTLP receiver (http://collector:4318); traces go to its /v1/traces"`
+	TracesEndpoint string `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" default:"unset" help:"full URL traces are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"`
+	Headers        string `env:"OTEL_EXPORTER_OTLP_HEADERS" default:"unset" help:"headers of every OTLP request, key=value pairs separated by commas (URL-encoded values)"`
+	Protocol       string `env:"OTEL_EXPORTER_OTLP_PROTOCOL" default:"http/protobuf" help:"OTLP transport: only http/protobuf is built in (grpc and http/json are refused at start-up)"`
+	TracesProtocol string `env:"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" default:"OTEL_EXPORTER_OTLP_PROTOCOL" help:"OTLP transport of traces; wins over OTEL_EXPORTER_OTLP_PROTOCOL"`
+	ServiceName    string `env:"OTEL_SERVICE_NAME" default:"graft" help:"service.name of the traces' resource"`
+	ResourceAttrs  string `env:"OTEL_RESOURCE_ATTRIBUTES" default:"unset" help:"more resource attributes, key=value pairs separated by commas"`
+	Sampler        string `env:"OTEL_TRACES_SAMPLER" default:"parentbased_always_on" help:"always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio"`
+	SamplerArg     string `env:"OTEL_TRACES_SAMPLER_ARG" default:"1.0" help:"the ratio of the traceidratio samplers, 0 to 1"`
+	MetricsEnabled *Bool  `env:"METRICS_ENABLED" default:"false" help:"serve Prometheus metrics (requests, duration, errors by code, in-flight requests, persisted-query and document-cache hits, open subscriptions)"`
+	MetricsPath    string `env:"METRICS_PATH" default:"/metrics" help:"path of the Prometheus metrics"`
+}
