@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -46,8 +47,8 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		Method:      req.Method,
 		Path:        req.URL.Path,
 		RawQuery:    req.URL.RawQuery,
-		ContentType: req.Header.Get("Content-Type"),
-		Accept:      req.Header.Get("Accept"),
+		ContentType: headerValue(req.Header, hdrContentType),
+		Accept:      headerValue(req.Header, hdrAccept),
 		Header:      req.Header.Get,
 		Remote:      req.RemoteAddr,
 	}
@@ -61,6 +62,10 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		raw.Body = body
+		// The decoder unescapes the query into the buffer's spare room
+		// rather than allocate (the buffer goes back to the pool only
+		// once the answer is written).
+		raw.Scratch = body[len(body):cap(body)]
 	}
 	rb := bufPool.Get().(*[]byte)
 	defer bufPool.Put(rb)
@@ -101,7 +106,16 @@ var (
 	ctGraphQL        = []string{httpapi.ContentTypeGraphQLResponse}
 	ctJSON           = []string{httpapi.ContentTypeJSON}
 	hdrContentLength = http.CanonicalHeaderKey("Content-Length")
+	hdrAccept        = http.CanonicalHeaderKey("Accept")
 )
+
+// headerValue is h.Get(key) for a key already in canonical form.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	h := w.Header()
@@ -121,8 +135,30 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	// net/http measures small bodies itself; say the length of larger
 	// ones so they are not sent chunked.
 	if len(resp.Body) > 2048 {
-		h[hdrContentLength] = []string{strconv.Itoa(len(resp.Body))}
+		h[hdrContentLength] = contentLength(len(resp.Body))
 	}
 	w.WriteHeader(resp.Status)
 	_, _ = w.Write(resp.Body)
+}
+
+// contentLengths caches Content-Length values by length (one entry per
+// slot): answers to the same query have the same length, so most answers
+// reuse a header value rather than allocate one.
+var contentLengths [64]atomic.Pointer[lengthValue]
+
+type lengthValue struct {
+	n int
+	v []string
+}
+
+// contentLength returns the header value of a body of n bytes. The slice
+// may be shared between answers: it is only read.
+func contentLength(n int) []string {
+	slot := &contentLengths[n%len(contentLengths)]
+	if lv := slot.Load(); lv != nil && lv.n == n {
+		return lv.v
+	}
+	lv := &lengthValue{n: n, v: []string{strconv.Itoa(n)}}
+	slot.Store(lv)
+	return lv.v
 }

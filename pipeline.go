@@ -82,7 +82,7 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 // and runs the Auth hook, after starting the layer so the hook can read
 // application services.
 func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *requestState) (context.Context, *httpapi.Error) {
-	ctx = context.WithValue(ctx, stateKey{}, st)
+	ctx = withState(ctx, st)
 	r.identify(raw, st)
 	if r.cfg.Auth == nil {
 		return ctx, nil
@@ -225,7 +225,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	// Only a query the limits accept is registered.
 	if res.Register {
-		r.pq.Register(ctx, res.Hash, query)
+		r.pq.Register(ctx, res.Hash, strings.Clone(query)) // query may share the body's memory
 	}
 	var ext []byte
 	if r.cfg.ReportComplexity {
@@ -236,7 +236,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		return
 	}
 	if stateFrom(ctx) != st {
-		ctx = context.WithValue(ctx, stateKey{}, st)
+		ctx = withState(ctx, st)
 	}
 	if e := ph.before(ctx, PhaseExecuted); e != nil {
 		r.fail(resp, ct, e)
@@ -247,8 +247,15 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.startSubscription(ctx, op, vars, resp)
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
-	defer cancel()
+	if r.cfg.Timeout >= watchdogMinTimeout {
+		d := r.watchdog.start(ctx, r.cfg.Timeout)
+		defer d.finish()
+		ctx = d
+	} else {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
+		defer cancel()
+	}
 	body, hasErrors := r.engine.Run(ctx, op, vars, resp.Body[:0], ext)
 	resp.Status = http.StatusOK
 	if hasErrors {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -33,7 +34,8 @@ type Router struct {
 	pq       *pqstate.PersistedQueries
 	graphiql *graphiql.Page
 	load     loadBounds
-	subs     *hub // streaming transports: WebSocket, SSE, multipart
+	watchdog watchdog // the execution timeout (timeout.go)
+	subs     *hub     // streaming transports: WebSocket, SSE, multipart
 	policy   httpapi.Policy
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
@@ -146,7 +148,9 @@ func (r *Router) Config() Config { return r.cfg }
 func (r *Router) Layer() *Layer { return r.layer }
 
 // document returns the prepared document for query, from the cache or
-// freshly parsed, validated and planned.
+// freshly parsed, validated and planned. query may share memory with the
+// request body (see httpapi.Request.Query): what is kept is prepared from
+// a copy.
 func (r *Router) document(query string) (*document, gqlerror.List) {
 	if d, ok := r.pinned[query]; ok {
 		return d, nil
@@ -154,6 +158,7 @@ func (r *Router) document(query string) (*document, gqlerror.List) {
 	if d, ok := r.docs.Get(query); ok {
 		return d, nil
 	}
+	query = strings.Clone(query)
 	d, errs := r.prepare(query)
 	if errs != nil {
 		return nil, errs
