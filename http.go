@@ -31,7 +31,7 @@ func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *h
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.URL.Path == r.cfg.Path && r.serveStream(w, req) {
+	if req.URL.Path == r.cfg.Path && !plainPost(req) && r.serveStream(w, req) {
 		return
 	}
 	if !r.load.enter() {
@@ -86,6 +86,29 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
+// plainPost reports, cheaply, a request none of the streaming transports
+// takes: a POST whose Accept header is one of the usual JSON ones and
+// that carries no graphql-sse token (serveStream would answer false).
+func plainPost(req *http.Request) bool {
+	if req.Method != http.MethodPost || len(req.Header[hdrSSEToken]) > 0 {
+		return false
+	}
+	accept := req.Header[hdrAccept]
+	if len(accept) > 1 {
+		return false
+	}
+	if len(accept) == 0 {
+		return true
+	}
+	switch accept[0] {
+	case httpapi.MediaJSON, httpapi.MediaGraphQLResponse, "*/*", "application/json; charset=utf-8",
+		"application/graphql-response+json, application/json",
+		"application/graphql-response+json; charset=utf-8, application/json; charset=utf-8":
+		return true
+	}
+	return false
+}
+
 // readBody reads the request body into buf, refusing it with 413 as soon
 // as more than limit bytes arrive (or when Content-Length says so, before
 // reading anything).
@@ -107,6 +130,7 @@ var (
 	ctJSON           = []string{httpapi.ContentTypeJSON}
 	hdrContentLength = http.CanonicalHeaderKey("Content-Length")
 	hdrAccept        = http.CanonicalHeaderKey("Accept")
+	hdrSSEToken      = http.CanonicalHeaderKey(sseTokenHeader)
 )
 
 // headerValue is h.Get(key) for a key already in canonical form.
