@@ -55,7 +55,9 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	var resp httpapi.Response
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		body, err := readBody(req, r.cfg.MaxBodyBytes, (*bp)[:0])
-		*bp = body[:0]
+		if cap(body) <= maxPooledBody {
+			*bp = body[:0] // a larger one is let go: the pool keeps no large buffers
+		}
 		if err != nil {
 			r.fail(&resp, httpapi.ContentTypeJSON, err)
 			writeResponse(w, &resp)
@@ -85,6 +87,9 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		*rb = resp.Body[:0]
 	}
 }
+
+// maxPooledBody is the largest request-body buffer put back in the pool.
+const maxPooledBody = 64 << 10
 
 // plainPost reports, cheaply, a request none of the streaming transports
 // takes: a POST whose Accept header is one of the usual JSON ones and

@@ -2,7 +2,10 @@ package graft
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/persisted"
 )
 
 // TestPlainPostSkipsOnlyNonStreamingRequests checks the shortcut of
@@ -40,5 +43,48 @@ func TestPlainPostSkipsOnlyNonStreamingRequests(t *testing.T) {
 		if c.plain && streaming {
 			t.Errorf("%s %v: let through, but a streaming transport takes it", c.method, c.headers)
 		}
+	}
+}
+
+// TestQueryReadInPlaceIsCopiedWhereKept sends queries whose text the
+// decoder reads in place from pooled body buffers, then other bodies
+// that reuse those buffers: the document cache and the APQ store, which
+// keep query texts, must hold copies, so the first queries are still
+// found and answered.
+func TestQueryReadInPlaceIsCopiedWhereKept(t *testing.T) {
+	r, err := NewRouter(helloSchema(t), nil, Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(body string) string {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		r.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	const want = `{"data":{"hello":"world"}}`
+	queries := []string{`{ hello }`, `{hello  }`, `{  hello}`, "{\\n hello}", "{hello\\n }"}
+	for _, q := range queries {
+		h := persisted.Hash(persisted.SHA256, strings.ReplaceAll(q, `\n`, "\n"))
+		if got := send(`{"query":"` + q + `","extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`); got != want {
+			t.Fatalf("%s: %s", q, got)
+		}
+	}
+	for range 3 {
+		for _, q := range queries {
+			text := strings.ReplaceAll(q, `\n`, "\n")
+			if got := send(`{"query":"` + q + `"}`); got != want {
+				t.Fatalf("%q again: %s", text, got)
+			}
+			h := persisted.Hash(persisted.SHA256, text)
+			if got := send(`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + h + `"}}}`); got != want {
+				t.Fatalf("%q by its hash: %s", text, got)
+			}
+		}
+	}
+	if st := r.DocumentCacheStats(); st.Entries != len(queries) {
+		t.Fatalf("document cache holds %d entries, want %d", st.Entries, len(queries))
 	}
 }
