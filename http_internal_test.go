@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/persisted"
 )
 
@@ -86,5 +87,38 @@ func TestQueryReadInPlaceIsCopiedWhereKept(t *testing.T) {
 	}
 	if st := r.DocumentCacheStats(); st.Entries != len(queries) {
 		t.Fatalf("document cache holds %d entries, want %d", st.Entries, len(queries))
+	}
+}
+
+// TestStaticAnalysisUnlessACostReadsAVariable checks which operations get
+// their limits analysis once, when prepared: those whose variables no
+// declared cost function reads.
+func TestStaticAnalysisUnlessACostReadsAVariable(t *testing.T) {
+	s, err := blog.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRouter(s, nil, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		query  string
+		static bool
+	}{
+		{`{ authors(first: 2) { id } }`, true},
+		{`query A($id: ID!) { author(id: $id) { ...F posts(first: 20) { ...P } } } fragment F on Author { id name } fragment P on Post { id title }`, true},
+		{`query($n: Int) { authors(first: $n) { id } }`, false},
+		{`query($n: Int) { author(id: "a1") { ...F } } fragment F on Author { posts(first: $n) { id } }`, false},
+		{`query($n: Int) { author(id: "a1") { ... on Author { posts(first: $n) { id } } } }`, false},
+	} {
+		d, errs := r.prepare(c.query)
+		if errs != nil {
+			t.Fatalf("%s: %v", c.query, errs)
+		}
+		op, _ := d.doc.Operation("")
+		if _, ok := d.static[op.AST()]; ok != c.static {
+			t.Errorf("%s: analysed once %v, want %v", c.query, ok, c.static)
+		}
 	}
 }
