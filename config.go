@@ -71,7 +71,10 @@ type Config struct {
 	DocumentCacheBytes int64
 
 	// Timeout bounds the execution of one request. Default 30s; resolvers
-	// still running see their context cancelled.
+	// still running see their context cancelled. A timeout of 1s or more
+	// is kept to within 10ms, and a request whose client goes away sees
+	// its context cancelled within 10ms too (one watchdog per router
+	// rather than a timer per request); a shorter one is exact.
 	Timeout time.Duration
 
 	// MaxErrors bounds the errors in one response. Default 100.

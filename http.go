@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -30,7 +31,7 @@ func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *h
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.URL.Path == r.cfg.Path && r.serveStream(w, req) {
+	if req.URL.Path == r.cfg.Path && !plainPost(req) && r.serveStream(w, req) {
 		return
 	}
 	if !r.load.enter() {
@@ -46,21 +47,27 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		Method:      req.Method,
 		Path:        req.URL.Path,
 		RawQuery:    req.URL.RawQuery,
-		ContentType: req.Header.Get("Content-Type"),
-		Accept:      req.Header.Get("Accept"),
+		ContentType: headerValue(req.Header, hdrContentType),
+		Accept:      headerValue(req.Header, hdrAccept),
 		Header:      req.Header.Get,
 		Remote:      req.RemoteAddr,
 	}
 	var resp httpapi.Response
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		body, err := readBody(req, r.cfg.MaxBodyBytes, (*bp)[:0])
-		*bp = body[:0]
+		if cap(body) <= maxPooledBody {
+			*bp = body[:0] // a larger one is let go: the pool keeps no large buffers
+		}
 		if err != nil {
 			r.fail(&resp, httpapi.ContentTypeJSON, err)
 			writeResponse(w, &resp)
 			return
 		}
 		raw.Body = body
+		// The decoder unescapes the query into the buffer's spare room
+		// rather than allocate (the buffer goes back to the pool only
+		// once the answer is written).
+		raw.Scratch = body[len(body):cap(body)]
 	}
 	rb := bufPool.Get().(*[]byte)
 	defer bufPool.Put(rb)
@@ -79,6 +86,32 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if cap(resp.Body) <= 1<<20 {
 		*rb = resp.Body[:0]
 	}
+}
+
+// maxPooledBody is the largest request-body buffer put back in the pool.
+const maxPooledBody = 64 << 10
+
+// plainPost reports, cheaply, a request none of the streaming transports
+// takes: a POST whose Accept header is one of the usual JSON ones and
+// that carries no graphql-sse token (serveStream would answer false).
+func plainPost(req *http.Request) bool {
+	if req.Method != http.MethodPost || len(req.Header[hdrSSEToken]) > 0 {
+		return false
+	}
+	accept := req.Header[hdrAccept]
+	if len(accept) > 1 {
+		return false
+	}
+	if len(accept) == 0 {
+		return true
+	}
+	switch accept[0] {
+	case httpapi.MediaJSON, httpapi.MediaGraphQLResponse, "*/*", "application/json; charset=utf-8",
+		"application/graphql-response+json, application/json",
+		"application/graphql-response+json; charset=utf-8, application/json; charset=utf-8":
+		return true
+	}
+	return false
 }
 
 // readBody reads the request body into buf, refusing it with 413 as soon
@@ -101,7 +134,17 @@ var (
 	ctGraphQL        = []string{httpapi.ContentTypeGraphQLResponse}
 	ctJSON           = []string{httpapi.ContentTypeJSON}
 	hdrContentLength = http.CanonicalHeaderKey("Content-Length")
+	hdrAccept        = http.CanonicalHeaderKey("Accept")
+	hdrSSEToken      = http.CanonicalHeaderKey(sseTokenHeader)
 )
+
+// headerValue is h.Get(key) for a key already in canonical form.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	h := w.Header()
@@ -121,8 +164,30 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	// net/http measures small bodies itself; say the length of larger
 	// ones so they are not sent chunked.
 	if len(resp.Body) > 2048 {
-		h[hdrContentLength] = []string{strconv.Itoa(len(resp.Body))}
+		h[hdrContentLength] = contentLength(len(resp.Body))
 	}
 	w.WriteHeader(resp.Status)
 	_, _ = w.Write(resp.Body)
+}
+
+// contentLengths caches Content-Length values by length (one entry per
+// slot): answers to the same query have the same length, so most answers
+// reuse a header value rather than allocate one.
+var contentLengths [64]atomic.Pointer[lengthValue]
+
+type lengthValue struct {
+	n int
+	v []string
+}
+
+// contentLength returns the header value of a body of n bytes. The slice
+// may be shared between answers: it is only read.
+func contentLength(n int) []string {
+	slot := &contentLengths[n%len(contentLengths)]
+	if lv := slot.Load(); lv != nil && lv.n == n {
+		return lv.v
+	}
+	lv := &lengthValue{n: n, v: []string{strconv.Itoa(n)}}
+	slot.Store(lv)
+	return lv.v
 }

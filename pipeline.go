@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/graphiql"
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
@@ -24,31 +25,49 @@ import (
 
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
+	ctx, st, media := r.accept(ctx, raw, resp)
+	if st == nil {
+		return
+	}
+	if httpapi.IsBatch(raw) {
+		r.serveBatch(ctx, st, raw, media, resp)
+		return
+	}
+	var req httpapi.Request
+	if !r.decode(raw, media, resp, &req) {
+		return
+	}
+	r.run(ctx, st, &req, media, resp)
+}
+
+// accept routes a request, negotiates its media type, and runs CSRF
+// prevention and admit. A nil state means resp holds the answer already.
+func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) (context.Context, *requestState, string) {
 	switch {
 	case raw.Path == r.cfg.Path:
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
 		r.serveGraphiQL(raw, resp)
-		return
+		return ctx, nil, ""
 	case r.graphiqlAssets != "" && strings.HasPrefix(raw.Path, r.graphiqlAssets):
 		r.serveGraphiQLAsset(raw, resp)
-		return
+		return ctx, nil, ""
 	default:
 		resp.Status = http.StatusNotFound
 		resp.ContentType = httpapi.ContentTypeJSON
 		resp.Body = appendErrors(resp.Body, gqlerr.New(gqlerr.BadRequest, "Not found"))
-		return
+		return ctx, nil, ""
 	}
 	media, ok := httpapi.Negotiate(raw.Accept)
 	if !ok {
 		r.fail(resp, httpapi.ContentTypeJSON, &httpapi.Error{Status: http.StatusNotAcceptable,
 			Err: gqlerr.New(gqlerr.NotAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json")})
-		return
+		return ctx, nil, ""
 	}
 	ct := httpapi.ContentType(media)
 	if r.cfg.CSRF != nil {
 		if e := r.checkCSRF(raw); e != nil {
 			r.fail(resp, ct, e)
-			return
+			return ctx, nil, ""
 		}
 	}
 	header := raw.Header
@@ -59,22 +78,24 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 	ctx, e := r.admit(ctx, raw, st)
 	if e != nil {
 		r.fail(resp, ct, e)
-		return
+		return ctx, nil, ""
 	}
 	if e := r.uriTooLong(raw); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return ctx, nil, ""
 	}
-	if httpapi.IsBatch(raw) {
-		r.serveBatch(ctx, st, raw, media, resp)
-		return
-	}
-	req, e := httpapi.Decode(raw)
+	return ctx, st, media
+}
+
+// decode decodes raw into req; false means resp holds the error.
+func (r *Router) decode(raw *httpapi.RawRequest, media string, resp *httpapi.Response, req *httpapi.Request) bool {
+	d, e := httpapi.Decode(raw)
 	if e != nil {
-		r.fail(resp, ct, r.decodeFailed(e, media))
-		return
+		r.fail(resp, httpapi.ContentType(media), r.decodeFailed(e, media))
+		return false
 	}
-	r.run(ctx, st, &req, media, resp)
+	*req = d
+	return true
 }
 
 // admit runs the steps every entry point (HTTP and Execute) takes before
@@ -82,7 +103,7 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 // and runs the Auth hook, after starting the layer so the hook can read
 // application services.
 func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *requestState) (context.Context, *httpapi.Error) {
-	ctx = context.WithValue(ctx, stateKey{}, st)
+	ctx = withState(ctx, st)
 	r.identify(raw, st)
 	if r.cfg.Auth == nil {
 		return ctx, nil
@@ -129,22 +150,48 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 }
 
 // run executes a decoded request: persisted-query resolution, the
-// document cache, operation selection, variables, limits and execution.
+// document cache, operation selection, variables, limits (plan), then
+// execution (execute). The two are separate functions so that the checks'
+// stack frame is gone while the operation executes: deep executions then
+// fit the goroutine's first stack.
 func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response) {
-	ct := httpapi.ContentType(media)
 	st.attachResponse(resp)
 	ph := r.beginPhases(ctx, st)
 	defer ph.finish(ctx, resp)
+	var p runPlan
+	if !r.plan(ctx, st, req, media, resp, ph, &p) {
+		return
+	}
+	if p.op.Kind() == ast.Subscription {
+		r.startSubscription(p.ctx, p.op, p.vars, resp)
+		return
+	}
+	r.execute(st, req, media, resp, &p)
+}
+
+// runPlan is what plan hands to execute.
+type runPlan struct {
+	ctx          context.Context // with the hooks' and the Auth hook's values
+	op           *exec.Operation
+	vars         map[string]any
+	ext          []byte // top-level extensions of the answer
+	cacheControl string // the persisted query's Cache-Control
+}
+
+// plan runs every step before execution; false means resp holds the
+// answer (an error) already.
+func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, ph *phaseRun, p *runPlan) bool {
+	ct := httpapi.ContentType(media)
 	if e := ph.before(ctx, PhaseReceived); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return false
 	}
 	query := req.Query
 	var res pqstate.Resolution
 	if req.DocumentID != "" && query != "" {
 		r.fail(resp, ct, &httpapi.Error{Status: r.status(httpapi.Malformed, media),
 			Err: gqlerr.New(gqlerr.BadRequest, "Send either query or documentId, not both")})
-		return
+		return false
 	}
 	if r.pq != nil {
 		var err error
@@ -158,36 +205,36 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		ph.notePersisted(&res, err)
 		if err != nil {
 			r.failPQ(resp, ct, err)
-			return
+			return false
 		}
 		query = res.Query
 	} else if req.HasPersistedQuery || req.DocumentID != "" || pqstate.Requested(req.Extensions) {
 		r.fail(resp, ct, pqError(pqstate.ErrNotSupported()))
-		return
+		return false
 	}
 	if query == "" {
 		r.fail(resp, ct, &httpapi.Error{Status: r.status(httpapi.Malformed, media),
 			Err: gqlerr.New(gqlerr.BadRequest, "Missing query: send a GraphQL document in the query parameter")})
-		return
+		return false
 	}
 	if e := ph.before(ctx, PhaseParsed); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return false
 	}
 	ph.noteDocument(query)
 	d, errs := r.document(query)
 	if errs != nil {
 		r.failList(resp, ct, r.status(documentFailure(errs), media), errs)
-		return
+		return false
 	}
 	if e := ph.before(ctx, PhaseValidated); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return false
 	}
 	op, gerr := d.doc.Operation(req.OperationName)
 	if gerr != nil {
 		r.failList(resp, ct, r.status(httpapi.NoOperation, media), gqlerror.List{gerr})
-		return
+		return false
 	}
 	ph.setOperation(op.AST())
 	switch op.Kind() {
@@ -195,19 +242,19 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		if req.IsGet {
 			r.fail(resp, ct, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"POST"}},
 				Err: gqlerr.New(gqlerr.BadRequest, "Mutations cannot run over GET: use POST")})
-			return
+			return false
 		}
 	case ast.Subscription:
 		if sinkFrom(ctx) == nil {
 			r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
 				Err: gqlerr.New(gqlerr.BadRequest, "Subscriptions are not supported over this transport")})
-			return
+			return false
 		}
 	}
 	vars, verrs := r.engine.CoerceVariables(op, req.Variables)
 	if len(verrs) > 0 {
 		r.failList(resp, ct, r.status(httpapi.BadVariables, media), verrs)
-		return
+		return false
 	}
 	st.info.OperationName, st.info.Variables = req.OperationName, vars
 	a, ok := d.static[op.AST()]
@@ -217,15 +264,15 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	st.info.Analysis = a
 	if e := ph.before(ctx, PhaseAnalyzed); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return false
 	}
 	if lerr := r.cfg.Complexity.Check(a); lerr != nil {
 		r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
-		return
+		return false
 	}
 	// Only a query the limits accept is registered.
 	if res.Register {
-		r.pq.Register(ctx, res.Hash, query)
+		r.pq.Register(ctx, res.Hash, strings.Clone(query)) // query may share the body's memory
 	}
 	var ext []byte
 	if r.cfg.ReportComplexity {
@@ -233,30 +280,40 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	}
 	if e := r.startLayer(ctx); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return false
 	}
 	if stateFrom(ctx) != st {
-		ctx = context.WithValue(ctx, stateKey{}, st)
+		ctx = withState(ctx, st)
 	}
 	if e := ph.before(ctx, PhaseExecuted); e != nil {
 		r.fail(resp, ct, e)
-		return
+		return false
 	}
-	ctx = ph.context(ctx)
-	if op.Kind() == ast.Subscription {
-		r.startSubscription(ctx, op, vars, resp)
-		return
+	*p = runPlan{ctx: ph.context(ctx), op: op, vars: vars, ext: ext, cacheControl: res.CacheControl}
+	return true
+}
+
+// execute runs the planned operation under Config.Timeout and writes its
+// answer into resp.
+func (r *Router) execute(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan) {
+	ctx := p.ctx
+	if r.cfg.Timeout >= watchdogMinTimeout {
+		d := r.watchdog.start(ctx, r.cfg.Timeout)
+		defer d.finish()
+		ctx = d
+	} else {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
+		defer cancel()
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
-	defer cancel()
-	body, hasErrors := r.engine.Run(ctx, op, vars, resp.Body[:0], ext)
+	body, hasErrors := r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
 	resp.Status = http.StatusOK
 	if hasErrors {
 		resp.Status = r.status(httpapi.Partial, media)
 	}
-	resp.ContentType = ct
+	resp.ContentType = httpapi.ContentType(media)
 	resp.Body = body
-	r.setCacheControl(ctx, st, req, op.AST(), res.CacheControl, hasErrors, resp) // cachehints.go
+	r.setCacheControl(ctx, st, req, p.op.AST(), p.cacheControl, hasErrors, resp) // cachehints.go
 }
 
 func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {

@@ -42,6 +42,32 @@ type requestState struct {
 	services map[reflect.Type]*requestBuild
 	ext      map[string]any    // SetExtension (hooks.go)
 	resp     *httpapi.Response // SetResponseHeader (respaccess.go)
+	// ctx is the context withState gives the first time: the state
+	// carries its own context, one allocation rather than two.
+	ctx stateCtx
+}
+
+// stateCtx is a context holding a request state under stateKey.
+type stateCtx struct {
+	context.Context
+	st *requestState
+}
+
+// Value returns the request state for stateKey, else the parent's value.
+func (c *stateCtx) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return c.st
+	}
+	return c.Context.Value(key)
+}
+
+// withState returns a child of ctx holding st.
+func withState(ctx context.Context, st *requestState) context.Context {
+	if st.ctx.st != nil {
+		return context.WithValue(ctx, stateKey{}, st)
+	}
+	st.ctx = stateCtx{Context: ctx, st: st}
+	return &st.ctx
 }
 
 func stateFrom(ctx context.Context) *requestState {

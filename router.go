@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -13,6 +14,7 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
+	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
 )
@@ -33,7 +35,8 @@ type Router struct {
 	pq       *pqstate.PersistedQueries
 	graphiql *graphiql.Page
 	load     loadBounds
-	subs     *hub // streaming transports: WebSocket, SSE, multipart
+	watchdog watchdog // the execution timeout (timeout.go)
+	subs     *hub     // streaming transports: WebSocket, SSE, multipart
 	policy   httpapi.Policy
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
@@ -146,7 +149,9 @@ func (r *Router) Config() Config { return r.cfg }
 func (r *Router) Layer() *Layer { return r.layer }
 
 // document returns the prepared document for query, from the cache or
-// freshly parsed, validated and planned.
+// freshly parsed, validated and planned. query may share memory with the
+// request body (see httpapi.Request.Query): what is kept is prepared from
+// a copy.
 func (r *Router) document(query string) (*document, gqlerror.List) {
 	if d, ok := r.pinned[query]; ok {
 		return d, nil
@@ -154,6 +159,7 @@ func (r *Router) document(query string) (*document, gqlerror.List) {
 	if d, ok := r.docs.Get(query); ok {
 		return d, nil
 	}
+	query = strings.Clone(query)
 	d, errs := r.prepare(query)
 	if errs != nil {
 		return nil, errs
@@ -225,11 +231,80 @@ func (r *Router) prepare(query string) (*document, gqlerror.List) {
 	ad := doc.AST()
 	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations)), cost: documentCost(query, ad)}
 	for _, op := range ad.Operations {
-		if !limits.UsesVariables(ad, op) {
+		if !limits.UsesVariables(ad, op) || !r.costReadsVariables(op.SelectionSet, nil) {
 			d.static[op] = limits.Analyze(r.schema, ad, op, nil)
 		}
 	}
 	return d, nil
+}
+
+// costReadsVariables reports whether the limits analysis of a selection
+// set reads the request's variables: only declared cost functions see
+// argument values, so only a field with a declared cost taking a variable
+// argument makes it depend on them. It answers true when unsure (a
+// fragment spread not resolved by validation).
+func (r *Router) costReadsVariables(set ast.SelectionSet, seen map[string]bool) bool {
+	m := schemadef.Model(r.schema)
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.ObjectDefinition != nil && len(s.Arguments) > 0 {
+				if t := m.Type(s.ObjectDefinition.Name); t != nil {
+					if f := t.Field(s.Name); f != nil && f.Cost != nil && argumentsUseVariables(s.Arguments) {
+						return true
+					}
+				}
+			}
+			if r.costReadsVariables(s.SelectionSet, seen) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if r.costReadsVariables(s.SelectionSet, seen) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			if s.Definition == nil {
+				return true
+			}
+			if seen[s.Name] {
+				continue
+			}
+			if seen == nil {
+				seen = make(map[string]bool)
+			}
+			seen[s.Name] = true
+			if r.costReadsVariables(s.Definition.SelectionSet, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argumentsUseVariables reports whether an argument value holds a
+// variable, at any depth.
+func argumentsUseVariables(args ast.ArgumentList) bool {
+	var walk func(v *ast.Value) bool
+	walk = func(v *ast.Value) bool {
+		if v == nil {
+			return false
+		}
+		if v.Kind == ast.Variable {
+			return true
+		}
+		for _, c := range v.Children {
+			if walk(c.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range args {
+		if walk(a.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 var _ http.Handler = (*Router)(nil)

@@ -2,6 +2,7 @@ package graft_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,10 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-var (
-	benchQ1 = strings.TrimSpace(workload.Q1)
-	benchQ2 = strings.TrimSpace(workload.Q2)
-)
+var benchQ1 = strings.TrimSpace(workload.Q1)
 
 // nopWriter is an http.ResponseWriter that keeps nothing, so the
 // benchmark measures the router rather than a recorder.
@@ -30,34 +28,100 @@ func (w *nopWriter) Header() http.Header         { return w.h }
 func (w *nopWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (w *nopWriter) WriteHeader(int)             {}
 
+// routerBenchCase is one request body of BenchmarkRouter, built as the
+// bench's load generator builds it (bench/workload).
+type routerBenchCase struct {
+	name string
+	body string
+	// register, when set, is sent once before the loop (an APQ hash-only
+	// body needs its query registered first).
+	register string
+	// query and vars run the engine alone beside the router ("" for none).
+	query string
+}
+
+func routerBenchCases(b *testing.B) []routerBenchCase {
+	var vars map[string]any
+	if err := json.Unmarshal(workload.Q3Variables, &vars); err != nil {
+		b.Fatal(err)
+	}
+	body := func(v any) string {
+		out, err := json.Marshal(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return string(out)
+	}
+	type pq struct {
+		Version    int    `json:"version"`
+		Sha256Hash string `json:"sha256Hash"`
+	}
+	type ext struct {
+		PersistedQuery pq `json:"persistedQuery"`
+	}
+	type req struct {
+		Query         string         `json:"query,omitempty"`
+		OperationName string         `json:"operationName,omitempty"`
+		Variables     map[string]any `json:"variables,omitempty"`
+		Extensions    *ext           `json:"extensions,omitempty"`
+	}
+	apq := func(name string, r req) routerBenchCase {
+		full := r
+		full.Extensions = &ext{pq{1, persisted.Hash(persisted.SHA256, r.Query)}}
+		hashOnly := full
+		hashOnly.Query = ""
+		return routerBenchCase{name: name, body: body(hashOnly), register: body(full)}
+	}
+	q1 := req{Query: workload.Q1}
+	q3 := req{Query: workload.Q3, OperationName: "A", Variables: vars}
+	return []routerBenchCase{
+		{name: "q1", body: body(q1), query: workload.Q1},
+		{name: "q2", body: body(req{Query: workload.Q2}), query: workload.Q2},
+		{name: "q3", body: body(q3)},
+		{name: "q4", body: body(req{Query: workload.Q4})},
+		apq("q1-apq", q1),
+		apq("q3-apq", q3),
+	}
+}
+
 // BenchmarkRouter measures the whole net/http pipeline in process
-// (decode, cache hit, execute, write) beside the engine alone, so the
-// HTTP layer's own cost is the difference.
+// (decode, cache hit, execute, write) on the bench's queries and bodies,
+// with the bench server's configuration (automatic persisted queries on,
+// in-memory store), beside the engine alone for q1 and q2, so the HTTP
+// layer's own cost is the difference.
 func BenchmarkRouter(b *testing.B) {
 	s, err := blog.Schema()
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
+	r, err := graft.NewRouter(s, nil, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	eng := exec.New(s, exec.Options{})
-	for _, q := range []struct{ name, query string }{{"q1", benchQ1}, {"q2", benchQ2}} {
-		body := `{"query":` + quoteJSON(q.query) + `}`
-		b.Run(q.name+"/router", func(b *testing.B) {
+	for _, c := range routerBenchCases(b) {
+		b.Run(c.name+"/router", func(b *testing.B) {
 			req := httptest.NewRequest("POST", "/graphql", nil)
 			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json")
 			w := &nopWriter{h: http.Header{}}
+			if c.register != "" {
+				req.Body = readerOf(c.register)
+				r.ServeHTTP(w, req)
+			}
 			b.ReportAllocs()
 			for b.Loop() {
-				req.Body = readerOf(body)
-				req.ContentLength = int64(len(body))
+				clear(w.h)
+				req.Body = readerOf(c.body)
+				req.ContentLength = int64(len(c.body))
 				r.ServeHTTP(w, req)
 			}
 		})
-		b.Run(q.name+"/engine", func(b *testing.B) {
-			doc, errs := eng.Prepare(q.query)
+		if c.query == "" {
+			continue
+		}
+		b.Run(c.name+"/engine", func(b *testing.B) {
+			doc, errs := eng.Prepare(c.query)
 			if errs != nil {
 				b.Fatal(errs)
 			}

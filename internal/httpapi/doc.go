@@ -20,6 +20,10 @@ type RawRequest struct {
 	// Header returns the first value of a request header (any case).
 	Header func(name string) string
 	Body   []byte
+	// Scratch, when not nil, is spare memory the decoder may unescape the
+	// query text into rather than allocate (see Request.Query); like
+	// Body it must stay unchanged until the request is answered.
+	Scratch []byte
 	// Remote is the client address, for logs.
 	Remote string
 }

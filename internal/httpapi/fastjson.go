@@ -2,10 +2,12 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // decodePostFast decodes the common shape of a POST body without
@@ -14,8 +16,8 @@ import (
 // null). It reports ok=false for anything else (other members, escapes it
 // does not handle, malformed JSON), and the caller then takes the general
 // path, which also words the errors.
-func decodePostFast(body []byte) (req Request, ok bool) {
-	p := fastParser{b: body}
+func decodePostFast(body, scratch []byte) (req Request, ok bool) {
+	p := fastParser{b: body, scratch: scratch}
 	p.ws()
 	if !p.eat('{') {
 		return req, false
@@ -37,7 +39,7 @@ func decodePostFast(body []byte) (req Request, ok bool) {
 		p.ws()
 		switch key {
 		case "query":
-			if req.Query, ok = p.stringOrNull(); !ok {
+			if req.Query, ok = p.queryOrNull(); !ok {
 				return req, false
 			}
 		case "documentId":
@@ -91,6 +93,9 @@ var interned = map[string]string{
 type fastParser struct {
 	b []byte
 	i int
+	// scratch is where queryOrNull may unescape the query (see
+	// RawRequest.Scratch).
+	scratch []byte
 }
 
 func (p *fastParser) ws() {
@@ -151,70 +156,150 @@ func (p *fastParser) plainKey() (string, bool) {
 // unescaped here for \" \\ \/ \n \t \r \b \f; \u escapes and invalid
 // UTF-8 fall back to the general path.
 func (p *fastParser) stringOrNull() (string, bool) {
-	if bytes.HasPrefix(p.b[p.i:], []byte("null")) {
-		p.i += 4
+	seg, escaped, ok := p.rawStringOrNull()
+	switch {
+	case !ok:
+		return "", false
+	case seg == nil:
 		return "", true
+	case escaped:
+		out, ok := unescape(make([]byte, 0, len(seg)), seg)
+		if !ok {
+			return "", false
+		}
+		return string(out), true
 	}
-	if !p.eat('"') {
+	if s, ok := interned[string(seg)]; ok { // no allocation
+		return s, true
+	}
+	return string(seg), true
+}
+
+// queryOrNull reads the query member as stringOrNull does, without
+// copying: the string aliases the body when it has no escapes, else
+// p.scratch, into which it is unescaped when it fits (it is copied
+// otherwise). See Request.Query.
+func (p *fastParser) queryOrNull() (string, bool) {
+	seg, escaped, ok := p.rawStringOrNull()
+	switch {
+	case !ok:
+		return "", false
+	case len(seg) == 0:
+		return "", true
+	case !escaped:
+		return unsafe.String(&seg[0], len(seg)), true
+	case cap(p.scratch) >= len(seg):
+		out, ok := unescape(p.scratch[:0], seg)
+		if !ok || len(out) == 0 {
+			return "", ok
+		}
+		p.scratch = nil // used: a second query member must not overwrite it
+		return unsafe.String(&out[0], len(out)), true
+	}
+	out, ok := unescape(make([]byte, 0, len(seg)), seg)
+	if !ok {
 		return "", false
 	}
-	start := p.i
-	var out []byte
-	for p.i < len(p.b) {
-		c := p.b[p.i]
-		switch {
-		case c == '"':
-			seg := p.b[start:p.i]
-			p.i++
-			if out == nil {
-				if s, ok := interned[string(seg)]; ok { // no allocation
-					return s, true
-				}
-				if !utf8.Valid(seg) {
-					return "", false
-				}
-				return string(seg), true
+	return string(out), true
+}
+
+// rawStringOrNull reads null (seg nil) or a JSON string, giving the bytes
+// between its quotes as they are in the body (seg empty, not nil, for "")
+// and whether they hold escapes. Control characters and, in a string
+// without escapes, invalid UTF-8 make ok false.
+func (p *fastParser) rawStringOrNull() (seg []byte, escaped, ok bool) {
+	if bytes.HasPrefix(p.b[p.i:], []byte("null")) {
+		p.i += 4
+		return nil, false, true
+	}
+	if !p.eat('"') {
+		return nil, false, false
+	}
+	rest := p.b[p.i:]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return nil, false, false
+	}
+	if bytes.IndexByte(rest[:end], '\\') >= 0 {
+		// The quote found may be escaped: it ends the string when an
+		// even number of backslashes precede it.
+		escaped = true
+		for {
+			n := 0
+			for n < end && rest[end-1-n] == '\\' {
+				n++
 			}
-			out = append(out, seg...)
-			if !utf8.Valid(out) {
-				return "", false
+			if n%2 == 0 {
+				break
 			}
-			return string(out), true
-		case c == '\\':
-			if p.i+1 >= len(p.b) {
-				return "", false
+			next := bytes.IndexByte(rest[end+1:], '"')
+			if next < 0 {
+				return nil, false, false
 			}
-			if out == nil {
-				out = make([]byte, 0, len(p.b)-start)
-			}
-			out = append(out, p.b[start:p.i]...)
-			var r byte
-			switch p.b[p.i+1] {
-			case '"', '\\', '/':
-				r = p.b[p.i+1]
-			case 'n':
-				r = '\n'
-			case 't':
-				r = '\t'
-			case 'r':
-				r = '\r'
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			default:
-				return "", false
-			}
-			out = append(out, r)
-			p.i += 2
-			start = p.i
-		case c < 0x20:
-			return "", false
-		default:
-			p.i++
+			end += 1 + next
 		}
 	}
-	return "", false
+	seg = rest[:end:end]
+	if hasControl(seg) || !escaped && !utf8.Valid(seg) {
+		return nil, false, false
+	}
+	p.i += end + 1
+	return seg, escaped, true
+}
+
+// hasControl reports whether b holds a byte below 0x20, eight bytes at a
+// time.
+func hasControl(b []byte) bool {
+	const highs, limit = 0x8080808080808080, 0x20 * 0x0101010101010101
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-limit)&^x&highs != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// unescape appends seg, the text of a JSON string with escapes, to dst
+// unescaped. \u escapes, and a result that is not valid UTF-8, make ok
+// false (the general path handles them).
+func unescape(dst, seg []byte) ([]byte, bool) {
+	for {
+		bs := bytes.IndexByte(seg, '\\')
+		if bs < 0 {
+			dst = append(dst, seg...)
+			return dst, utf8.Valid(dst)
+		}
+		if bs+1 >= len(seg) {
+			return nil, false
+		}
+		dst = append(dst, seg[:bs]...)
+		var r byte
+		switch seg[bs+1] {
+		case '"', '\\', '/':
+			r = seg[bs+1]
+		case 'n':
+			r = '\n'
+		case 't':
+			r = '\t'
+		case 'r':
+			r = '\r'
+		case 'b':
+			r = '\b'
+		case 'f':
+			r = '\f'
+		default:
+			return nil, false
+		}
+		dst = append(dst, r)
+		seg = seg[bs+2:]
+	}
 }
 
 // persistedQueryOnly decodes extensions of exactly the shape

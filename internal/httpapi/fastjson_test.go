@@ -53,12 +53,33 @@ var fastSeeds = []string{
 	`{"query":1}`,
 	`{"variables":[1]}`,
 	`{"query":"caf` + "\xff" + `"}`,
+	`{"query":"{ a(s: \"\\\"\") }\n\t","query":"{ b }\n"}`,
+	`{"query":"\\"}`,
+	`{"query":"a\\\"b\\","operationName":"x\ny"}`,
+	`{"query":"","operationName":""}`,
+	`{"query":"ends with an escape\`,
+	`{"query":"tab` + "\t" + `inside"}`,
+	`{"query":"0123456789abcdef0123456789abcdef0123` + "\x01" + `"}`,
+}
+
+// decodeFastEveryWay decodes body with the fast path without scratch
+// memory, with too little and with enough, and reports a difference.
+func decodeFastEveryWay(t *testing.T, body []byte) (Request, bool) {
+	t.Helper()
+	got, ok := decodePostFast(body, nil)
+	for _, scratch := range [][]byte{make([]byte, 0, 2), make([]byte, 0, len(body))} {
+		again, okAgain := decodePostFast(body, scratch)
+		if okAgain != ok || !reflect.DeepEqual(again, got) {
+			t.Fatalf("%q: decoded with scratch memory of %d bytes:\n%#v\nwithout:\n%#v", body, cap(scratch), again, got)
+		}
+	}
+	return got, ok
 }
 
 func TestDecodePostFastAgreesWithTheGeneralPath(t *testing.T) {
 	fastTaken := 0
 	for _, body := range fastSeeds {
-		got, ok := decodePostFast([]byte(body))
+		got, ok := decodeFastEveryWay(t, []byte(body))
 		if !ok {
 			continue
 		}
@@ -82,7 +103,7 @@ func FuzzDecodePostFast(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got, ok := decodePostFast(body)
+		got, ok := decodeFastEveryWay(t, body)
 		if !ok {
 			return
 		}
@@ -94,4 +115,19 @@ func FuzzDecodePostFast(f *testing.F) {
 			t.Fatalf("%q:\nfast %#v\nslow %#v", body, got, want)
 		}
 	})
+}
+
+func TestDecodePostFastQueryWithoutCopy(t *testing.T) {
+	for _, body := range []string{`{"query":"{ hello }"}`, `{"query":"query {\n  hello\n}\n"}`} {
+		b := []byte(body)
+		scratch := make([]byte, 0, len(b))
+		allocs := testing.AllocsPerRun(100, func() {
+			if req, ok := decodePostFast(b, scratch); !ok || req.Query == "" {
+				t.Fatalf("%s: not decoded", body)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations, want the query read in place", body, allocs)
+		}
+	}
 }

@@ -13,6 +13,11 @@ import (
 
 // Request is a decoded GraphQL-over-HTTP request.
 type Request struct {
+	// Query is the query text. Decoded from a POST body, it may share
+	// memory with RawRequest.Body or RawRequest.Scratch, so it is valid
+	// only while they are unchanged: whoever keeps it beyond the request
+	// (a cache key, a stored persisted query) keeps a copy
+	// (strings.Clone).
 	Query string
 	// DocumentID names a persisted document instead of Query (the
 	// GraphQL-over-HTTP persisted-documents proposal).
@@ -50,7 +55,7 @@ func Decode(raw *RawRequest) (Request, *Error) {
 		if err := checkContentType(raw.ContentType); err != nil {
 			return Request{}, err
 		}
-		return decodePost(raw.Body)
+		return decodePost(raw.Body, raw.Scratch)
 	}
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,
@@ -90,7 +95,7 @@ type postBody struct {
 	Extensions    json.RawMessage `json:"extensions"`
 }
 
-func decodePost(body []byte) (Request, *Error) {
+func decodePost(body, scratch []byte) (Request, *Error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return Request{}, badRequest("The request body is empty: send a JSON object with a query")
@@ -101,7 +106,7 @@ func decodePost(body []byte) (Request, *Error) {
 		}
 		return Request{}, badRequest("The request body must be a JSON object")
 	}
-	if req, ok := decodePostFast(body); ok {
+	if req, ok := decodePostFast(body, scratch); ok {
 		return req, nil
 	}
 	return decodePostGeneral(body)
