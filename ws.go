@@ -1,9 +1,13 @@
 package graft
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -77,26 +81,67 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		r.writeError(w, tooManyConnections())
 		return
 	}
-	defer h.releaseConn()
 	// The server's read and write timeouts stay on a hijacked connection;
 	// the protocol's own keep-alive and write timeout take over.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{
+	c, err := websocket.Accept(smallBuffers{w}, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
 		OriginPatterns: h.cfg.OriginPatterns,
 	})
 	if err != nil {
+		h.releaseConn()
 		return // Accept answered the request
 	}
 	if c.Subprotocol() != wsProtocol {
 		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
+		h.releaseConn()
 		return
 	}
 	c.SetReadLimit(r.cfg.MaxBodyBytes)
-	conn := &wsConn{r: r, c: c, ctx: ctx, header: req.Header.Get, subs: map[string]*wsSub{}}
-	conn.serve()
+	// The connection is served by a goroutine of its own, so this handler
+	// returns and net/http lets go of the request, its buffers and its
+	// goroutine's stack: an idle connection costs one shallow goroutine.
+	// The request's context ends when the handler returns; its values
+	// stay.
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: req.Header.Get, subs: map[string]*wsSub{}}
+	go func() {
+		defer h.releaseConn()
+		conn.serve()
+	}()
+}
+
+// wsBufferSize is the size of the read and of the write buffer of a
+// WebSocket connection. A message larger than a buffer is read into, or
+// written from, the message itself, so small buffers cost a system call
+// more per large message and save memory on every idle connection.
+const wsBufferSize = 1 << 10
+
+// smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
+// library small buffers instead of net/http's (4 KiB each), keeping the
+// bytes already read.
+type smallBuffers struct{ http.ResponseWriter }
+
+// Hijack takes over the connection.
+func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	// What net/http still holds to write (the end of the 101 response)
+	// goes first.
+	if err := brw.Writer.Flush(); err != nil {
+		_ = conn.Close()
+		return nil, nil, err
+	}
+	// The bytes net/http has read past the request are kept in the new
+	// reader's buffer, where the WebSocket library looks for them.
+	n := brw.Reader.Buffered()
+	b, _ := brw.Reader.Peek(n)
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(wsBufferSize, n))
+	_, _ = br.Peek(n)
+	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(conn, wsBufferSize)), nil
 }
 
 // serve reads messages until the connection ends, then cancels and waits
