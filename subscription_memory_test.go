@@ -59,7 +59,10 @@ func dialRawSubscriber(t *testing.T, addr string) net.Conn {
 
 // TestWebSocketIdleSubscriberCost holds n WebSocket connections, each
 // with one messageAdded subscription, idle, and measures what each costs
-// the server: goroutines, and heap plus goroutine stacks in use.
+// the server: goroutines, and heap plus goroutine stacks in use (the
+// bare client sockets of the test are counted too). GRAFT_HEAP_PROFILE
+// names a file to write the heap profile (and, beside it, the goroutine
+// profile) to while the subscribers are idle.
 func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("holds hundreds of connections")
@@ -78,7 +81,6 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		t.Logf("heap %d stack %d", m.HeapInuse, m.StackInuse)
 		return runtime.NumGoroutine(), m.HeapInuse + m.StackInuse
 	}
 	// A first connection warms the caches (document cache, pools).
@@ -105,6 +107,14 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	perGoroutines := float64(g1-g0) / float64(n)
 	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
 	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks", perGoroutines, perBytes)
+	// One goroutine per connection, reading; none per subscription.
+	if g1-g0 != n {
+		t.Errorf("%d goroutines for %d idle subscribers, want %d", g1-g0, n, n)
+	}
+	// The race detector's stacks and heap are larger.
+	if !raceEnabled && perBytes > 16<<10 {
+		t.Errorf("%.0f bytes per idle subscriber, want at most 16 KiB", perBytes)
+	}
 	for _, c := range append(conns, first) {
 		_ = c.Close()
 	}

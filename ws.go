@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -55,12 +56,26 @@ type wsConn struct {
 	acked  atomic.Bool
 	wg     sync.WaitGroup
 
-	mu   sync.Mutex
-	subs map[string]*wsSub
+	mu       sync.Mutex
+	subs     map[string]*wsSub
+	ready    []*wsSub // push subscriptions with news, for drain
+	draining bool     // a drain goroutine is running
 }
 
 // wsSub is a running operation of a connection.
-type wsSub struct{ stop context.CancelCauseFunc }
+type wsSub struct {
+	stop context.CancelCauseFunc
+	// A push subscription (schema.SubscriptionSink) has no goroutine of
+	// its own: its queue tells the connection of events, and the
+	// connection's drain goroutine executes and sends them.
+	stream  *exec.Stream
+	sctx    context.Context // the subscription's
+	ctx     context.Context // the connection's
+	id      []byte          // as JSON
+	release func()          // ends the subscription's bookkeeping, once
+	queued  bool            // in ready; guarded by the connection's mu
+	done    bool            // released; used by drain only
+}
 
 // serveWebSocket serves a graphql-transport-ws connection.
 func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
@@ -116,7 +131,7 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 // WebSocket connection. A message larger than a buffer is read into, or
 // written from, the message itself, so small buffers cost a system call
 // more per large message and save memory on every idle connection.
-const wsBufferSize = 1 << 10
+const wsBufferSize = 512
 
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
 // library small buffers instead of net/http's (4 KiB each), keeping the
@@ -312,51 +327,131 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 	c.subs[id] = sub
 	c.mu.Unlock()
 	c.wg.Add(1)
+	sub.release = func() {
+		c.mu.Lock()
+		if c.subs[id] == sub {
+			delete(c.subs, id)
+		}
+		c.mu.Unlock()
+		stop(nil)
+		unlink()
+		c.r.subs.releaseSub()
+		c.wg.Done()
+	}
 	go func() {
-		defer c.wg.Done()
-		defer c.r.subs.releaseSub()
-		defer unlink()
-		defer func() {
-			c.mu.Lock()
-			if c.subs[id] == sub {
-				delete(c.subs, id)
-			}
-			c.mu.Unlock()
-			stop(nil)
-		}()
-		c.run(sctx, ctx, idJSON, payload)
+		if !c.run(sctx, ctx, sub, idJSON, payload) {
+			sub.release()
+		}
 	}()
 	return true
 }
 
 // run runs one operation of the connection and sends its messages. sctx
-// is the operation's context, ctx the connection's.
-func (c *wsConn) run(sctx, ctx context.Context, id []byte, payload json.RawMessage) {
+// is the operation's context, ctx the connection's. It reports true when
+// it handed a push subscription over to the connection's drain, which
+// then sends its events and releases it.
+func (c *wsConn) run(sctx, ctx context.Context, sub *wsSub, id []byte, payload json.RawMessage) bool {
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
 		c.sendErrors(ctx, id, appendErrors(nil, e.Err))
-		return
+		return false
 	}
 	op := c.r.start(sctx, &req, c.header)
-	if op.stream == nil {
-		if op.resp.Status != http.StatusOK {
-			// A request error: one error message, no complete.
-			c.sendErrors(ctx, id, op.resp.Body)
-			return
-		}
+	switch {
+	case op.stream == nil && op.resp.Status != http.StatusOK:
+		// A request error: one error message, no complete.
+		c.sendErrors(ctx, id, op.resp.Body)
+		return false
+	case op.stream == nil:
 		c.write(ctx, wsFrame(id, "next", op.resp.Body))
-	} else {
+	case op.stream.Queue() != nil:
+		sub.stream, sub.sctx, sub.ctx, sub.id = op.stream, op.ctx, ctx, id
+		op.stream.Queue().Watch(func() { c.schedule(sub) })
+		return true
+	default:
 		_ = c.r.pump(op, func(body []byte) error {
 			if !c.write(ctx, wsFrame(id, "next", body)) {
 				return errNotStream
 			}
 			return nil
 		})
-		if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
-			return // the client asked to stop, or the connection is gone
-		}
+	}
+	c.complete(sctx, ctx, id)
+	return false
+}
+
+// complete sends the complete message of a subscription that ended,
+// unless the client asked for the end or the connection is gone.
+func (c *wsConn) complete(sctx, ctx context.Context, id []byte) {
+	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
+		return
 	}
 	c.write(ctx, wsFrame(id, "complete", nil))
+}
+
+// schedule queues sub for the drain goroutine, starting one when none
+// runs. It is called by sub's source, which it must not block.
+func (c *wsConn) schedule(sub *wsSub) {
+	c.mu.Lock()
+	if !sub.queued {
+		sub.queued = true
+		c.ready = append(c.ready, sub)
+	}
+	start := !c.draining
+	c.draining = true
+	c.mu.Unlock()
+	if start {
+		go c.drain()
+	}
+}
+
+// drain sends the events of the push subscriptions with news, one
+// subscription at a time, and returns once none has any: an idle
+// connection has no drain goroutine.
+func (c *wsConn) drain() {
+	var buf []byte
+	for {
+		c.mu.Lock()
+		if len(c.ready) == 0 {
+			c.ready = nil
+			c.draining = false
+			c.mu.Unlock()
+			return
+		}
+		sub := c.ready[0]
+		c.ready[0] = nil
+		c.ready = c.ready[1:]
+		sub.queued = false
+		c.mu.Unlock()
+		buf = c.deliver(sub, buf)
+	}
+}
+
+// deliver executes and sends the events waiting for sub and, once its
+// stream has ended, completes and releases it.
+func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
+	if sub.done {
+		return buf
+	}
+	for {
+		ev, ok, ended := sub.stream.Queue().TryNext()
+		if !ok {
+			if ended {
+				sub.done = true
+				c.complete(sub.sctx, sub.ctx, sub.id)
+				sub.release()
+			}
+			return buf
+		}
+		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
+		buf = sub.stream.Execute(ectx, ev, buf[:0])
+		cancel()
+		if !c.write(sub.ctx, wsFrame(sub.id, "next", buf)) {
+			// The connection is closing; the end of sub's context ends
+			// its stream and schedules it again.
+			sub.stop(errNotStream)
+		}
+	}
 }
 
 // sendErrors sends an error message whose payload is the errors array of

@@ -93,7 +93,7 @@ func (c *Chat) Schema() (*schema.Schema, error) {
 	schema.Object[Message](b, "Message")
 	schema.Query(b, "messages", c.messages, schema.OfType("[Message!]!"))
 	schema.Mutation(b, "postMessage", c.post)
-	schema.Subscription(b, "messageAdded", c.messageAdded)
+	schema.SubscriptionSink(b, "messageAdded", c.messageAdded)
 	schema.Subscription(b, "countdown", countdown)
 	return b.Build()
 }
@@ -144,27 +144,16 @@ func (c *Chat) keep(m Message) {
 
 func topic(room string) string { return "chat:" + room }
 
-func (c *Chat) messageAdded(ctx context.Context, a roomArgs) (<-chan Message, error) {
-	in, err := c.ps.Subscribe(ctx, topic(a.Room))
-	if err != nil {
-		return nil, err
-	}
-	out := make(chan Message)
-	go func() {
-		defer close(out)
-		for payload := range in {
-			var m Message
-			if json.Unmarshal(payload, &m) != nil {
-				continue
-			}
-			select {
-			case out <- m:
-			case <-ctx.Done():
-				return
-			}
+// messageAdded pushes the messages of a room to the subscriber as the
+// PubSub delivers them: no goroutine or buffer waits on an idle
+// subscriber.
+func (c *Chat) messageAdded(ctx context.Context, a roomArgs, s schema.Sink[Message]) error {
+	return pubsub.SubscribeFunc(ctx, c.ps, topic(a.Room), func(payload []byte) {
+		var m Message
+		if json.Unmarshal(payload, &m) == nil {
+			s.Send(m)
 		}
-	}()
-	return out, nil
+	}, s.Close)
 }
 
 // countdown emits from, from-1, ..., 0, one every CountdownInterval.
