@@ -143,8 +143,8 @@ type sseConn struct {
 	h      *hub
 	token  string
 	out    chan []byte
-	queued atomic.Int64 // bytes in out
-	budget int64        // bound of queued
+	queued atomic.Int64    // bytes in out
+	budget int64           // bound of queued
 	ctx    context.Context // ends with the stream; operations run in it
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
