@@ -76,23 +76,25 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	}
 	srv, _, ps := chatServerPS(t, graft.Config{})
 	addr := strings.TrimPrefix(srv.URL, "http://")
-	measure := func() (goroutines int, mem uint64) {
+	var stacks [2]uint64
+	measure := func(i int) (goroutines int, mem uint64) {
 		runtime.GC()
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
+		stacks[i] = m.StackInuse
 		return runtime.NumGoroutine(), m.HeapInuse + m.StackInuse
 	}
 	// A first connection warms the caches (document cache, pools).
 	first := dialRawSubscriber(t, addr)
 	waitSubscribers(t, ps, "chat:idle", 1)
-	g0, m0 := measure()
+	g0, m0 := measure(0)
 	conns := make([]net.Conn, n)
 	for i := range conns {
 		conns[i] = dialRawSubscriber(t, addr)
 	}
 	waitSubscribers(t, ps, "chat:idle", n+1)
-	g1, m1 := measure()
+	g1, m1 := measure(1)
 	if p := os.Getenv("GRAFT_HEAP_PROFILE"); p != "" {
 		f, err := os.Create(p)
 		if err == nil {
@@ -106,7 +108,8 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	}
 	perGoroutines := float64(g1-g0) / float64(n)
 	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
-	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks", perGoroutines, perBytes)
+	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks (%d of stacks)",
+		perGoroutines, perBytes, (stacks[1]-stacks[0])/uint64(n))
 	// One goroutine per connection, reading; none per subscription.
 	if g1-g0 != n {
 		t.Errorf("%d goroutines for %d idle subscribers, want %d", g1-g0, n, n)

@@ -165,13 +165,22 @@ func (c *wsConn) serve() {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer func() {
 		cancel()
+		// The connection's end cancels every subscription.
+		c.mu.Lock()
+		for _, sub := range c.subs {
+			sub.stop(context.Canceled)
+		}
+		c.mu.Unlock()
 		c.wg.Wait()
 		_ = c.c.CloseNow()
 	}()
 	defer c.supervise(ctx)()
 	initialised := false
 	for {
-		typ, data, err := c.c.Read(ctx)
+		// Reads end when the connection closes (the client left, a close
+		// code, shutdown); a context without cancellation saves the
+		// library a callback per read.
+		typ, data, err := c.c.Read(context.Background())
 		if err != nil {
 			return
 		}
@@ -321,8 +330,6 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
-	// The connection's end cancels every subscription.
-	unlink := context.AfterFunc(ctx, func() { stop(context.Canceled) })
 	sub := &wsSub{stop: stop}
 	c.subs[id] = sub
 	c.mu.Unlock()
@@ -334,7 +341,6 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 		}
 		c.mu.Unlock()
 		stop(nil)
-		unlink()
 		c.r.subs.releaseSub()
 		c.wg.Done()
 	}
@@ -484,7 +490,12 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 // write sends one message within the write timeout; a consumer too slow
 // for it loses the connection. It reports whether the write succeeded.
 func (c *wsConn) write(ctx context.Context, msg []byte) bool {
-	wctx, cancel := context.WithTimeout(ctx, c.r.subs.cfg.WriteTimeout)
+	if ctx.Err() != nil {
+		return false
+	}
+	// The timeout's context does not derive from ctx, which would keep a
+	// table of children for the life of the connection.
+	wctx, cancel := context.WithTimeout(context.Background(), c.r.subs.cfg.WriteTimeout)
 	defer cancel()
 	return c.c.Write(wctx, websocket.MessageText, msg) == nil
 }
