@@ -122,4 +122,6 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 		_ = c.Close()
 	}
 	waitSubscribers(t, ps, "chat:idle", 0)
+	// Every goroutine of the connections is gone once they leave.
+	waitGoroutines(t, g0-1)
 }
