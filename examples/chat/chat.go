@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/schema"
@@ -50,6 +51,7 @@ type Chat struct {
 	ps     pubsub.PubSub
 	prefix string
 	seq    atomic.Int64
+	last   atomic.Pointer[decoded] // see decode
 
 	mu    sync.Mutex
 	rooms map[string][]Message
@@ -149,11 +151,32 @@ func topic(room string) string { return "chat:" + room }
 // subscriber.
 func (c *Chat) messageAdded(ctx context.Context, a roomArgs, s schema.Sink[Message]) error {
 	return pubsub.SubscribeFunc(ctx, c.ps, topic(a.Room), func(payload []byte) {
-		var m Message
-		if json.Unmarshal(payload, &m) == nil {
+		if m, ok := c.decode(payload); ok {
 			s.Send(m)
 		}
 	}, s.Close)
+}
+
+// decoded is a payload and its message.
+type decoded struct {
+	payload []byte
+	m       Message
+}
+
+// decode decodes a published message. The PubSub hands the same payload
+// to every subscriber of the room, so the last one decoded is kept and
+// a fan-out to many subscribers decodes it once.
+func (c *Chat) decode(payload []byte) (Message, bool) {
+	if d := c.last.Load(); d != nil && len(d.payload) == len(payload) && len(payload) > 0 &&
+		unsafe.SliceData(d.payload) == unsafe.SliceData(payload) {
+		return d.m, true
+	}
+	var m Message
+	if json.Unmarshal(payload, &m) != nil {
+		return Message{}, false
+	}
+	c.last.Store(&decoded{payload, m})
+	return m, true
 }
 
 // countdown emits from, from-1, ..., 0, one every CountdownInterval.
