@@ -75,6 +75,7 @@ type wsSub struct {
 	release func()          // ends the subscription's bookkeeping, once
 	queued  bool            // in ready; guarded by the connection's mu
 	done    bool            // released; used by drain only
+	failed  bool            // a write failed; used by drain only
 }
 
 // serveWebSocket serves a graphql-transport-ws connection.
@@ -449,12 +450,16 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 			}
 			return buf
 		}
+		if sub.failed {
+			continue // what waits is dropped
+		}
 		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
 		buf = sub.stream.Execute(ectx, ev, buf[:0])
 		cancel()
 		if !c.write(sub.ctx, wsFrame(sub.id, "next", buf)) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
+			sub.failed = true
 			sub.stop(errNotStream)
 		}
 	}
