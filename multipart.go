@@ -19,6 +19,9 @@ var (
 	mpHeartbeat = []byte("{}")
 )
 
+// multipartType is the content type of a multipart subscription.
+const multipartType = `multipart/mixed;boundary="graphql";subscriptionSpec="1.0"`
+
 // acceptsMultipart reports whether an Accept header list asks for
 // multipart subscriptions: multipart/mixed with subscriptionSpec=1.0
 // (quoted or not).
@@ -61,7 +64,7 @@ func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
 	}
 	defer r.subs.releaseSub()
 	h := w.Header()
-	h.Set("Content-Type", `multipart/mixed;boundary="graphql";subscriptionSpec="1.0"`)
+	h.Set("Content-Type", multipartType)
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	s := newHTTPStream(w, r.subs.cfg.WriteTimeout)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -25,8 +26,9 @@ import (
 // nothing.
 var sseTokenHeader = http.CanonicalHeaderKey("X-GraphQL-Event-Stream-Token")
 
-// sseBuffer bounds the messages waiting for a single-connection stream; a
-// client that falls further behind is disconnected.
+// sseBuffer bounds the messages waiting for a single-connection stream,
+// as SubscriptionConfig.StreamBufferBytes bounds their bytes; a client
+// that falls further behind is disconnected.
 const sseBuffer = 256
 
 var (
@@ -141,6 +143,8 @@ type sseConn struct {
 	h      *hub
 	token  string
 	out    chan []byte
+	queued atomic.Int64    // bytes in out
+	budget int64           // bound of queued
 	ctx    context.Context // ends with the stream; operations run in it
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -173,7 +177,7 @@ func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
 		r.writeError(w, tooManyConnections())
 		return
 	}
-	c := &sseConn{h: r.subs, token: rand.Text(), out: make(chan []byte, sseBuffer), ops: map[string]context.CancelCauseFunc{}}
+	c := &sseConn{h: r.subs, token: rand.Text(), out: make(chan []byte, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	r.subs.mu.Lock()
 	r.subs.sseConns[c.token] = c
@@ -214,14 +218,28 @@ func (c *sseConn) stop(id string) {
 	}
 }
 
-// send queues a message for the stream; a stream too slow to keep up is
-// disconnected.
+// send queues a message for the stream; a stream too slow to keep up, by
+// count or by bytes, is disconnected. A message larger than the byte
+// budget still goes to a stream with nothing waiting.
 func (c *sseConn) send(msg []byte) {
+	n := int64(len(msg))
+	if q := c.queued.Add(n); q > c.budget && q != n {
+		c.queued.Add(-n)
+		c.cancel()
+		return
+	}
 	select {
 	case c.out <- msg:
 	default:
+		c.queued.Add(-n)
 		c.cancel()
 	}
+}
+
+// take accounts for msg leaving the queue.
+func (c *sseConn) take(msg []byte) []byte {
+	c.queued.Add(-int64(len(msg)))
+	return msg
 }
 
 // sseStream serves the event stream of a reservation.
@@ -246,7 +264,7 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 	for {
 		select {
 		case msg := <-c.out:
-			if s.write(msg) != nil {
+			if s.write(c.take(msg)) != nil {
 				return
 			}
 		case <-tick:
@@ -267,7 +285,7 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 			for {
 				select {
 				case msg := <-c.out:
-					if s.write(msg) != nil {
+					if s.write(c.take(msg)) != nil {
 						return
 					}
 				default:

@@ -21,6 +21,7 @@ const (
 	DefaultMaxConnections          = 10_000
 	DefaultMaxSubscriptionsPerConn = 100
 	DefaultMaxSubscriptions        = 100_000
+	DefaultStreamBufferBytes       = 1 << 20
 )
 
 // SubscriptionConfig configures the streaming transports served on the
@@ -45,6 +46,12 @@ type SubscriptionConfig struct {
 	// so a slow client never makes the server hold unbounded memory.
 	// Default 10s.
 	WriteTimeout time.Duration
+	// StreamBufferBytes bounds the bytes of the events waiting for one
+	// single-connection SSE stream (which also holds at most 256 events).
+	// A stream further behind is a slow consumer and is disconnected.
+	// Default 1 MiB. The publish/subscribe service bounds what waits for
+	// each of its subscribers by its own options (pubsub.Options).
+	StreamBufferBytes int
 	// MaxConnections bounds WebSocket connections and event streams
 	// together. Default 10,000; beyond it the request answers 503.
 	MaxConnections int
@@ -70,6 +77,9 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 	}
 	if c.WriteTimeout <= 0 {
 		c.WriteTimeout = DefaultStreamWriteTimeout
+	}
+	if c.StreamBufferBytes <= 0 {
+		c.StreamBufferBytes = DefaultStreamBufferBytes
 	}
 	if c.MaxConnections <= 0 {
 		c.MaxConnections = DefaultMaxConnections

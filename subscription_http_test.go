@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graftgql/graft"
 )
@@ -220,4 +221,46 @@ func TestMultipartHeartbeat(t *testing.T) {
 	resp.Body.Close()
 	http.DefaultClient.CloseIdleConnections()
 	waitGoroutines(t, base)
+}
+
+// TestSSESingleConnectionByteBudget holds a single-connection stream that
+// reads nothing and posts 32 KiB messages to its subscription: once the
+// socket buffers are full, what waits for the stream passes its 64 KiB
+// budget well before its 256 messages, and the stream is disconnected
+// (its subscription ends). The write timeout is long so that it is the
+// budget that acts.
+func TestSSESingleConnectionByteBudget(t *testing.T) {
+	srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{
+		StreamBufferBytes: 64 << 10, WriteTimeout: time.Minute}})
+	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
+	get.Header.Set("Accept", "text/event-stream")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	op := streamPost(t, srv, "", `{"query":"subscription { messageAdded(room: \"budget\") { text } }","extensions":{"operationId":"op"}}`,
+		"X-GraphQL-Event-Stream-Token", string(tok))
+	if op.StatusCode != http.StatusAccepted {
+		t.Fatalf("operation: %d", op.StatusCode)
+	}
+	waitSubscribers(t, ps, "chat:budget", 1)
+	text := strings.Repeat("x", 32<<10)
+	for i := 0; ps.Subscribers("chat:budget") > 0; i++ {
+		// 200 messages are 6.4 MB: more than the socket buffers and the
+		// budget together, far less than them and 256 messages.
+		if i == 200 {
+			t.Fatal("the stream was never disconnected")
+		}
+		r := streamPost(t, srv, "", `{"query":"mutation { postMessage(room: \"budget\", author: \"a\", text: \"`+text+`\") { id } }"}`)
+		_ = r.Body.Close()
+	}
+	waitSubscribers(t, ps, "chat:budget", 0)
 }

@@ -1,9 +1,13 @@
 package graft
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -51,12 +56,27 @@ type wsConn struct {
 	acked  atomic.Bool
 	wg     sync.WaitGroup
 
-	mu   sync.Mutex
-	subs map[string]*wsSub
+	mu       sync.Mutex
+	subs     map[string]*wsSub
+	ready    []*wsSub // push subscriptions with news, for drain
+	draining bool     // a drain goroutine is running
 }
 
 // wsSub is a running operation of a connection.
-type wsSub struct{ stop context.CancelCauseFunc }
+type wsSub struct {
+	stop context.CancelCauseFunc
+	// A push subscription (schema.SubscriptionSink) has no goroutine of
+	// its own: its queue tells the connection of events, and the
+	// connection's drain goroutine executes and sends them.
+	stream  *exec.Stream
+	sctx    context.Context // the subscription's
+	ctx     context.Context // the connection's
+	id      []byte          // as JSON
+	release func()          // ends the subscription's bookkeeping, once
+	queued  bool            // in ready; guarded by the connection's mu
+	done    bool            // released; used by drain only
+	failed  bool            // a write failed; used by drain only
+}
 
 // serveWebSocket serves a graphql-transport-ws connection.
 func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
@@ -77,26 +97,67 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		r.writeError(w, tooManyConnections())
 		return
 	}
-	defer h.releaseConn()
 	// The server's read and write timeouts stay on a hijacked connection;
 	// the protocol's own keep-alive and write timeout take over.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(w, req, &websocket.AcceptOptions{
+	c, err := websocket.Accept(smallBuffers{w}, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
 		OriginPatterns: h.cfg.OriginPatterns,
 	})
 	if err != nil {
+		h.releaseConn()
 		return // Accept answered the request
 	}
 	if c.Subprotocol() != wsProtocol {
 		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
+		h.releaseConn()
 		return
 	}
 	c.SetReadLimit(r.cfg.MaxBodyBytes)
-	conn := &wsConn{r: r, c: c, ctx: ctx, header: req.Header.Get, subs: map[string]*wsSub{}}
-	conn.serve()
+	// The connection is served by a goroutine of its own, so this handler
+	// returns and net/http lets go of the request, its buffers and its
+	// goroutine's stack: an idle connection costs one shallow goroutine.
+	// The request's context ends when the handler returns; its values
+	// stay.
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: req.Header.Get, subs: map[string]*wsSub{}}
+	go func() {
+		defer h.releaseConn()
+		conn.serve()
+	}()
+}
+
+// wsBufferSize is the size of the read and of the write buffer of a
+// WebSocket connection. A message larger than a buffer is read into, or
+// written from, the message itself, so small buffers cost a system call
+// more per large message and save memory on every idle connection.
+const wsBufferSize = 512
+
+// smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
+// library small buffers instead of net/http's (4 KiB each), keeping the
+// bytes already read.
+type smallBuffers struct{ http.ResponseWriter }
+
+// Hijack takes over the connection.
+func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	// What net/http still holds to write (the end of the 101 response)
+	// goes first.
+	if err := brw.Writer.Flush(); err != nil {
+		_ = conn.Close()
+		return nil, nil, err
+	}
+	// The bytes net/http has read past the request are kept in the new
+	// reader's buffer, where the WebSocket library looks for them.
+	n := brw.Reader.Buffered()
+	b, _ := brw.Reader.Peek(n)
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(wsBufferSize, n))
+	_, _ = br.Peek(n)
+	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(conn, wsBufferSize)), nil
 }
 
 // serve reads messages until the connection ends, then cancels and waits
@@ -105,13 +166,22 @@ func (c *wsConn) serve() {
 	ctx, cancel := context.WithCancel(c.ctx)
 	defer func() {
 		cancel()
+		// The connection's end cancels every subscription.
+		c.mu.Lock()
+		for _, sub := range c.subs {
+			sub.stop(context.Canceled)
+		}
+		c.mu.Unlock()
 		c.wg.Wait()
 		_ = c.c.CloseNow()
 	}()
 	defer c.supervise(ctx)()
 	initialised := false
 	for {
-		typ, data, err := c.c.Read(ctx)
+		// Reads end when the connection closes (the client left, a close
+		// code, shutdown); a context without cancellation saves the
+		// library a callback per read.
+		typ, data, err := c.c.Read(context.Background())
 		if err != nil {
 			return
 		}
@@ -261,57 +331,138 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
-	// The connection's end cancels every subscription.
-	unlink := context.AfterFunc(ctx, func() { stop(context.Canceled) })
 	sub := &wsSub{stop: stop}
 	c.subs[id] = sub
 	c.mu.Unlock()
 	c.wg.Add(1)
+	sub.release = func() {
+		c.mu.Lock()
+		if c.subs[id] == sub {
+			delete(c.subs, id)
+		}
+		c.mu.Unlock()
+		stop(nil)
+		c.r.subs.releaseSub()
+		c.wg.Done()
+	}
 	go func() {
-		defer c.wg.Done()
-		defer c.r.subs.releaseSub()
-		defer unlink()
-		defer func() {
-			c.mu.Lock()
-			if c.subs[id] == sub {
-				delete(c.subs, id)
-			}
-			c.mu.Unlock()
-			stop(nil)
-		}()
-		c.run(sctx, ctx, idJSON, payload)
+		if !c.run(sctx, ctx, sub, idJSON, payload) {
+			sub.release()
+		}
 	}()
 	return true
 }
 
 // run runs one operation of the connection and sends its messages. sctx
-// is the operation's context, ctx the connection's.
-func (c *wsConn) run(sctx, ctx context.Context, id []byte, payload json.RawMessage) {
+// is the operation's context, ctx the connection's. It reports true when
+// it handed a push subscription over to the connection's drain, which
+// then sends its events and releases it.
+func (c *wsConn) run(sctx, ctx context.Context, sub *wsSub, id []byte, payload json.RawMessage) bool {
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
 		c.sendErrors(ctx, id, appendErrors(nil, e.Err))
-		return
+		return false
 	}
 	op := c.r.start(sctx, &req, c.header)
-	if op.stream == nil {
-		if op.resp.Status != http.StatusOK {
-			// A request error: one error message, no complete.
-			c.sendErrors(ctx, id, op.resp.Body)
-			return
-		}
+	switch {
+	case op.stream == nil && op.resp.Status != http.StatusOK:
+		// A request error: one error message, no complete.
+		c.sendErrors(ctx, id, op.resp.Body)
+		return false
+	case op.stream == nil:
 		c.write(ctx, wsFrame(id, "next", op.resp.Body))
-	} else {
+	case op.stream.Queue() != nil:
+		sub.stream, sub.sctx, sub.ctx, sub.id = op.stream, op.ctx, ctx, id
+		op.stream.Queue().Watch(func() { c.schedule(sub) })
+		return true
+	default:
 		_ = c.r.pump(op, func(body []byte) error {
 			if !c.write(ctx, wsFrame(id, "next", body)) {
 				return errNotStream
 			}
 			return nil
 		})
-		if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
-			return // the client asked to stop, or the connection is gone
-		}
+	}
+	c.complete(sctx, ctx, id)
+	return false
+}
+
+// complete sends the complete message of a subscription that ended,
+// unless the client asked for the end or the connection is gone.
+func (c *wsConn) complete(sctx, ctx context.Context, id []byte) {
+	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
+		return
 	}
 	c.write(ctx, wsFrame(id, "complete", nil))
+}
+
+// schedule queues sub for the drain goroutine, starting one when none
+// runs. It is called by sub's source, which it must not block.
+func (c *wsConn) schedule(sub *wsSub) {
+	c.mu.Lock()
+	if !sub.queued {
+		sub.queued = true
+		c.ready = append(c.ready, sub)
+	}
+	start := !c.draining
+	c.draining = true
+	c.mu.Unlock()
+	if start {
+		go c.drain()
+	}
+}
+
+// drain sends the events of the push subscriptions with news, one
+// subscription at a time, and returns once none has any: an idle
+// connection has no drain goroutine.
+func (c *wsConn) drain() {
+	var buf []byte
+	for {
+		c.mu.Lock()
+		if len(c.ready) == 0 {
+			c.ready = nil
+			c.draining = false
+			c.mu.Unlock()
+			return
+		}
+		sub := c.ready[0]
+		c.ready[0] = nil
+		c.ready = c.ready[1:]
+		sub.queued = false
+		c.mu.Unlock()
+		buf = c.deliver(sub, buf)
+	}
+}
+
+// deliver executes and sends the events waiting for sub and, once its
+// stream has ended, completes and releases it.
+func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
+	if sub.done {
+		return buf
+	}
+	for {
+		ev, ok, ended := sub.stream.Queue().TryNext()
+		if !ok {
+			if ended {
+				sub.done = true
+				c.complete(sub.sctx, sub.ctx, sub.id)
+				sub.release()
+			}
+			return buf
+		}
+		if sub.failed {
+			continue // what waits is dropped
+		}
+		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
+		buf = sub.stream.Execute(ectx, ev, buf[:0])
+		cancel()
+		if !c.write(sub.ctx, wsFrame(sub.id, "next", buf)) {
+			// The connection is closing; the end of sub's context ends
+			// its stream and schedules it again.
+			sub.failed = true
+			sub.stop(errNotStream)
+		}
+	}
 }
 
 // sendErrors sends an error message whose payload is the errors array of
@@ -344,7 +495,12 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 // write sends one message within the write timeout; a consumer too slow
 // for it loses the connection. It reports whether the write succeeded.
 func (c *wsConn) write(ctx context.Context, msg []byte) bool {
-	wctx, cancel := context.WithTimeout(ctx, c.r.subs.cfg.WriteTimeout)
+	if ctx.Err() != nil {
+		return false
+	}
+	// The timeout's context does not derive from ctx, which would keep a
+	// table of children for the life of the connection.
+	wctx, cancel := context.WithTimeout(context.Background(), c.r.subs.cfg.WriteTimeout)
 	defer cancel()
 	return c.c.Write(wctx, websocket.MessageText, msg) == nil
 }

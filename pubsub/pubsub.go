@@ -22,6 +22,10 @@ import (
 // Options.Buffer is 0.
 const DefaultBuffer = 64
 
+// DefaultBufferBytes is the number of payload bytes a subscriber may have
+// waiting when Options.BufferBytes is 0.
+const DefaultBufferBytes = 1 << 20
+
 // ErrClosed is returned by Publish and Subscribe after Close.
 var ErrClosed = errors.New("pubsub: closed")
 
@@ -43,16 +47,21 @@ type Options struct {
 	// Buffer is the number of payloads a subscriber may have waiting; 0
 	// means DefaultBuffer.
 	Buffer int
+	// BufferBytes bounds the bytes of the payloads a subscriber may have
+	// waiting; 0 means DefaultBufferBytes. A payload larger than the bound
+	// is still delivered to a subscriber with nothing waiting.
+	BufferBytes int
 	// DropWhenFull drops the payloads a full subscriber cannot take. By
-	// default a subscriber that falls that far behind is disconnected: its
-	// channel is closed, so a slow consumer never holds unbounded memory
-	// nor slows the others.
+	// default a subscriber that falls that far behind (in payloads or in
+	// bytes) is disconnected: its channel is closed, so a slow consumer
+	// never holds unbounded memory nor slows the others.
 	DropWhenFull bool
 }
 
 // Memory is an in-process PubSub.
 type Memory struct {
 	buffer int
+	bytes  int
 	drop   bool
 
 	mu     sync.Mutex
@@ -62,8 +71,25 @@ type Memory struct {
 
 type subscriber struct {
 	topic string
-	ch    chan []byte
-	stop  func() bool // stops the context.AfterFunc
+	ch    chan []byte  // nil for a SubscribeFunc subscriber
+	fn    func([]byte) // SubscribeFunc's
+	end   func()       // SubscribeFunc's
+	stop  func() bool  // stops the context.AfterFunc
+	sizes []int        // of the payloads sent on ch, oldest first
+	bytes int          // their sum
+}
+
+// fits reports whether payload may be sent to s's channel without
+// exceeding the bounds, first forgetting the payloads the subscriber has
+// taken since the last publish (the channel is first in, first out).
+func (s *subscriber) fits(payload []byte, maxCount, maxBytes int) bool {
+	if taken := len(s.sizes) - len(s.ch); taken > 0 {
+		for _, n := range s.sizes[:taken] {
+			s.bytes -= n
+		}
+		s.sizes = append(s.sizes[:0], s.sizes[taken:]...)
+	}
+	return len(s.sizes) < maxCount && (len(s.sizes) == 0 || s.bytes+len(payload) <= maxBytes)
 }
 
 // NewMemory returns an in-process PubSub.
@@ -71,12 +97,16 @@ func NewMemory(opts Options) *Memory {
 	if opts.Buffer <= 0 {
 		opts.Buffer = DefaultBuffer
 	}
-	return &Memory{buffer: opts.Buffer, drop: opts.DropWhenFull, topics: map[string]map[*subscriber]struct{}{}}
+	if opts.BufferBytes <= 0 {
+		opts.BufferBytes = DefaultBufferBytes
+	}
+	return &Memory{buffer: opts.Buffer, bytes: opts.BufferBytes, drop: opts.DropWhenFull, topics: map[string]map[*subscriber]struct{}{}}
 }
 
 // Publish delivers payload to the current subscribers of topic. A
 // subscriber whose buffer is full is disconnected, or misses the payload
-// with Options.DropWhenFull.
+// with Options.DropWhenFull. SubscribeFunc's subscribers are called in
+// turn. Subscribers share payload: none may modify it.
 func (m *Memory) Publish(_ context.Context, topic string, payload []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -84,12 +114,15 @@ func (m *Memory) Publish(_ context.Context, topic string, payload []byte) error 
 		return ErrClosed
 	}
 	for s := range m.topics[topic] {
-		select {
-		case s.ch <- payload:
-		default:
-			if !m.drop {
-				m.removeLocked(s)
-			}
+		switch {
+		case s.fn != nil:
+			s.fn(payload)
+		case s.fits(payload, m.buffer, m.bytes):
+			s.ch <- payload // cannot block: only publishers send, under m.mu
+			s.sizes = append(s.sizes, len(payload))
+			s.bytes += len(payload)
+		case !m.drop:
+			m.removeLocked(s)
 		}
 	}
 	return nil
@@ -102,15 +135,37 @@ func (m *Memory) Subscribe(ctx context.Context, topic string) (<-chan []byte, er
 		return nil, err
 	}
 	s := &subscriber{topic: topic, ch: make(chan []byte, m.buffer)}
+	if err := m.add(ctx, s); err != nil {
+		return nil, err
+	}
+	return s.ch, nil
+}
+
+// SubscribeFunc calls deliver with each payload published on topic from
+// now on, and end once when the subscription ends: ctx is done or the
+// Memory is closed. deliver and end run in the publisher's goroutine with
+// the Memory locked: they must return quickly, must not keep payload
+// past their return unless they copy it, and must not call the Memory.
+// Unlike Subscribe, it keeps no buffer and no goroutine per subscriber:
+// bounding what waits is the caller's business.
+func (m *Memory) SubscribeFunc(ctx context.Context, topic string, deliver func(payload []byte), end func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return m.add(ctx, &subscriber{topic: topic, fn: deliver, end: end})
+}
+
+// add registers s until ctx is done.
+func (m *Memory) add(ctx context.Context, s *subscriber) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return nil, ErrClosed
+		return ErrClosed
 	}
-	subs := m.topics[topic]
+	subs := m.topics[s.topic]
 	if subs == nil {
 		subs = map[*subscriber]struct{}{}
-		m.topics[topic] = subs
+		m.topics[s.topic] = subs
 	}
 	subs[s] = struct{}{}
 	s.stop = context.AfterFunc(ctx, func() {
@@ -118,7 +173,7 @@ func (m *Memory) Subscribe(ctx context.Context, topic string) (<-chan []byte, er
 		defer m.mu.Unlock()
 		m.removeLocked(s)
 	})
-	return s.ch, nil
+	return nil
 }
 
 // Subscribers returns the number of current subscribers of topic.
@@ -152,7 +207,43 @@ func (m *Memory) removeLocked(s *subscriber) {
 		delete(m.topics, s.topic)
 	}
 	s.stop()
-	close(s.ch)
+	if s.ch != nil {
+		close(s.ch)
+	} else if s.end != nil {
+		s.end()
+	}
 }
 
 var _ PubSub = (*Memory)(nil)
+
+// FuncSubscriber is implemented by a PubSub that can call a function for
+// each payload instead of sending it on a channel (Memory, redispubsub),
+// which saves a buffer and a goroutine per subscriber. See
+// Memory.SubscribeFunc for the rules deliver and end follow.
+type FuncSubscriber interface {
+	SubscribeFunc(ctx context.Context, topic string, deliver func(payload []byte), end func()) error
+}
+
+// SubscribeFunc calls deliver with each payload published on topic until
+// ctx is done, then end once (also when ps ends the subscription). It
+// uses ps's SubscribeFunc when it has one; otherwise a goroutine reads
+// ps.Subscribe's channel. deliver must return quickly and not keep
+// payload unless it copies it.
+func SubscribeFunc(ctx context.Context, ps PubSub, topic string, deliver func(payload []byte), end func()) error {
+	if fs, ok := ps.(FuncSubscriber); ok {
+		return fs.SubscribeFunc(ctx, topic, deliver, end)
+	}
+	ch, err := ps.Subscribe(ctx, topic)
+	if err != nil {
+		return err
+	}
+	go func() {
+		for p := range ch {
+			deliver(p)
+		}
+		end()
+	}()
+	return nil
+}
+
+var _ FuncSubscriber = (*Memory)(nil)

@@ -3,6 +3,7 @@ package pubsub_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/graftgql/graft/pubsub"
@@ -93,4 +94,95 @@ func TestMemoryClose(t *testing.T) {
 	if _, err := m.Subscribe(context.Background(), "t"); !errors.Is(err, pubsub.ErrClosed) {
 		t.Fatalf("Subscribe after Close: %v", err)
 	}
+}
+
+func TestMemoryByteBound(t *testing.T) {
+	kib := make([]byte, 1024)
+	t.Run("disconnects a subscriber whose waiting payloads exceed the bytes", func(t *testing.T) {
+		m := pubsub.NewMemory(pubsub.Options{Buffer: 100, BufferBytes: 3 * 1024})
+		slow, _ := m.Subscribe(context.Background(), "t")
+		for range 4 {
+			_ = m.Publish(context.Background(), "t", kib)
+		}
+		n := 0
+		for range slow {
+			n++
+		}
+		if n != 3 {
+			t.Fatalf("%d payloads before the close, want 3", n)
+		}
+	})
+	t.Run("counts only what is still waiting", func(t *testing.T) {
+		m := pubsub.NewMemory(pubsub.Options{Buffer: 100, BufferBytes: 3 * 1024})
+		ch, _ := m.Subscribe(context.Background(), "t")
+		for i := range 10 {
+			_ = m.Publish(context.Background(), "t", kib)
+			if _, ok := <-ch; !ok {
+				t.Fatalf("closed after %d payloads taken one by one", i)
+			}
+		}
+		if m.Subscribers("t") != 1 {
+			t.Fatal("a subscriber that keeps up was disconnected")
+		}
+	})
+	t.Run("drops with DropWhenFull", func(t *testing.T) {
+		m := pubsub.NewMemory(pubsub.Options{Buffer: 100, BufferBytes: 2 * 1024, DropWhenFull: true})
+		ch, _ := m.Subscribe(context.Background(), "t")
+		for range 5 {
+			_ = m.Publish(context.Background(), "t", kib)
+		}
+		if len(ch) != 2 || m.Subscribers("t") != 1 {
+			t.Fatalf("%d waiting, %d subscribers; want 2 and 1", len(ch), m.Subscribers("t"))
+		}
+	})
+	t.Run("a payload larger than the bound reaches an idle subscriber", func(t *testing.T) {
+		m := pubsub.NewMemory(pubsub.Options{BufferBytes: 100})
+		ch, _ := m.Subscribe(context.Background(), "t")
+		_ = m.Publish(context.Background(), "t", kib)
+		if p := <-ch; len(p) != 1024 {
+			t.Fatalf("got %d bytes", len(p))
+		}
+	})
+}
+
+func TestMemorySubscribeFunc(t *testing.T) {
+	m := pubsub.NewMemory(pubsub.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	var got []string // written by Publish, called below in this goroutine
+	ended := make(chan struct{})
+	if err := pubsub.SubscribeFunc(ctx, m, "t", func(p []byte) { got = append(got, string(p)) }, func() { close(ended) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Publish(ctx, "t", []byte("a"))
+	_ = m.Publish(ctx, "u", []byte("x"))
+	_ = m.Publish(ctx, "t", []byte("b"))
+	cancel()
+	<-ended
+	_ = m.Publish(context.Background(), "t", []byte("c"))
+	if strings.Join(got, ",") != "a,b" || m.Subscribers("t") != 0 {
+		t.Fatalf("delivered %q, %d subscribers", got, m.Subscribers("t"))
+	}
+	// Close ends the remaining ones.
+	closed := make(chan struct{})
+	_ = pubsub.SubscribeFunc(context.Background(), m, "t", func([]byte) {}, func() { close(closed) })
+	_ = m.Close()
+	<-closed
+}
+
+// chanOnly hides Memory's SubscribeFunc.
+type chanOnly struct{ pubsub.PubSub }
+
+func TestSubscribeFuncOverAChannel(t *testing.T) {
+	m := pubsub.NewMemory(pubsub.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	got, ended := make(chan string, 4), make(chan struct{})
+	if err := pubsub.SubscribeFunc(ctx, chanOnly{m}, "t", func(p []byte) { got <- string(p) }, func() { close(ended) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Publish(ctx, "t", []byte("a"))
+	if p := <-got; p != "a" {
+		t.Fatalf("got %q", p)
+	}
+	cancel()
+	<-ended
 }

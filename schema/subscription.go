@@ -39,3 +39,33 @@ import (
 func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A) (<-chan R, error), opts ...Option) {
 	schemadef.Subscription(b.def(), name, fn, opts...)
 }
+
+// Sink receives the events of a push subscription (SubscriptionSink); its
+// methods may be called from any goroutine.
+type Sink[R any] = schemadef.Sink[R]
+
+// DefaultSinkQueue bounds the events a push subscription may have waiting
+// for delivery.
+const DefaultSinkQueue = schemadef.DefaultSinkQueue
+
+// SubscriptionSink adds a field with arguments to the Subscription type
+// whose events are pushed rather than received from a channel: fn
+// registers the subscription with its source (for example
+// pubsub.SubscribeFunc) and returns; the source calls the Sink's Send for
+// each event and Close when it has no more. The subscription also ends
+// when ctx is done, after which Send reports false. No goroutine waits on
+// an idle push subscription, which makes it the cheaper form for many
+// long-lived subscribers; a subscriber more than DefaultSinkQueue events
+// behind is disconnected.
+//
+//	schema.SubscriptionSink(b, "messageAdded", func(ctx context.Context, a RoomArgs, s schema.Sink[Message]) error {
+//		return pubsub.SubscribeFunc(ctx, ps, "chat:"+a.Room, func(p []byte) {
+//			var m Message
+//			if json.Unmarshal(p, &m) == nil {
+//				s.Send(m)
+//			}
+//		}, s.Close)
+//	})
+func SubscriptionSink[A, R any](b *Builder, name string, fn func(context.Context, A, Sink[R]) error, opts ...Option) {
+	schemadef.SubscriptionSink(b.def(), name, fn, opts...)
+}

@@ -6,8 +6,12 @@
 package fasthttpadapter
 
 import (
+	"bufio"
 	"context"
+	"net/http"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -42,6 +46,9 @@ func Handler(router *graft.Router) fasthttp.RequestHandler {
 		}
 		// The request context is not used as the pipeline's context:
 		// fasthttp recycles it when the handler returns.
+		if serveStream(ctx, router, &raw) {
+			return
+		}
 		resp := responses.Get().(*httpapi.Response)
 		dispatch.Into(context.Background(), router, &raw, resp)
 		writeResponse(ctx, resp) // copies the body
@@ -49,6 +56,53 @@ func Handler(router *graft.Router) fasthttp.RequestHandler {
 			responses.Put(resp)
 		}
 	}
+}
+
+// serveStream answers a subscription over Server-Sent Events (distinct
+// connections mode) or multipart HTTP with fasthttp's body stream
+// writer, each message written and flushed within the router's
+// subscription write timeout. It reports false when raw asks for no
+// stream. WebSocket and single connection SSE need the net/http router;
+// a WebSocket upgrade is answered 400 OPERATION_NOT_SUPPORTED.
+func serveStream(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawRequest) bool {
+	if !strings.Contains(raw.Accept, "event-stream") && !strings.Contains(raw.Accept, "multipart/mixed") &&
+		len(ctx.Request.Header.Peek("Upgrade")) == 0 {
+		return false // the hot path: no stream asked for
+	}
+	// The request's headers and body belong to fasthttp, which recycles
+	// them once the handler returns, while a stream runs on: it gets
+	// copies.
+	header := map[string]string{}
+	for k, v := range ctx.Request.Header.All() {
+		header[http.CanonicalHeaderKey(string(k))] = string(v)
+	}
+	raw.Header = func(name string) string { return header[http.CanonicalHeaderKey(name)] }
+	raw.Body = append([]byte(nil), raw.Body...)
+	var resp httpapi.Response
+	body, ok := dispatch.Stream(context.Background(), router, raw, &resp)
+	if !ok {
+		return false
+	}
+	writeResponse(ctx, &resp)
+	if body == nil {
+		return true
+	}
+	conn, timeout := ctx.Conn(), router.Config().Subscriptions.WriteTimeout
+	if timeout <= 0 {
+		timeout = graft.DefaultStreamWriteTimeout
+	}
+	ctx.SetBodyStreamWriter(func(w *bufio.Writer) {
+		body(func(chunks ...[]byte) error {
+			_ = conn.SetWriteDeadline(time.Now().Add(timeout))
+			for _, c := range chunks {
+				if _, err := w.Write(c); err != nil {
+					return err
+				}
+			}
+			return w.Flush()
+		})
+	})
+	return true
 }
 
 // responses recycles pipeline responses and their body buffers; bodies

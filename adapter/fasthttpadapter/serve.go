@@ -106,8 +106,13 @@ func Serve(ctx context.Context, router *graft.Router, opts ServeOptions) error {
 		lay = layer
 	}
 	return lifecycle.Run(ctx, lifecycle.Server{
-		Serve:    func() error { return srv.Serve(ln) },
-		Shutdown: srv.ShutdownWithContext,
+		Serve: func() error { return srv.Serve(ln) },
+		// Open subscription streams complete first; fasthttp would wait
+		// for them otherwise.
+		Shutdown: func(ctx context.Context) error {
+			router.CloseSubscriptions()
+			return srv.ShutdownWithContext(ctx)
+		},
 		// fasthttp cannot drop connections still busy after the grace
 		// period; they finish on their own while the process exits.
 		Close:         func() error { return nil },

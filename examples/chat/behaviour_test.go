@@ -1,9 +1,15 @@
 package chat
 
 import (
+	"bufio"
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/pubsub"
 )
 
@@ -43,20 +49,45 @@ func TestCountdown(t *testing.T) {
 func TestMessageAddedDeliversPostsOfItsRoom(t *testing.T) {
 	ps := pubsub.NewMemory(pubsub.Options{})
 	c := New(ps)
-	ctx, cancel := context.WithCancel(context.Background())
-	ch, err := c.messageAdded(ctx, roomArgs{Room: "r"})
+	s, err := c.Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/graphql",
+		strings.NewReader(`{"query":"subscription { messageAdded(room: \"r\") { room text } }"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ps.Subscribers(topic("r")) != 1 {
+		runtime.Gosched()
+	}
+	ctx := context.Background()
 	_, _ = c.post(ctx, postArgs{Room: "elsewhere", Author: "a", Text: "no"})
 	_, _ = c.post(ctx, postArgs{Room: "r", Author: "a", Text: "yes"})
-	if m := <-ch; m.Text != "yes" || m.Room != "r" {
-		t.Fatalf("got %+v", m)
+	br := bufio.NewReader(resp.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(line, "data: ") {
+			if want := `data: {"data":{"messageAdded":{"room":"r","text":"yes"}}}` + "\n"; line != want {
+				t.Fatalf("got %q, want %q", line, want)
+			}
+			break
+		}
 	}
-	cancel()
-	for range ch {
-	}
-	if n := ps.Subscribers(topic("r")); n != 0 {
-		t.Fatalf("%d subscribers after cancel", n)
+	_ = resp.Body.Close()
+	for ps.Subscribers(topic("r")) != 0 {
+		runtime.Gosched()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/schema"
@@ -50,6 +51,7 @@ type Chat struct {
 	ps     pubsub.PubSub
 	prefix string
 	seq    atomic.Int64
+	last   atomic.Pointer[decoded] // see decode
 
 	mu    sync.Mutex
 	rooms map[string][]Message
@@ -93,7 +95,7 @@ func (c *Chat) Schema() (*schema.Schema, error) {
 	schema.Object[Message](b, "Message")
 	schema.Query(b, "messages", c.messages, schema.OfType("[Message!]!"))
 	schema.Mutation(b, "postMessage", c.post)
-	schema.Subscription(b, "messageAdded", c.messageAdded)
+	schema.SubscriptionSink(b, "messageAdded", c.messageAdded)
 	schema.Subscription(b, "countdown", countdown)
 	return b.Build()
 }
@@ -144,27 +146,37 @@ func (c *Chat) keep(m Message) {
 
 func topic(room string) string { return "chat:" + room }
 
-func (c *Chat) messageAdded(ctx context.Context, a roomArgs) (<-chan Message, error) {
-	in, err := c.ps.Subscribe(ctx, topic(a.Room))
-	if err != nil {
-		return nil, err
-	}
-	out := make(chan Message)
-	go func() {
-		defer close(out)
-		for payload := range in {
-			var m Message
-			if json.Unmarshal(payload, &m) != nil {
-				continue
-			}
-			select {
-			case out <- m:
-			case <-ctx.Done():
-				return
-			}
+// messageAdded pushes the messages of a room to the subscriber as the
+// PubSub delivers them: no goroutine or buffer waits on an idle
+// subscriber.
+func (c *Chat) messageAdded(ctx context.Context, a roomArgs, s schema.Sink[Message]) error {
+	return pubsub.SubscribeFunc(ctx, c.ps, topic(a.Room), func(payload []byte) {
+		if m, ok := c.decode(payload); ok {
+			s.Send(m)
 		}
-	}()
-	return out, nil
+	}, s.Close)
+}
+
+// decoded is a payload and its message.
+type decoded struct {
+	payload []byte
+	m       Message
+}
+
+// decode decodes a published message. The PubSub hands the same payload
+// to every subscriber of the room, so the last one decoded is kept and
+// a fan-out to many subscribers decodes it once.
+func (c *Chat) decode(payload []byte) (Message, bool) {
+	if d := c.last.Load(); d != nil && len(d.payload) == len(payload) && len(payload) > 0 &&
+		unsafe.SliceData(d.payload) == unsafe.SliceData(payload) {
+		return d.m, true
+	}
+	var m Message
+	if json.Unmarshal(payload, &m) != nil {
+		return Message{}, false
+	}
+	c.last.Store(&decoded{payload, m})
+	return m, true
 }
 
 // countdown emits from, from-1, ..., 0, one every CountdownInterval.

@@ -15,3 +15,14 @@ import (
 // capacity of resp.Body, so an adapter can pool responses. raw.Body must
 // already be read with the router's MaxBodyBytes applied.
 var Into func(ctx context.Context, router any, raw *httpapi.RawRequest, resp *httpapi.Response)
+
+// Stream serves raw when it asks for a streaming answer that an adapter
+// can carry over a plain response body: a Server-Sent Events stream in
+// distinct connections mode or a multipart subscription. It reports false
+// when raw is not such a request (run it with Into). Otherwise resp holds
+// the status and headers to send, and body, when not nil, writes the
+// stream: it calls write with the chunks of each message (the adapter
+// writes and flushes them, and returns an error once the client is
+// gone; calls never overlap) and returns when the stream has ended. A
+// WebSocket upgrade is answered 400 OPERATION_NOT_SUPPORTED.
+var Stream func(ctx context.Context, router any, raw *httpapi.RawRequest, resp *httpapi.Response) (body func(write func(chunks ...[]byte) error), ok bool)

@@ -24,6 +24,7 @@ type Stream struct {
 	index  int // the subscribed field's index in the root plan
 	field  *fieldPlan
 	events schema.Events
+	queue  *schema.Queue
 }
 
 // Subscribe starts the source stream of the subscription operation o with
@@ -54,28 +55,28 @@ func (e *Engine) Subscribe(ctx context.Context, o *Operation, vars map[string]an
 	defer r.release()
 	r.e, r.ctx, r.done, r.vars = e, ctx, ctx.Done(), vars
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
-	events, err := s.start(r)
+	src, err := s.start(r)
 	if err != nil {
 		return nil, gqlerr.AppendResponse(buf, gqlerror.List{r.resolverError(s.field, err)}, nil)
 	}
-	s.events = events
+	s.events, s.queue = src.Next, src.Queue
 	return s, buf
 }
 
 // start converts the field's arguments and calls its Subscriber, turning
 // a panic into errPanic.
-func (s *Stream) start(r *request) (events schema.Events, err error) {
+func (s *Stream) start(r *request) (src schema.Source, err error) {
 	f := s.field
 	defer func() {
 		if v := recover(); v != nil {
 			s.e.logger.Error("graphql: subscription resolver panicked",
 				"field", f.parent+"."+f.name, "panic", v, "stack", string(debug.Stack()))
-			events, err = nil, errPanic
+			src, err = schema.Source{}, errPanic
 		}
 	}()
 	args := f.args
 	if f.argsErr != nil {
-		return nil, argumentError{f.argsErr}
+		return schema.Source{}, argumentError{f.argsErr}
 	}
 	if f.dynArgs {
 		vals, err := s.e.coerce.Arguments(f.ast.Definition.Arguments, f.ast.Arguments, r.vars)
@@ -83,15 +84,20 @@ func (s *Stream) start(r *request) (events schema.Events, err error) {
 			args, err = f.def.NewArgs(vals)
 		}
 		if err != nil {
-			return nil, argumentError{err}
+			return schema.Source{}, argumentError{err}
 		}
 	}
-	events, err = f.def.Subscribe(r.ctx, args)
-	if err == nil && events == nil {
+	src, err = f.def.Subscribe(r.ctx, args)
+	if err == nil && src.Next == nil {
 		err = fmt.Errorf("subscription field %s.%s returned no event stream", f.parent, f.name)
 	}
-	return events, err
+	return src, err
 }
+
+// Queue returns the queue of a push source (schema.SubscriptionSink),
+// through which a transport is told of events instead of waiting for
+// them with Next; nil for other sources.
+func (s *Stream) Queue() *schema.Queue { return s.queue }
 
 // Next blocks until the next event and returns it, or reports false once
 // the stream has ended: the source closed or ctx is done.

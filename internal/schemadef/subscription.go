@@ -11,7 +11,7 @@ import (
 // the argument struct as Field.Resolve receives it. ctx stays alive for as
 // long as the subscription runs and is cancelled when it ends, whatever
 // the reason.
-type Subscriber func(ctx context.Context, args unsafe.Pointer) (Events, error)
+type Subscriber func(ctx context.Context, args unsafe.Pointer) (Source, error)
 
 // Events yields the events of one subscription. It blocks until the next
 // event and returns a pointer to it, or reports false once the stream has
@@ -60,19 +60,19 @@ func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A)
 	})
 	var sub Subscriber
 	if fn != nil {
-		sub = func(ctx context.Context, args unsafe.Pointer) (Events, error) {
+		sub = func(ctx context.Context, args unsafe.Pointer) (Source, error) {
 			var a A
 			if args != nil {
 				a = *(*A)(args)
 			}
 			ch, err := fn(ctx, a)
 			if err != nil {
-				return nil, err
+				return Source{}, err
 			}
 			if ch == nil {
-				return nil, errNilStream
+				return Source{}, errNilStream
 			}
-			return func(ctx context.Context) (unsafe.Pointer, bool) {
+			return Source{Next: func(ctx context.Context) (unsafe.Pointer, bool) {
 				select {
 				case v, ok := <-ch:
 					if !ok {
@@ -82,7 +82,7 @@ func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A)
 				case <-ctx.Done():
 					return nil, false
 				}
-			}, nil
+			}}, nil
 		}
 	}
 	d := b.rootObject("Subscription")

@@ -123,6 +123,21 @@ func (p *PubSub) Subscribe(ctx context.Context, topic string) (<-chan []byte, er
 	return ch, nil
 }
 
+// SubscribeFunc calls deliver with each payload published on topic, on
+// any instance, until ctx is done, then end once; see
+// pubsub.Memory.SubscribeFunc for the rules they follow.
+func (p *PubSub) SubscribeFunc(ctx context.Context, topic string, deliver func(payload []byte), end func()) error {
+	if err := p.acquire(ctx, topic); err != nil {
+		return err
+	}
+	if err := p.local.SubscribeFunc(ctx, topic, deliver, end); err != nil {
+		p.release(topic)
+		return err
+	}
+	context.AfterFunc(ctx, func() { p.release(topic) })
+	return nil
+}
+
 // acquire counts a local subscriber of topic, subscribing the Redis
 // channel for the first one.
 func (p *PubSub) acquire(ctx context.Context, topic string) error {
@@ -163,4 +178,7 @@ func (p *PubSub) Close() error {
 	return err
 }
 
-var _ pubsub.PubSub = (*PubSub)(nil)
+var (
+	_ pubsub.PubSub         = (*PubSub)(nil)
+	_ pubsub.FuncSubscriber = (*PubSub)(nil)
+)

@@ -1,0 +1,184 @@
+package schemadef
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// DefaultSinkQueue bounds the events a push subscription may have waiting
+// for delivery.
+const DefaultSinkQueue = 64
+
+// Source is the event stream of one subscription: Next waits for events
+// (pull), and Queue, set for a push source (SubscriptionSink), lets a
+// transport be told of events instead of waiting for them.
+type Source struct {
+	Next  Events
+	Queue *Queue
+}
+
+// Queue holds the events a push source has sent and its subscriber has
+// not taken yet, up to a bound. It starts empty and grows on demand, so
+// an idle subscription holds no buffer.
+type Queue struct {
+	mu     sync.Mutex
+	items  []unsafe.Pointer
+	max    int
+	ended  bool
+	notify func()
+	wake   chan struct{} // pull consumers wait on it
+}
+
+func newQueue() *Queue { return &Queue{max: DefaultSinkQueue} }
+
+// push queues event p. It reports false, and ends the stream, when the
+// queue is full: a subscriber that far behind is disconnected. After the
+// stream ended it reports false.
+func (q *Queue) push(p unsafe.Pointer) bool {
+	q.mu.Lock()
+	if q.ended {
+		q.mu.Unlock()
+		return false
+	}
+	ok := len(q.items) < q.max
+	if ok {
+		q.items = append(q.items, p)
+	} else {
+		q.ended = true
+		q.items = nil
+	}
+	q.signalLocked()
+	return ok
+}
+
+// End ends the stream: the subscriber takes the events already queued,
+// then sees the end. It may be called more than once.
+func (q *Queue) End() {
+	q.mu.Lock()
+	if q.ended {
+		q.mu.Unlock()
+		return
+	}
+	q.ended = true
+	q.signalLocked()
+}
+
+// signalLocked tells the consumer there is news, and unlocks q.
+func (q *Queue) signalLocked() {
+	notify, wake := q.notify, q.wake
+	q.mu.Unlock()
+	if notify != nil {
+		notify()
+	} else if wake != nil {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Watch makes the queue call notify, from the goroutine of the source,
+// after each event is queued and when the stream ends; notify must not
+// block. If events are already waiting, or the stream has ended, notify
+// runs at once.
+func (q *Queue) Watch(notify func()) {
+	q.mu.Lock()
+	q.notify = notify
+	pending := len(q.items) > 0 || q.ended
+	q.mu.Unlock()
+	if pending {
+		notify()
+	}
+}
+
+// TryNext takes the next event without waiting. ok is false when none
+// is waiting; ended then reports whether none will come.
+func (q *Queue) TryNext() (event unsafe.Pointer, ok, ended bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) == 0 {
+		q.items = nil // an emptied queue holds no buffer
+		return nil, false, q.ended
+	}
+	event = q.items[0]
+	q.items[0] = nil
+	q.items = q.items[1:]
+	return event, true, false
+}
+
+// next is the pull form of the queue, for transports that wait for
+// events.
+func (q *Queue) next(ctx context.Context) (unsafe.Pointer, bool) {
+	q.mu.Lock()
+	if q.wake == nil {
+		q.wake = make(chan struct{}, 1)
+	}
+	wake := q.wake
+	q.mu.Unlock()
+	for {
+		if ev, ok, ended := q.TryNext(); ok || ended {
+			return ev, ok
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+// Sink receives the events of a push subscription (SubscriptionSink).
+// Its methods may be called from any goroutine.
+type Sink[R any] struct{ q *Queue }
+
+// Send queues event for delivery and returns at once. It reports false
+// when the subscription has ended, or when the subscriber has fallen
+// further behind than the queue's bound, which ends the subscription.
+func (s Sink[R]) Send(event R) bool {
+	p := new(R)
+	*p = event
+	return s.q.push(unsafe.Pointer(p))
+}
+
+// Close ends the subscription once the events already sent are
+// delivered, as closing the channel of Subscription does.
+func (s Sink[R]) Close() { s.q.End() }
+
+// SubscriptionSink adds a field with arguments to the Subscription type
+// whose events are pushed rather than received from a channel: fn
+// registers the subscription with its source (a pubsub.PubSub callback,
+// for example) and returns; the source calls the Sink's Send for each
+// event and Close when it has no more. The subscription also ends when
+// ctx is done (the subscriber leaves, the server shuts down), after
+// which Send reports false; fn's source must let go of the Sink then.
+//
+// No goroutine waits on an idle push subscription, which makes it the
+// cheaper form for many long-lived subscribers. Events wait in a queue
+// that grows on demand up to DefaultSinkQueue; a subscriber that falls
+// further behind is disconnected. R and the options are as for
+// Subscription.
+func SubscriptionSink[A, R any](b *Builder, name string, fn func(context.Context, A, Sink[R]) error, opts ...Option) {
+	boxed, direct := compile(func(_ context.Context, parent, _ unsafe.Pointer) (R, error) {
+		return *(*R)(parent), nil
+	})
+	var sub Subscriber
+	if fn != nil {
+		sub = func(ctx context.Context, args unsafe.Pointer) (Source, error) {
+			var a A
+			if args != nil {
+				a = *(*A)(args)
+			}
+			q := newQueue()
+			if err := fn(ctx, a, Sink[R]{q}); err != nil {
+				return Source{}, err
+			}
+			context.AfterFunc(ctx, q.End)
+			return Source{Next: q.next, Queue: q}, nil
+		}
+	}
+	d := b.rootObject("Subscription")
+	d.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct, fn == nil)
+	d.fields[len(d.fields)-1].subscribe = sub
+}

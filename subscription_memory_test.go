@@ -1,0 +1,127 @@
+package graft_test
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft"
+)
+
+// wsRawFrame is a masked client text frame holding msg (shorter than 126
+// bytes), with a zero mask so the payload is sent as is.
+func wsRawFrame(msg string) []byte {
+	return append([]byte{0x81, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
+}
+
+// dialRawSubscriber opens a graphql-transport-ws connection on a bare
+// TCP socket, initialises it and subscribes to messageAdded(room: "idle").
+// It reads the upgrade response and the acknowledgement and holds no
+// goroutine or buffer afterwards, so the memory a test measures is the
+// server's.
+func dialRawSubscriber(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := "GET /graphql HTTP/1.1\r\nHost: " + addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n"
+	out := append([]byte(req), wsRawFrame(`{"type":"connection_init"}`)...)
+	out = append(out, wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"idle\") { id } }"}}`)...)
+	if _, err := c.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReaderSize(c, 16)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	ack := `{"type":"connection_ack"}`
+	want := append([]byte{0x81, byte(len(ack))}, ack...)
+	got := make([]byte, len(want))
+	for i := range got {
+		if got[i], err = br.ReadByte(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(got) != string(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	return c
+}
+
+// TestWebSocketIdleSubscriberCost holds n WebSocket connections, each
+// with one messageAdded subscription, idle, and measures what each costs
+// the server: goroutines, and heap plus goroutine stacks in use (the
+// bare client sockets of the test are counted too). GRAFT_HEAP_PROFILE
+// names a file to write the heap profile (and, beside it, the goroutine
+// profile) to while the subscribers are idle.
+func TestWebSocketIdleSubscriberCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds hundreds of connections")
+	}
+	n := 500
+	if os.Getenv("GRAFT_HEAP_PROFILE") != "" {
+		runtime.MemProfileRate = 1
+	}
+	if raceEnabled {
+		n = 100
+	}
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	var stacks [2]uint64
+	measure := func(i int) (goroutines int, mem uint64) {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		stacks[i] = m.StackInuse
+		return runtime.NumGoroutine(), m.HeapInuse + m.StackInuse
+	}
+	// A first connection warms the caches (document cache, pools).
+	first := dialRawSubscriber(t, addr)
+	waitSubscribers(t, ps, "chat:idle", 1)
+	g0, m0 := measure(0)
+	conns := make([]net.Conn, n)
+	for i := range conns {
+		conns[i] = dialRawSubscriber(t, addr)
+	}
+	waitSubscribers(t, ps, "chat:idle", n+1)
+	g1, m1 := measure(1)
+	if p := os.Getenv("GRAFT_HEAP_PROFILE"); p != "" {
+		f, err := os.Create(p)
+		if err == nil {
+			_ = pprof.WriteHeapProfile(f)
+			_ = f.Close()
+		}
+		if f, err := os.Create(p + ".goroutines"); err == nil {
+			_ = pprof.Lookup("goroutine").WriteTo(f, 1)
+			_ = f.Close()
+		}
+	}
+	perGoroutines := float64(g1-g0) / float64(n)
+	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
+	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks (%d of stacks)",
+		perGoroutines, perBytes, (stacks[1]-stacks[0])/uint64(n))
+	// One goroutine per connection, reading; none per subscription.
+	if g1-g0 != n {
+		t.Errorf("%d goroutines for %d idle subscribers, want %d", g1-g0, n, n)
+	}
+	// The race detector's stacks and heap are larger.
+	if !raceEnabled && perBytes > 16<<10 {
+		t.Errorf("%.0f bytes per idle subscriber, want at most 16 KiB", perBytes)
+	}
+	for _, c := range append(conns, first) {
+		_ = c.Close()
+	}
+	waitSubscribers(t, ps, "chat:idle", 0)
+	// Every goroutine of the connections is gone once they leave.
+	waitGoroutines(t, g0-1)
+}
