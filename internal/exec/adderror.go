@@ -10,16 +10,13 @@ import (
 // errorAdder.
 type sinkKey struct{}
 
-// reqCtxBatch is the number of request contexts allocated together.
-const reqCtxBatch = 16
-
 // reqCtx is the context resolvers receive: the caller's context, which
 // also carries the request's error sink (made on the first AddError). A
 // reqCtx is used by one request only and never reused, since a resolver
-// may keep its context after the request (a goroutine, a loader);
-// allocating them reqCtxBatch at a time keeps the cost per request to a
-// fraction of an allocation. A kept context keeps the others of its batch
-// alive with it.
+// may keep its context after the request (a goroutine, a loader). It is
+// not kept by the pooled request either: a context kept there would keep
+// the caller's request state, its services and its response alive past
+// the request.
 type reqCtx struct {
 	context.Context
 	sink atomic.Pointer[errorSink]
@@ -56,13 +53,7 @@ func (c *reqCtx) take() []error {
 
 // newReqCtx returns a fresh reqCtx of the request on the caller's ctx.
 func (r *request) newReqCtx(ctx context.Context) *reqCtx {
-	if r.ctxs == nil || r.next == len(r.ctxs) {
-		r.ctxs, r.next = new([reqCtxBatch]reqCtx), 0
-	}
-	c := &r.ctxs[r.next]
-	r.next++
-	c.Context = ctx
-	return c
+	return &reqCtx{Context: ctx}
 }
 
 // errorAdder is what a resolver's context holds under sinkKey.

@@ -3,7 +3,9 @@ package exec_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
+	"weak"
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/schema"
@@ -46,8 +48,6 @@ func TestRetainedContextStaysWithItsRequest(t *testing.T) {
 		}
 		return string(e.Execute(ctx, op, nil, nil, nil))
 	}
-	// More requests than contexts allocated together, so kept contexts
-	// lie in the same and in different batches as later requests.
 	var cancels []context.CancelFunc
 	for i := range 40 {
 		ctx, cancel := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, i))
@@ -72,5 +72,42 @@ func TestRetainedContextStaysWithItsRequest(t *testing.T) {
 	}
 	for _, c := range cancels {
 		c()
+	}
+}
+
+// TestFinishedRequestKeepsNoContext: once a request is answered, the
+// engine keeps nothing of the caller's context (the router's request
+// state, its services and its response hang from it), even though its
+// request state is pooled.
+func TestFinishedRequestKeepsNoContext(t *testing.T) {
+	b := schema.New()
+	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) { return "world", nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := exec.New(s, exec.Options{})
+	doc, errs := e.Prepare("{ hello }")
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	op, gerr := doc.Operation("")
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	var refs []weak.Pointer[[1 << 16]byte]
+	for range 8 {
+		big := new([1 << 16]byte)
+		refs = append(refs, weak.Make(big))
+		ctx := context.WithValue(context.Background(), ctxKey{}, big)
+		if got := string(e.Execute(ctx, op, nil, nil, nil)); got != `{"data":{"hello":"world"}}` {
+			t.Fatal(got)
+		}
+	}
+	runtime.GC()
+	for i, r := range refs {
+		if r.Value() != nil {
+			t.Errorf("request %d: its context is still reachable after the answer", i)
+		}
 	}
 }

@@ -32,10 +32,6 @@ type request struct {
 	errs []*gqlerror.Error
 	// sink collects errors resolvers add with AddError: it is ctx.
 	sink *reqCtx
-	// ctxs holds the contexts of this and the next requests run with this
-	// pooled state (see newReqCtx); next is the first unused one.
-	ctxs *[reqCtxBatch]reqCtx
-	next int
 	// logged counts the field failures logged or suppressed (logbound.go).
 	logged atomic.Int32
 	// ahead is set when the operation is batched and its fields were
