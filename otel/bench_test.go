@@ -18,6 +18,7 @@ import (
 // instrumentation ("plain"), with per-operation tracing only ("tracing":
 // request and phase spans, no resolver spans, every trace sampled,
 // exported in batches to an exporter that discards them), and with
+// the request's span alone ("tracing-operation", NoPhaseSpans), and with
 // metrics only ("metrics": the SDK's meter provider with a manual
 // reader, as behind the Prometheus endpoint).
 func BenchmarkQ2(b *testing.B) {
@@ -49,6 +50,18 @@ func BenchmarkQ2(b *testing.B) {
 			sdktrace.WithBatcher(tracetest.NewNoopExporter()))
 		defer func() { _ = tp.Shutdown(context.Background()) }()
 		in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var cfg graft.Config
+		in.Install(&cfg)
+		run(b, cfg)
+	})
+	b.Run("tracing-operation", func(b *testing.B) {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
+			sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+		defer func() { _ = tp.Shutdown(context.Background()) }()
+		in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, NoPhaseSpans: true})
 		if err != nil {
 			b.Fatal(err)
 		}

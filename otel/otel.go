@@ -52,6 +52,10 @@ type Options struct {
 	// metrics alone).
 	NoMetrics bool
 	NoTracing bool
+	// NoPhaseSpans keeps the span per request and leaves out its child
+	// spans per phase (received, parsed, validated, …): the cheapest
+	// tracing, with the operation's attributes, errors and duration.
+	NoPhaseSpans bool
 }
 
 // Instrumentation holds the tracer, the instruments and the hook.
@@ -180,11 +184,19 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
 			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
 		}
-		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
+		if !in.opts.NoPhaseSpans {
+			_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
+		}
 		return st, nil
 	}
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
+		return nil, nil
+	}
+	if in.opts.NoPhaseSpans {
+		if ev.Phase == graft.PhaseExecuted {
+			return st, nil // resolver spans are children of the request's span
+		}
 		return nil, nil
 	}
 	pctx, phase := in.tracer.Start(st, phaseSpanName(ev.Phase))

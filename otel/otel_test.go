@@ -251,3 +251,44 @@ func TestNoTracingNoMetrics(t *testing.T) {
 		t.Fatalf("active requests %v", g)
 	}
 }
+
+// TestNoPhaseSpans: the request's span alone, continued from the
+// traceparent and with the operation's attributes; resolver spans, when
+// on, are its children.
+func TestNoPhaseSpans(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, NoPhaseSpans: true,
+		ResolverSpans: true, MinResolverDepth: 2, ExcludeFields: []string{"Book.broken"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := graft.Config{}
+	in.Install(&cfg)
+	r, err := graft.NewRouter(testSchema(t), nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	do(t, r, `query Shelf { books { title upper } }`, "traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
+	count := map[string]int{}
+	byName := map[string]tracetest.SpanStub{}
+	for _, s := range exp.GetSpans() {
+		count[s.Name]++
+		byName[s.Name] = s
+	}
+	root, ok := byName["query Shelf"]
+	if !ok || len(count) != 2 || count["query Shelf"] != 1 || count["Book.upper"] != 2 {
+		t.Fatalf("spans %v, want the request's and two Book.upper", count)
+	}
+	if root.SpanContext.TraceID().String() != traceID {
+		t.Fatalf("trace %v", root.SpanContext.TraceID())
+	}
+	attrs := attribute.NewSet(root.Attributes...)
+	if v, _ := attrs.Value("graphql.operation.name"); v.AsString() != "Shelf" {
+		t.Fatalf("attrs %v", root.Attributes)
+	}
+	if byName["Book.upper"].Parent.SpanID() != root.SpanContext.SpanID() {
+		t.Fatal("resolver span is not a child of the request's span")
+	}
+}
