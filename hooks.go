@@ -3,6 +3,8 @@ package graft
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -82,6 +84,22 @@ type HookEvent struct {
 	// DocumentCached reports, from the After of PhaseParsed on, whether
 	// the document came from the document cache.
 	DocumentCached bool
+
+	// query is the request's query text, from PhaseParsed until the
+	// request is answered, and hash its DocumentHash once computed.
+	query, hash string
+}
+
+// DocumentHash returns the SHA-256 of the request's query text in
+// lowercase hex, the name automatic persisted queries give the document,
+// from the After of PhaseParsed on ("" before, and once the request is
+// answered). It is computed on the first call.
+func (ev *HookEvent) DocumentHash() string {
+	if ev.hash == "" && ev.query != "" {
+		sum := sha256.Sum256([]byte(ev.query))
+		ev.hash = hex.EncodeToString(sum[:])
+	}
+	return ev.hash
 }
 
 // Hook observes the phases of every request. Before runs before a phase
@@ -216,6 +234,8 @@ func (p *phaseRun) noteDocument(query string) {
 	}
 	_, pinned := p.r.pinned[query]
 	p.ev.DocumentCached = pinned || p.r.docs.Contains(query)
+	p.ev.query, p.ev.hash = query, ""
+
 }
 
 // setOperation records the selected operation's type and name.
@@ -303,6 +323,8 @@ func (p *phaseRun) finish(ctx context.Context, resp *httpapi.Response) {
 	spliceExtensions(p.st, resp)
 	p.after(ctx)
 	p.r.accessLog(ctx, p, resp)
+	// The query text may lie in a buffer the next request reuses.
+	p.ev.query = ""
 }
 
 // spliceExtensions adds the extensions set with SetExtension to the

@@ -3,6 +3,8 @@ package graft_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"log/slog"
@@ -236,5 +238,42 @@ func TestHookRejectsSubscription(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if !strings.Contains(string(body), "no streams today") || !strings.Contains(string(body), "FORBIDDEN") {
 		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHookDocumentHash: from PhaseParsed on, a hook can name the document
+// by its SHA-256, as automatic persisted queries do; not before, and not
+// once the request is answered.
+func TestHookDocumentHash(t *testing.T) {
+	var before, parsed, answered string
+	var kept *graft.HookEvent
+	h := graft.HookFuncs{
+		BeforeFunc: func(ctx context.Context, ev *graft.HookEvent) error {
+			if ev.Phase == graft.PhaseParsed {
+				before = ev.DocumentHash()
+			}
+			return nil
+		},
+		AfterFunc: func(ctx context.Context, ev *graft.HookEvent) {
+			switch ev.Phase {
+			case graft.PhaseParsed:
+				parsed = ev.DocumentHash()
+			case graft.PhaseAnswered:
+				answered, kept = ev.DocumentHash(), ev
+			}
+		},
+	}
+	r := newTestRouter(t, graft.Config{Hooks: []graft.Hook{h}})
+	const query = `query Q { hello }`
+	if res := post(t, r, query); res.status != http.StatusOK {
+		t.Fatalf("status %d: %s", res.status, res.raw)
+	}
+	sum := sha256.Sum256([]byte(query))
+	want := hex.EncodeToString(sum[:])
+	if before != "" || parsed != want || answered != want {
+		t.Fatalf("before parsing %q, after %q, answered %q; want \"\", %s, %s", before, parsed, answered, want, want)
+	}
+	if kept.DocumentHash() != want {
+		t.Fatalf("a computed hash stays with its event: %q", kept.DocumentHash())
 	}
 }

@@ -237,7 +237,7 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		}
 		span.SetName(name)
 	}
-	var buf [5]attribute.KeyValue
+	var buf [6]attribute.KeyValue
 	attrs := append(buf[:0], attribute.Int("graphql.error.count", ev.ErrorCount),
 		attribute.Int("http.response.status_code", ev.Status))
 	if ev.OperationType != "" {
@@ -248,6 +248,9 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	}
 	if ev.Request.RequestID != "" {
 		attrs = append(attrs, attribute.String("graft.request_id", ev.Request.RequestID))
+	}
+	if h := ev.DocumentHash(); h != "" {
+		attrs = append(attrs, attribute.String("graphql.document.hash", "sha256:"+h))
 	}
 	span.SetAttributes(attrs...)
 	if ev.ErrorCount > 0 {

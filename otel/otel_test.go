@@ -2,6 +2,8 @@ package graftotel_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -98,6 +100,10 @@ func TestTracing(t *testing.T) {
 	}
 	if v, _ := attrs.Value("graphql.error.count"); v.AsInt64() != 2 {
 		t.Fatalf("attrs %v", root.Attributes)
+	}
+	sum := sha256.Sum256([]byte(`query Shelf { books { title upper broken } }`))
+	if v, _ := attrs.Value("graphql.document.hash"); v.AsString() != "sha256:"+hex.EncodeToString(sum[:]) {
+		t.Fatalf("document hash %q", v.AsString())
 	}
 	for _, phase := range []string{"received", "parsed", "validated", "analyzed", "executed", "answered"} {
 		s, ok := byName["graphql."+phase]
