@@ -65,56 +65,40 @@ var (
 	documentMiss = metric.WithAttributeSet(attribute.NewSet(attribute.String("result", "miss")))
 )
 
-// maxOperationSets bounds the cached per-operation attribute sets:
-// operation names come from clients, so past it a set is built per
-// request instead of kept.
-const maxOperationSets = 1024
+// maxAttrSetBytes bounds the bytes of the attribute values whose sets are
+// kept: operation names and error codes come from clients and resolvers,
+// so past it a set is built per measurement instead of kept.
+const maxAttrSetBytes = 64 << 10
 
-type opKey struct{ name, typ, outcome string }
-
-// attrSets caches the attribute set of each operation name, type and
-// outcome, and of each error code and persisted-query result.
+// attrSets caches the attribute set of each operation (name, type and
+// outcome), error code and persisted-query result, up to maxAttrSetBytes.
 type attrSets struct {
-	mu  sync.RWMutex
-	ops map[opKey]metric.MeasurementOption
-	one map[string]metric.MeasurementOption // "code\x00"+code, "pq\x00"+result
+	mu    sync.RWMutex
+	sets  map[setKey]metric.MeasurementOption
+	bytes int
 }
 
-func (a *attrSets) op(k opKey) metric.MeasurementOption {
+// setKey names an attribute set: its kind ("op", "code", "pq") and values.
+type setKey struct{ kind, a, b, c string }
+
+func (k setKey) size() int { return len(k.a) + len(k.b) + len(k.c) }
+
+// get returns the set of the attributes kvs, which key names.
+func (a *attrSets) get(key setKey, kvs ...attribute.KeyValue) metric.MeasurementOption {
 	a.mu.RLock()
-	o, ok := a.ops[k]
+	o, ok := a.sets[key]
 	a.mu.RUnlock()
 	if ok {
 		return o
 	}
-	o = metric.WithAttributeSet(attribute.NewSet(attribute.String("graphql.operation.name", k.name),
-		attribute.String("graphql.operation.type", k.typ), attribute.String("outcome", k.outcome)))
+	o = metric.WithAttributeSet(attribute.NewSet(kvs...))
 	a.mu.Lock()
-	if a.ops == nil {
-		a.ops = make(map[opKey]metric.MeasurementOption)
+	if a.sets == nil {
+		a.sets = make(map[setKey]metric.MeasurementOption)
 	}
-	if len(a.ops) < maxOperationSets {
-		a.ops[k] = o
-	}
-	a.mu.Unlock()
-	return o
-}
-
-func (a *attrSets) single(kind, key, value string) metric.MeasurementOption {
-	k := kind + "\x00" + value
-	a.mu.RLock()
-	o, ok := a.one[k]
-	a.mu.RUnlock()
-	if ok {
-		return o
-	}
-	o = metric.WithAttributeSet(attribute.NewSet(attribute.String(key, value)))
-	a.mu.Lock()
-	if a.one == nil {
-		a.one = make(map[string]metric.MeasurementOption)
-	}
-	if len(a.one) < maxOperationSets {
-		a.one[k] = o
+	if _, ok := a.sets[key]; !ok && a.bytes+key.size() <= maxAttrSetBytes {
+		a.sets[key] = o
+		a.bytes += key.size()
 	}
 	a.mu.Unlock()
 	return o
@@ -131,17 +115,19 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 	if opType == "" {
 		opType = "unknown"
 	}
-	set := m.sets.op(opKey{ev.OperationName, opType, outcome})
+	set := m.sets.get(setKey{"op", ev.OperationName, opType, outcome},
+		attribute.String("graphql.operation.name", ev.OperationName),
+		attribute.String("graphql.operation.type", opType), attribute.String("outcome", outcome))
 	m.requests.Add(ctx, 1, set)
 	m.duration.Record(ctx, d.Seconds(), set)
 	for _, c := range ev.ErrorCodes {
 		if c == "" {
 			c = "UNKNOWN"
 		}
-		m.errors.Add(ctx, 1, m.sets.single("code", "code", c))
+		m.errors.Add(ctx, 1, m.sets.get(setKey{kind: "code", a: c}, attribute.String("code", c)))
 	}
 	if ev.PersistedQuery != "" {
-		m.persisted.Add(ctx, 1, m.sets.single("pq", "result", ev.PersistedQuery))
+		m.persisted.Add(ctx, 1, m.sets.get(setKey{kind: "pq", a: ev.PersistedQuery}, attribute.String("result", ev.PersistedQuery)))
 	}
 	if ev.OperationType != "" { // the document parsed and validated
 		res := documentMiss
