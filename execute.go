@@ -47,7 +47,7 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 		r.run(actx, st, &hreq, httpapi.MediaGraphQLResponse, &resp)
 	}()
 	body = append([]byte(nil), resp.Body...)
-	if cap(resp.Body) <= 1<<20 {
+	if cap(resp.Body) <= maxPooledResponse {
 		*bp = resp.Body[:0]
 	}
 	return resp.Status, body

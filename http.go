@@ -83,7 +83,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		serverBusy(&resp, msgTooManyBuffered)
 		writeResponse(w, &resp)
 	}
-	if cap(resp.Body) <= 1<<20 {
+	if cap(resp.Body) <= maxPooledResponse {
 		*rb = resp.Body[:0]
 	}
 }

@@ -441,6 +441,10 @@ func (r *Router) serveGraphiQL(raw *httpapi.RawRequest, resp *httpapi.Response) 
 // bufPool recycles response and request body buffers.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
+// maxPooledResponse is the largest response buffer put back in bufPool: a
+// larger one is let go, so the pool keeps no large buffers.
+const maxPooledResponse = 1 << 20
+
 // containPanic, deferred, turns a panic anywhere in the pipeline into the
 // generic internal error, and logs the panic with its stack.
 func (r *Router) containPanic(ctx context.Context, resp *httpapi.Response, ct string) {
