@@ -51,8 +51,9 @@ func (fi *FieldInfo) Parent() any { return fi.call.Parent() }
 // parent's path: Func runs for every parent first, up to its call of
 // next; then the batch function runs once with the parents whose
 // middleware called next (in response order), and each next returns its
-// parent's result. A parent refused by its middleware never reaches the
-// batch. The batch receives its own context, not those given to next.
+// parent's result. Parents are taken 256 at a time, so a level with more
+// of them calls the batch function once per 256 parents. A parent refused
+// by its middleware never reaches the batch. The batch receives its own context, not those given to next.
 //
 // Middleware installed for a field runs outermost first, in the order of
 // Config.FieldMiddleware, then the directives of the field's type, then

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/graftgql/graft"
@@ -207,5 +208,66 @@ func TestBatchFieldMiddlewareWrongTypeAndPanic(t *testing.T) {
 		fmt.Sprint(res.body.Errors[0]["path"], res.body.Errors[1]["path"]) != "[items 0 score] [items 1 score]" ||
 		!strings.Contains(res.raw, `"data":{"items":[{"score":null},{"score":null},{"score":30}]}`) {
 		t.Fatalf("%s", res.raw)
+	}
+}
+
+// TestBatchFieldMiddlewareParksABoundedNumber: each parent's middleware
+// waits in next until the batch has run, so a large batch field runs in
+// chunks: never more than 256 middlewares wait at once, one batch call
+// per chunk, every parent answered in order.
+func TestBatchFieldMiddlewareParksABoundedNumber(t *testing.T) {
+	const n = 600
+	var mu sync.Mutex
+	var sizes []int
+	b := schema.New()
+	author := schema.Object[bmAuthor](b, "Author")
+	schema.BatchFieldFuncNoArgs(author, "posts", func(ctx context.Context, parents []*bmAuthor) ([]int, []error) {
+		mu.Lock()
+		sizes = append(sizes, len(parents))
+		mu.Unlock()
+		out := make([]int, len(parents))
+		for i, p := range parents {
+			out[i] = p.ID
+		}
+		return out, nil
+	})
+	schema.QueryNoArgs(b, "authors", func(ctx context.Context) ([]*bmAuthor, error) {
+		out := make([]*bmAuthor, n)
+		for i := range out {
+			out[i] = &bmAuthor{ID: i}
+		}
+		return out, nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiting, most atomic.Int32
+	mw := graft.FieldMiddleware{Type: "Author", Field: "posts", Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
+		w := waiting.Add(1)
+		for m := most.Load(); w > m && !most.CompareAndSwap(m, w); m = most.Load() {
+		}
+		defer waiting.Add(-1)
+		return next(ctx)
+	}}
+	r, err := graft.NewRouter(s, nil, graft.Config{FieldMiddleware: []graft.FieldMiddleware{mw}, Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := post(t, r, `{ authors { posts } }`)
+	var want strings.Builder
+	want.WriteString(`{"data":{"authors":[`)
+	for i := range n {
+		if i > 0 {
+			want.WriteByte(',')
+		}
+		fmt.Fprintf(&want, `{"posts":%d}`, i)
+	}
+	want.WriteString(`]}}`)
+	if res.raw != want.String() {
+		t.Fatalf("got %.300s", res.raw)
+	}
+	if fmt.Sprint(sizes) != "[256 256 88]" || most.Load() > 256 {
+		t.Fatalf("batch calls of %v parents, at most %d middlewares waiting at once; want [256 256 88] and at most 256", sizes, most.Load())
 	}
 }

@@ -46,7 +46,23 @@ type batchSlotCall struct {
 // each slot and fills the slots.
 func (r *request) runBatchWrapped(g *batchGroup, tr *groupTrack, ctx *fieldCtx, all []prefetched) {
 	calls := make([]batchSlotCall, len(g.slots))
-	for i := range calls {
+	index := make([]int, len(g.parents)) // parent -> position in parents, plus one
+	// At most maxParkedSlots goroutines wait at once: a larger group runs
+	// in chunks, one batch call each.
+	for lo := 0; lo < len(calls); lo += maxParkedSlots {
+		clear(index)
+		r.runBatchChunk(g, tr, ctx, all, calls, index, lo, min(lo+maxParkedSlots, len(calls)))
+	}
+}
+
+// maxParkedSlots bounds the middleware goroutines of a batch field parked
+// at once (see runBatchWrapped).
+const maxParkedSlots = 256
+
+// runBatchChunk runs the middleware of slots lo to hi of g, then the batch
+// function once for the parents they admitted, and fills those slots.
+func (r *request) runBatchChunk(g *batchGroup, tr *groupTrack, ctx *fieldCtx, all []prefetched, calls []batchSlotCall, index []int, lo, hi int) {
+	for i := lo; i < hi; i++ {
 		c := &calls[i]
 		f := tr.plans[i]
 		j := i
@@ -59,9 +75,8 @@ func (r *request) runBatchWrapped(g *batchGroup, tr *groupTrack, ctx *fieldCtx, 
 		<-c.state
 	}
 	// The distinct admitted parents, in slot order.
-	parents := make([]unsafe.Pointer, 0, len(g.parents))
-	index := make([]int, len(g.parents)) // parent -> position in parents, plus one
-	for i := range calls {
+	parents := make([]unsafe.Pointer, 0, min(hi-lo, len(g.parents)))
+	for i := lo; i < hi; i++ {
 		if !calls[i].admitted {
 			continue
 		}
@@ -80,7 +95,7 @@ func (r *request) runBatchWrapped(g *batchGroup, tr *groupTrack, ctx *fieldCtx, 
 	if len(parents) > 0 {
 		res, size, errs = r.callBatchChecked(g, parents, ctx)
 	}
-	for i := range calls {
+	for i := lo; i < hi; i++ {
 		c := &calls[i]
 		if c.admitted {
 			j := i
