@@ -134,10 +134,9 @@ func BenchmarkWarmParallel(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
-				buf := exec.GetBuffer()
-				defer exec.PutBuffer(buf)
+				var buf []byte
 				for pb.Next() {
-					*buf = runOnce(b, e, doc, query, vars, *buf)
+					buf = runOnce(b, e, doc, query, vars, buf[:0])
 				}
 			})
 		})

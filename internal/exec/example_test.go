@@ -33,10 +33,7 @@ func Example() {
 		fmt.Println(string(gqlerr.AppendResponse(nil, errs, nil)))
 		return
 	}
-	buf := exec.GetBuffer()
-	defer exec.PutBuffer(buf)
-	*buf = e.Execute(context.Background(), op, vars, (*buf)[:0], nil)
-	fmt.Println(string(*buf))
+	fmt.Println(string(e.Execute(context.Background(), op, vars, nil, nil)))
 	// Output:
 	// {"data":{"author":{"name":"Author 7","posts":[{"title":"Post 1 by 7"},{"title":"Post 2 by 7"}]}}}
 }

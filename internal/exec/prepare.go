@@ -41,8 +41,9 @@ type Operation struct {
 	sizeHint atomic.Int32
 }
 
-// maxSizeHint bounds Operation.sizeHint.
-const maxSizeHint = maxPooledBuffer
+// maxSizeHint bounds Operation.sizeHint: a buffer is grown at once to at
+// most 1 MiB, the largest response buffer the router keeps for reuse.
+const maxSizeHint = 1 << 20
 
 // AST returns the parsed and validated document.
 func (d *Document) AST() *ast.QueryDocument { return d.doc }
