@@ -166,7 +166,7 @@ func TestMarkdownShapesAndUpstream(t *testing.T) {
 		cells: map[[2]string]*cell{
 			{"ceiling", "q1"}:            {samples: []sample{{rps: 1000}}},
 			{"graft", "q1"}:              {samples: []sample{{rps: 900}}},
-			{"graft", "q1@256"}:          {samples: []sample{{rps: 800, p50: 3 * time.Millisecond, p99: 7 * time.Millisecond, rss: 20 << 20}}},
+			{"graft", "q1@256"}:          {samples: []sample{{rps: 800, p50: 3 * time.Millisecond, p99: 7 * time.Millisecond, rss: 20 << 20, anon: 9 << 20}}},
 			{"graft", "q5"}:              {skipped: skipInMemory},
 			{"gqlgen-upstream", "q1"}:    {skipped: skipUpstream},
 			{"graft-upstream", "q1"}:     {skipped: skipUpstream},
@@ -180,7 +180,7 @@ func TestMarkdownShapesAndUpstream(t *testing.T) {
 	out := m.markdown()
 	for _, want := range []string{
 		"| graft | 0.90 |\n",
-		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB |\n|---|---:|---:|---:|---:|\n| ceiling | not measured | | | |\n| graft | 800 | 3000 | 7000 | 20.0 |\n\n",
+		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB | anon MiB |\n|---|---:|---:|---:|---:|---:|\n| ceiling | not measured | | | | |\n| graft | 800 | 3000 | 7000 | 20.0 | 9.0 |\n\n",
 		"| graft-upstream | 2 | 2.00 | 400 | 4.00 | 4000 | 8000 | 2100 | 300 | 10.0 |",
 		"| gqlgen-upstream | 3 | 2.50 | 100 | 1.00 | 9000 |",
 		"| graft-upstream | 420 | 30000 | 60000 |",
