@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"syscall"
 
 	"github.com/graftgql/graft/bench/upstream"
@@ -41,16 +40,15 @@ func Main(args []string) error {
 	if s.Serve == nil {
 		return fmt.Errorf("%s is not a Go server", *name)
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+	if *cpuProfile != "" || *allocProfile != "" {
+		if !profiling {
+			return fmt.Errorf("-cpuprofile and -allocprofile need a build with profiling (a solo build: the tag profile)")
+		}
+		stopCPU, err := startCPUProfile(*cpuProfile)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stopCPU()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -65,13 +63,4 @@ func Main(args []string) error {
 		}
 	}
 	return err
-}
-
-func writeAllocProfile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return pprof.Lookup("allocs").WriteTo(f, 0)
 }

@@ -96,10 +96,12 @@ func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
 
 // prepareBase checks ref out into a temporary detached worktree of the
 // repository holding the working directory, builds that tree's bench
-// binary and asks it which of the servers named in probe it serves. The
+// binary and asks it which of the servers named in probe it serves; a
+// tree with cmd/benchserve also gets each of those built alone (with the
+// tag profile when profile is set). The
 // caller removes it with remove, which also runs when preparing fails
 // half-way.
-func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []string) (*baseTree, error) {
+func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []string, profile bool) (*baseTree, error) {
 	if err := checkRef(ref); err != nil {
 		return nil, err
 	}
@@ -166,7 +168,7 @@ func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []stri
 				names = append(names, name)
 			}
 		}
-		if b.solo, err = buildSolo(ctx, log, benchDir, filepath.Join(dir, "solo"), names, []string{"GOWORK=off"}); err != nil {
+		if b.solo, err = buildSolo(ctx, log, benchDir, filepath.Join(dir, "solo"), names, profile, []string{"GOWORK=off"}); err != nil {
 			return nil, fmt.Errorf("-base %s: %w", ref, err)
 		}
 	}

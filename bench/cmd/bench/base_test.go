@@ -337,7 +337,7 @@ func TestBaseHEADServes(t *testing.T) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
-	b, err := prepareBase(ctx, log, "HEAD", []string{"graft", "graft-fasthttp"})
+	b, err := prepareBase(ctx, log, "HEAD", []string{"graft", "graft-fasthttp"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,9 +354,17 @@ func TestBaseHEADServes(t *testing.T) {
 	if len(srvs) != 1 || srvs[0].Name != "graft@"+b.short {
 		t.Fatalf("servers = %v", names(srvs))
 	}
+	// HEAD has cmd/benchserve: its graft runs from a binary of its own.
+	if b.solo["graft"] == "" || b.solo["graft-fasthttp"] == "" {
+		t.Fatalf("no solo binaries built for the base: %v", b.solo)
+	}
 	c, err := startChild(srvs[0], "", -1, "", "")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if exe := c.exe(); exe != b.solo["graft"] {
+		c.stop()
+		t.Fatalf("graft@%s runs %s, want its solo binary %s", b.short, exe, b.solo["graft"])
 	}
 	want, err := ceiling.Expected(data.Shared())
 	if err != nil {
@@ -390,7 +398,7 @@ func TestPrepareBaseUnknownRef(t *testing.T) {
 	if err := exec.Command("git", "rev-parse", "--verify", "HEAD").Run(); err != nil {
 		t.Skip("not inside a git repository with a commit")
 	}
-	_, err := prepareBase(context.Background(), slog.New(slog.DiscardHandler), "no-such-ref-anywhere", []string{"graft"})
+	_, err := prepareBase(context.Background(), slog.New(slog.DiscardHandler), "no-such-ref-anywhere", []string{"graft"}, false)
 	if err == nil || !strings.Contains(err.Error(), "-base no-such-ref-anywhere") {
 		t.Errorf("err = %v", err)
 	}

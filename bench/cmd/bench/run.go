@@ -160,12 +160,12 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	// itself: the builds would inherit the one CPU.
 	var bins map[string]string
 	if o.solo {
-		if bins, err = soloBuilds(ctx, log, srvs); err != nil {
+		if bins, err = soloBuilds(ctx, log, srvs, o.profile != ""); err != nil {
 			return err
 		}
 	}
 	if o.base != "" {
-		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs))
+		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs), o.profile != "")
 		if err != nil {
 			return err
 		}
@@ -381,9 +381,9 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 }
 
 // soloBuilds builds each Go server of srvs alone (cmd/benchserve with its
-// solo tags) into the per-tree cache folder and returns the binaries by
-// server name.
-func soloBuilds(ctx context.Context, log *slog.Logger, srvs []servers.Server) (map[string]string, error) {
+// solo tags, and the tag profile with profile) into the per-tree cache
+// folder and returns the binaries by server name.
+func soloBuilds(ctx context.Context, log *slog.Logger, srvs []servers.Server, profile bool) (map[string]string, error) {
 	names := goServers(srvs)
 	if len(names) == 0 {
 		return nil, nil
@@ -396,7 +396,7 @@ func soloBuilds(ctx context.Context, log *slog.Logger, srvs []servers.Server) (m
 	if err != nil {
 		return nil, err
 	}
-	return buildSolo(ctx, log, dir, cache, names, nil)
+	return buildSolo(ctx, log, dir, cache, names, profile, nil)
 }
 
 // noteBinary records what server s runs from, for the report: alone when

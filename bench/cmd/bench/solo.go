@@ -33,20 +33,27 @@ func soloDir(moduleDir string) (string, error) {
 // buildSolo builds cmd/benchserve of the bench module in moduleDir once
 // for each Go server named, with the tags solo and the server's own
 // (servers.SoloTag), into dir, and returns each binary's path by server
-// name. env is added to this process's environment for the builds.
-func buildSolo(ctx context.Context, log *slog.Logger, moduleDir, dir string, names []string, env []string) (map[string]string, error) {
+// name. With profile, the tag profile is added: the binary can write
+// profiles (-cpuprofile, -allocprofile), and links runtime/pprof, which
+// keeps the runtime's memory profiling on; without it, it is off, as in a
+// server built without pprof. env is added to this process's environment
+// for the builds.
+func buildSolo(ctx context.Context, log *slog.Logger, moduleDir, dir string, names []string, profile bool, env []string) (map[string]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
 	for _, name := range names {
-		bin := filepath.Join(dir, name)
-		log.Info("building a solo server binary", "server", name, "module", moduleDir)
-		build := exec.CommandContext(ctx, "go", "build", "-tags", "solo,"+servers.SoloTag(name), "-o", bin, "./cmd/benchserve")
+		bin, tags := filepath.Join(dir, name), "solo,"+servers.SoloTag(name)
+		if profile {
+			bin, tags = bin+"-profile", tags+",profile"
+		}
+		log.Info("building a solo server binary", "server", name, "tags", tags, "module", moduleDir)
+		build := exec.CommandContext(ctx, "go", "build", "-tags", tags, "-o", bin, "./cmd/benchserve")
 		build.Dir = moduleDir
 		build.Env = append(os.Environ(), env...)
 		if b, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building %s alone (go build -tags solo,%s ./cmd/benchserve in %s): %w\n%s", name, servers.SoloTag(name), moduleDir, err, b)
+			return nil, fmt.Errorf("building %s alone (go build -tags %s ./cmd/benchserve in %s): %w\n%s", name, tags, moduleDir, err, b)
 		}
 		out[name] = bin
 	}
