@@ -1,5 +1,11 @@
 // Package servers lists every server the benchmark compares, under the
 // names the load generator passes to `bench serve -server NAME`.
+//
+// Each Go server is registered by a file of its own, built unless the tag
+// "solo" is set without that server's tag (SoloTag): `go build -tags
+// solo,solo_graft ./cmd/benchserve` makes a binary holding graft alone, as
+// a team would deploy it, so that its memory is not the memory of every
+// peer linked beside it.
 package servers
 
 import (
@@ -7,15 +13,15 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/graftgql/graft/bench/check"
 	"github.com/graftgql/graft/bench/data"
-	"github.com/graftgql/graft/bench/peers/ceiling"
-	"github.com/graftgql/graft/bench/peers/gqlgen"
-	"github.com/graftgql/graft/bench/peers/graphgophers"
-	"github.com/graftgql/graft/bench/peers/graphqlgo"
 	"github.com/graftgql/graft/bench/upstream"
 	"github.com/graftgql/graft/bench/workload"
 )
@@ -72,26 +78,56 @@ func (s Server) Runs(q workload.Query) bool {
 	return q.Upstream == s.Upstream || s.Reference
 }
 
-// All returns every server, the ceiling first: the in-memory servers, then
-// the upstream servers. The Node peers are listed only when their packages
-// are installed (`npm ci` in bench/node).
-func All() []Server {
-	all := []Server{
-		netHTTP("ceiling", check.Exact, true, ceiling.Handler),
-		netHTTP("ceiling-decode", check.Exact, true, ceiling.DecodeHandler),
-		netHTTP("gqlgen", check.Normalised, true, func(d *data.Set) (http.Handler, error) { return gqlgen.Handler(d), nil }),
-		netHTTP("graph-gophers", check.Normalised, false, graphgophers.Handler),
-		netHTTP("graphql-go", check.Normalised, false, graphqlgo.Handler),
+// order is where each server stands in All: the ceilings, the in-memory
+// servers, then the upstream servers. Every registered name must be here.
+var order = []string{
+	"ceiling", "ceiling-decode", "gqlgen", "graph-gophers", "graphql-go",
+	"graft", "graft-fasthttp", "mercurius",
+	"gqlgen-upstream", "graph-gophers-upstream",
+	"graft-upstream", "graft-upstream-plain", "graft-upstream-raw", "mercurius-upstream",
+}
+
+// registered holds the Go servers compiled into this binary, each added by
+// the init function of its own file; registeredIn is that file, for the
+// test that checks the build constraints.
+var (
+	registered   []Server
+	registeredIn = map[string]string{}
+)
+
+// register adds the Go server s to the list. Each server has a file of its
+// own whose build constraint is `!solo || solo_NAME` (SoloTag): the
+// ordinary build links every server, a solo build only the one selected.
+func register(s Server) {
+	if !slices.Contains(order, s.Name) {
+		panic("servers: " + s.Name + " is missing from order")
 	}
-	all[0].Reference, all[1].Reference = true, true
-	all = append(all, graftServers()...)
+	if _, dup := registeredIn[s.Name]; dup {
+		panic("servers: " + s.Name + " registered twice")
+	}
+	_, file, _, _ := runtime.Caller(1)
+	registeredIn[s.Name] = filepath.Base(file)
+	registered = append(registered, s)
+}
+
+// SoloTag is the build tag that, with the tag "solo", compiles only server
+// name into a binary: solo_ followed by the name with each '-' as '_'
+// (solo_graft_fasthttp).
+func SoloTag(name string) string {
+	return "solo_" + strings.ReplaceAll(name, "-", "_")
+}
+
+// All returns every server this binary holds, the ceiling first: the
+// in-memory servers, then the upstream servers. The Node peers are listed
+// only when their packages are installed (`npm ci` in bench/node). A solo
+// build (tags solo and SoloTag(name)) holds its one Go server.
+func All() []Server {
+	all := slices.Clone(registered)
 	all = append(all, nodeServers(false)...)
-	all = append(all,
-		upstreamNetHTTP("gqlgen-upstream", check.Normalised, true, func(up *upstream.Client) (http.Handler, error) { return gqlgen.UpstreamHandler(up), nil }),
-		upstreamNetHTTP("graph-gophers-upstream", check.Normalised, false, graphgophers.UpstreamHandler),
-	)
-	all = append(all, graftUpstreamServers()...)
 	all = append(all, nodeServers(true)...)
+	slices.SortStableFunc(all, func(a, b Server) int {
+		return slices.Index(order, a.Name) - slices.Index(order, b.Name)
+	})
 	return all
 }
 

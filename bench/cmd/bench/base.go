@@ -54,6 +54,17 @@ type baseTree struct {
 	// serves are the probed graft entries its `serve` knows; graft's
 	// came after the first version of the tool, the upstream ones later.
 	serves map[string]bool
+	// solo holds, by today's entry name, the binary of that entry built
+	// alone from the tree's cmd/benchserve (trees from the solo harness
+	// on); an entry without one runs from bin, which links every server.
+	solo map[string]string
+}
+
+// runsAlone says whether the base entry called name (NAME@<short>) runs
+// from a binary holding it alone.
+func (b *baseTree) runsAlone(name string) bool {
+	now, ok := strings.CutSuffix(name, "@"+b.short)
+	return ok && b.solo[now] != ""
 }
 
 // checkRef refuses what git would read as an option or what no ref holds.
@@ -85,10 +96,12 @@ func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
 
 // prepareBase checks ref out into a temporary detached worktree of the
 // repository holding the working directory, builds that tree's bench
-// binary and asks it which of the servers named in probe it serves. The
+// binary and asks it which of the servers named in probe it serves; a
+// tree with cmd/benchserve also gets each of those built alone (with the
+// tag profile when profile is set). The
 // caller removes it with remove, which also runs when preparing fails
 // half-way.
-func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []string) (*baseTree, error) {
+func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []string, profile bool) (*baseTree, error) {
 	if err := checkRef(ref); err != nil {
 		return nil, err
 	}
@@ -146,6 +159,19 @@ func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []stri
 	if !b.serves["graft"] {
 		return nil, fmt.Errorf("-base %s: its bench tool has no graft server to measure", ref)
 	}
+	// A tree with cmd/benchserve builds each of its servers alone, as
+	// today's are; an earlier one serves them from its all-in-one binary.
+	if _, err := os.Stat(filepath.Join(benchDir, "cmd", "benchserve")); err == nil {
+		var names []string
+		for _, name := range probe {
+			if b.serves[name] {
+				names = append(names, name)
+			}
+		}
+		if b.solo, err = buildSolo(ctx, log, benchDir, filepath.Join(dir, "solo"), names, profile, []string{"GOWORK=off"}); err != nil {
+			return nil, fmt.Errorf("-base %s: %w", ref, err)
+		}
+	}
 	ok = true
 	return b, nil
 }
@@ -193,8 +219,9 @@ func withBase(srvs []servers.Server, b *baseTree, profileDir string) []servers.S
 	return out
 }
 
-// server describes today's entry now as served by the base binary:
-// `serve -server NAME -port N` (with `-upstream URL` for an upstream
+// server describes today's entry now as served by the base tree: its solo
+// binary for that entry when it has one, else its bench binary's `serve`,
+// with `-server NAME -port N` (and `-upstream URL` for an upstream
 // entry), the protocol every version of the tool speaks, printing "ready"
 // when it accepts connections. Profiling flags are passed only when that
 // binary knows them.
@@ -207,6 +234,9 @@ func (b *baseTree) server(now servers.Server, profileDir string) servers.Server 
 		Upstream: now.Upstream,
 		Command: func(port int, upstreamURL string) (argv, env []string) {
 			argv = []string{b.bin, "serve", "-server", now.Name, "-port", strconv.Itoa(port)}
+			if bin := b.solo[now.Name]; bin != "" {
+				argv = append([]string{bin}, argv[2:]...)
+			}
 			if now.Upstream {
 				argv = append(argv, "-upstream", upstreamURL)
 			}

@@ -155,7 +155,7 @@ func TestWithBase(t *testing.T) {
 
 // cpuCell is a sample with only what the before/after target reads.
 func cpuCell(rps float64, cpu time.Duration) *cell {
-	return &cell{samples: []sample{{rps: rps, cpuPerReq: cpu, p50: time.Millisecond, p99: 3 * time.Millisecond, rss: 20 << 20}}}
+	return &cell{samples: []sample{{rps: rps, cpuPerReq: cpu, p50: time.Millisecond, p99: 3 * time.Millisecond, rss: 20 << 20, anon: 8 << 20}}}
 }
 
 func TestBeforeAfterMarkdown(t *testing.T) {
@@ -231,7 +231,7 @@ func TestBeforeAfterMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"## Before and after: graft at af82c4e (commit af82c4e) and today\n",
 		"### graft (before: graft@af82c4e)\n",
-		"| q1 | 40000 | 42000 | 1.05 | 20.0 | 19.0 | 0.95 | 1000 | 1000 | 3000 | 3000 | 20.0 | 20.0 |\n",
+		"| q1 | 40000 | 42000 | 1.05 | 20.0 | 19.0 | 0.95 | 1000 | 1000 | 3000 | 3000 | 20.0 (8.0) | 20.0 (8.0) |\n",
 		"| q1 at 256 conns | 30000 | 33000 | 1.10 | 25.0 | 24.0 | 0.96 |",
 		"- Before: graft at af82c4e, commit af82c4ed039cc54500cc8284718af2431d8be715,",
 		"| graft@af82c4e | – |\n", // in the ordinary ratio tables too (no ceiling in this run)
@@ -337,7 +337,7 @@ func TestBaseHEADServes(t *testing.T) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
-	b, err := prepareBase(ctx, log, "HEAD", []string{"graft", "graft-fasthttp"})
+	b, err := prepareBase(ctx, log, "HEAD", []string{"graft", "graft-fasthttp"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,9 +354,17 @@ func TestBaseHEADServes(t *testing.T) {
 	if len(srvs) != 1 || srvs[0].Name != "graft@"+b.short {
 		t.Fatalf("servers = %v", names(srvs))
 	}
-	c, err := startChild(srvs[0], -1, "", "")
+	// HEAD has cmd/benchserve: its graft runs from a binary of its own.
+	if b.solo["graft"] == "" || b.solo["graft-fasthttp"] == "" {
+		t.Fatalf("no solo binaries built for the base: %v", b.solo)
+	}
+	c, err := startChild(srvs[0], "", -1, "", "")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if exe := c.exe(); exe != b.solo["graft"] {
+		c.stop()
+		t.Fatalf("graft@%s runs %s, want its solo binary %s", b.short, exe, b.solo["graft"])
 	}
 	want, err := ceiling.Expected(data.Shared())
 	if err != nil {
@@ -390,7 +398,7 @@ func TestPrepareBaseUnknownRef(t *testing.T) {
 	if err := exec.Command("git", "rev-parse", "--verify", "HEAD").Run(); err != nil {
 		t.Skip("not inside a git repository with a commit")
 	}
-	_, err := prepareBase(context.Background(), slog.New(slog.DiscardHandler), "no-such-ref-anywhere", []string{"graft"})
+	_, err := prepareBase(context.Background(), slog.New(slog.DiscardHandler), "no-such-ref-anywhere", []string{"graft"}, false)
 	if err == nil || !strings.Contains(err.Error(), "-base no-such-ref-anywhere") {
 		t.Errorf("err = %v", err)
 	}

@@ -197,14 +197,14 @@ func (m *measurement) beforeAfterMarkdown() string {
 	var b strings.Builder
 	bs := m.base
 	fmt.Fprintf(&b, "\n## Before and after: graft at %s (commit %s) and today\n\n", bs.ref, bs.short)
-	fmt.Fprintf(&b, "Before is `NAME@%s`: that commit checked out into a temporary worktree, its own bench binary built and its graft entries served with `serve -server NAME` in the same interleaved rounds as every other server (same pinning, GOMAXPROCS, warm-up, load and answer checks). After is this tree. Ratios are after over before: req/s above 1 and server CPU per request below 1 mean today is faster.\n", bs.short)
+	fmt.Fprintf(&b, "Before is `NAME@%s`: that commit checked out into a temporary worktree, its own bench binary built and its graft entries served with `serve -server NAME` in the same interleaved rounds as every other server (same pinning, GOMAXPROCS, warm-up, load and answer checks). After is this tree. RSS counts the pages of the executable a server runs from; when before and after run from different kinds of binary (see Peak memory), compare the anonymous part in brackets. Ratios are after over before: req/s above 1 and server CPU per request below 1 mean today is faster.\n", bs.short)
 	for _, now := range m.servers {
 		before := baseName(now, bs.short)
 		if !isGraftEntry(now) || !slices.Contains(m.servers, before) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n### %s (before: %s)\n\n", now, before)
-		b.WriteString("| query | req/s before | req/s after | req/s after/before | CPU µs/req before | CPU µs/req after | CPU/req after/before | p50 µs before | p50 µs after | p99 µs before | p99 µs after | RSS MiB before | RSS MiB after |\n")
+		b.WriteString("| query | req/s before | req/s after | req/s after/before | CPU µs/req before | CPU µs/req after | CPU/req after/before | p50 µs before | p50 µs after | p99 µs before | p99 µs after | RSS (anon) MiB before | RSS (anon) MiB after |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, q := range m.queries {
 			if !m.runs(now, q.Name) {
@@ -229,7 +229,7 @@ func (m *measurement) beforeAfterMarkdown() string {
 				rps := func(s summary) string { return fmt.Sprintf("%.0f", s.rps) }
 				cpu := func(s summary) string { return fmt.Sprintf("%.1f", float64(s.cpuPerReq)/float64(time.Microsecond)) }
 				p50 := func(s summary) string { return micros(s.p50) }
-				rss := func(s summary) string { return mib(s.rss) }
+				rss := func(s summary) string { return mib(s.rss) + " (" + anonCell(s) + ")" }
 				both := x.ok && y.ok
 				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label,
 					cell(x, rps), cell(y, rps), afterOverBefore(y.rps, x.rps, both),

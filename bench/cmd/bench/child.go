@@ -36,12 +36,13 @@ func freePort() (int, error) {
 }
 
 // startChild starts server s as a child process, pinned to cpu when cpu >=
-// 0, with GOMAXPROCS=1, and waits until it prints that it is ready: Go
-// servers as `bench serve -server NAME`, the others with their Command.
-// With profileDir set, a Go child writes NAME.cpu.pprof and
-// NAME.allocs.pprof there when it stops. upstreamURL is the upstream
-// service's base URL, for upstream servers.
-func startChild(s servers.Server, cpu int, profileDir, upstreamURL string) (*child, error) {
+// 0, with GOMAXPROCS=1, and waits until it prints that it is ready: a Go
+// server as `BIN -server NAME` when bin is its solo binary (cmd/benchserve
+// built for it alone), else as `bench serve -server NAME` from this
+// binary; the others with their Command. With profileDir set, a Go child
+// writes NAME.cpu.pprof and NAME.allocs.pprof there when it stops.
+// upstreamURL is the upstream service's base URL, for upstream servers.
+func startChild(s servers.Server, bin string, cpu int, profileDir, upstreamURL string) (*child, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -50,11 +51,15 @@ func startChild(s servers.Server, cpu int, profileDir, upstreamURL string) (*chi
 		argv, env := s.Command(port, upstreamURL)
 		return startProcess(s.Name, argv, env, cpu, port)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
+	args := []string{bin}
+	if bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		args = []string{exe, "serve"}
 	}
-	args := []string{exe, "serve", "-server", s.Name, "-port", strconv.Itoa(port)}
+	args = append(args, "-server", s.Name, "-port", strconv.Itoa(port))
 	if s.Upstream {
 		args = append(args, "-upstream", upstreamURL)
 	}
@@ -143,8 +148,22 @@ func (c *child) stop() {
 // cpuTime is the child's user plus system CPU time so far.
 func (c *child) cpuTime() (time.Duration, error) { return procCPU(c.cmd.Process.Pid) }
 
-// memory returns the child's resident set (VmRSS) and its peak (VmHWM) in bytes.
-func (c *child) memory() (rss, hwm int64, err error) { return procMemory(c.cmd.Process.Pid) }
+// memory returns the child's resident set now.
+func (c *child) memory() (memReading, error) { return procMemory(c.cmd.Process.Pid) }
+
+// exe is the executable the child runs, after taskset: the path of its
+// first argument, or "" when that is not a file (a command found on PATH).
+func (c *child) exe() string {
+	for i, a := range c.cmd.Args {
+		if a == "taskset" && i+3 < len(c.cmd.Args) {
+			return c.cmd.Args[i+3]
+		}
+	}
+	if len(c.cmd.Args) > 0 {
+		return c.cmd.Args[0]
+	}
+	return ""
+}
 
 // procCPU is the user plus system CPU time of process pid so far.
 func procCPU(pid int) (time.Duration, error) {
@@ -170,16 +189,37 @@ func procCPU(pid int) (time.Duration, error) {
 	return time.Duration(ut+st) * time.Second / time.Duration(clockTicks), nil
 }
 
-// procMemory returns the resident set (VmRSS) and its peak (VmHWM) of
-// process pid in bytes.
-func procMemory(pid int) (rss, hwm int64, err error) {
+// memReading is a process's resident memory in bytes, from /proc/PID/status.
+type memReading struct {
+	// rss is the resident set (VmRSS), hwm its peak so far (VmHWM).
+	rss, hwm int64
+	// anon is the anonymous part of rss (RssAnon): heap, stacks and the
+	// runtime's own memory, what the server itself holds. The rest is
+	// mostly pages of the executable file (RssFile).
+	anon int64
+}
+
+// procMemory reads the resident memory of process pid.
+func procMemory(pid int) (memReading, error) {
+	var m memReading
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0, err
+		return m, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		k, v, ok := strings.Cut(line, ":")
-		if !ok || (k != "VmRSS" && k != "VmHWM") {
+		if !ok {
+			continue
+		}
+		var dst *int64
+		switch k {
+		case "VmRSS":
+			dst = &m.rss
+		case "VmHWM":
+			dst = &m.hwm
+		case "RssAnon":
+			dst = &m.anon
+		default:
 			continue
 		}
 		f := strings.Fields(v)
@@ -188,15 +228,11 @@ func procMemory(pid int) (rss, hwm int64, err error) {
 		}
 		kb, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			return 0, 0, err
+			return memReading{}, err
 		}
-		if k == "VmRSS" {
-			rss = kb << 10
-		} else {
-			hwm = kb << 10
-		}
+		*dst = kb << 10
 	}
-	return rss, hwm, nil
+	return m, nil
 }
 
 // clockTicks is USER_HZ, the unit of utime and stime in /proc stat.

@@ -27,12 +27,12 @@ func TestProcReadings(t *testing.T) {
 	if after <= before {
 		t.Errorf("CPU time did not grow: %v then %v (x=%d)", before, after, x)
 	}
-	rss, hwm, err := procMemory(pid)
+	mem, err := procMemory(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rss <= 0 || hwm < rss {
-		t.Errorf("rss %d, hwm %d: want 0 < rss <= hwm", rss, hwm)
+	if mem.rss <= 0 || mem.hwm < mem.rss || mem.anon <= 0 || mem.anon > mem.rss {
+		t.Errorf("rss %d, hwm %d, anon %d: want 0 < anon <= rss <= hwm", mem.rss, mem.hwm, mem.anon)
 	}
 	if _, err := procCPU(-1); err == nil {
 		t.Error("no error for a missing process")

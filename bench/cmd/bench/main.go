@@ -66,6 +66,9 @@ type options struct {
 	inProcess   bool
 	benchtime   string
 	profile     string
+	// solo runs each Go server from a binary holding it alone
+	// (cmd/benchserve built with its solo tags), not from this one.
+	solo bool
 	// base is a git ref of this repository whose graft is measured beside
 	// today's (graft@<short hash>); "" for none.
 	base string
@@ -90,6 +93,7 @@ func parseOptions(args []string) (options, error) {
 	fs.IntVar(&o.clientCPU, "client-cpu", 0, "CPU the load generator is pinned to")
 	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
 	fs.StringVar(&o.benchtime, "benchtime", "1s", "-benchtime of the in-process benchmarks")
+	fs.BoolVar(&o.solo, "solo", true, "run each Go server from a binary of its own (cmd/benchserve built with the tags solo and solo_NAME), as a team deploys it; false: every Go server from this binary")
 	fs.StringVar(&o.profile, "profile", "", "folder where each server writes CPU and allocation profiles of the run (go tool pprof)")
 	fs.StringVar(&o.base, "base", "", "a git commit, tag or branch of this repository: its graft, and each other graft entry selected that it serves, runs as NAME@<short hash> beside today's, with a before-and-after table")
 	fs.StringVar(&o.out, "out", "results", "folder for the dated markdown report (full runs only)")

@@ -19,6 +19,7 @@ type summary struct {
 	p50, p99  time.Duration
 	cpuPerReq time.Duration
 	rss       int64
+	anon      int64
 	timeouts  int // the most in one round
 	ok        bool
 }
@@ -42,19 +43,20 @@ func (m *measurement) summary(server, query string) summary {
 	}
 	var rps []float64
 	var p50, p99, cpu []time.Duration
-	var rss []int64
+	var rss, anon []int64
 	for _, s := range ce.samples {
 		rps = append(rps, s.rps)
 		p50 = append(p50, s.p50)
 		p99 = append(p99, s.p99)
 		cpu = append(cpu, s.cpuPerReq)
 		rss = append(rss, s.rss)
+		anon = append(anon, s.anon)
 	}
 	to := 0
 	for _, s := range ce.samples {
 		to = max(to, s.timeouts)
 	}
-	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), timeouts: to, ok: true}
+	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), anon: median(anon), timeouts: to, ok: true}
 }
 
 func ratio(a, b summary) string {
@@ -209,17 +211,17 @@ func (m *measurement) markdown() string {
 	}
 	for _, q := range mem {
 		fmt.Fprintf(&b, "\n## %s: %s (%d connections)\n\n", q.Name, q.Description, o.conns)
-		b.WriteString("| server | req/s | × ceiling | × gqlgen | × mercurius | p50 µs | p99 µs | server CPU µs/req | RSS MiB |\n")
-		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		b.WriteString("| server | req/s | × ceiling | × gqlgen | × mercurius | p50 µs | p99 µs | server CPU µs/req | RSS MiB | anon MiB |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		ceil, gql, merc := m.summary("ceiling", q.Name), m.summary("gqlgen", q.Name), m.summary("mercurius", q.Name)
 		for _, s := range memRows {
 			sm := m.summary(s, q.Name)
 			if !sm.ok {
-				fmt.Fprintf(&b, "| %s | %s | | | | | | | |\n", s, m.notMeasured(s, q.Name))
+				fmt.Fprintf(&b, "| %s | %s | | | | | | | | |\n", s, m.notMeasured(s, q.Name))
 				continue
 			}
-			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s |\n", s, sm.rps, ratio(sm, ceil), ratio(sm, gql), ratio(sm, merc),
-				micros(sm.p50), p99Cell(sm), micros(sm.cpuPerReq), mib(sm.rss))
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, sm.rps, ratio(sm, ceil), ratio(sm, gql), ratio(sm, merc),
+				micros(sm.p50), p99Cell(sm), micros(sm.cpuPerReq), mib(sm.rss), anonCell(sm))
 		}
 	}
 	for _, q := range up {
@@ -229,13 +231,13 @@ func (m *measurement) markdown() string {
 			low = fmt.Sprintf(" p50 µs at %d conn |", o.connsLow)
 		}
 		fmt.Fprintf(&b, "At %d connections; upstream calls per request counted by the upstream service, for one checked request and on average under load.\n\n", o.conns)
-		fmt.Fprintf(&b, "| server | upstream calls/req | calls/req under load | req/s | × gqlgen | p50 µs | p99 µs |%s server CPU µs/req | RSS MiB |\n", low)
-		b.WriteString("|---|---:|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", len(strings.Split(low, "|"))-1) + "---:|---:|\n")
+		fmt.Fprintf(&b, "| server | upstream calls/req | calls/req under load | req/s | × gqlgen | p50 µs | p99 µs |%s server CPU µs/req | RSS MiB | anon MiB |\n", low)
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", len(strings.Split(low, "|"))-1) + "---:|---:|---:|\n")
 		gql := m.summary("gqlgen-upstream", q.Name)
 		for _, s := range m.rowsFor([]workload.Query{q}) {
 			sm := m.summary(s, q.Name)
 			if !sm.ok {
-				fmt.Fprintf(&b, "| %s | %s | | | | | |%s | |\n", s, m.notMeasured(s, q.Name), strings.Repeat(" |", len(strings.Split(low, "|"))-1))
+				fmt.Fprintf(&b, "| %s | %s | | | | | |%s | | |\n", s, m.notMeasured(s, q.Name), strings.Repeat(" |", len(strings.Split(low, "|"))-1))
 				continue
 			}
 			one := "–"
@@ -250,30 +252,27 @@ func (m *measurement) markdown() string {
 					lowCell = " – |"
 				}
 			}
-			fmt.Fprintf(&b, "| %s | %s | %.2f | %.0f | %s | %s | %s |%s %s | %s |\n", s, one, m.callsUnderLoad(s, q.Name), sm.rps, ratio(sm, gql),
-				micros(sm.p50), p99Cell(sm), lowCell, micros(sm.cpuPerReq), mib(sm.rss))
+			fmt.Fprintf(&b, "| %s | %s | %.2f | %.0f | %s | %s | %s |%s %s | %s | %s |\n", s, one, m.callsUnderLoad(s, q.Name), sm.rps, ratio(sm, gql),
+				micros(sm.p50), p99Cell(sm), lowCell, micros(sm.cpuPerReq), mib(sm.rss), anonCell(sm))
 		}
 	}
 	if o.connsHigh > 0 && o.connsHigh != o.conns {
 		fmt.Fprintf(&b, "\n## Second load shape: %d connections\n\n", o.connsHigh)
-		b.WriteString("Queueing, scheduler and GC pressure show here. Medians over the rounds; RSS is VmRSS after the measurement.\n")
+		b.WriteString("Queueing, scheduler and GC pressure show here. Medians over the rounds; RSS is VmRSS after the measurement, anon its anonymous part (heap, stacks, runtime).\n")
 		for _, q := range m.queries {
-			fmt.Fprintf(&b, "\n### %s at %d connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB |\n|---|---:|---:|---:|---:|\n", q.Name, o.connsHigh)
+			fmt.Fprintf(&b, "\n### %s at %d connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB | anon MiB |\n|---|---:|---:|---:|---:|---:|\n", q.Name, o.connsHigh)
 			name := m.shapeQuery(q.Name, o.connsHigh)
 			for _, s := range m.rowsFor([]workload.Query{q}) {
 				sm := m.summary(s, name)
 				if !sm.ok {
-					fmt.Fprintf(&b, "| %s | %s | | | |\n", s, m.notMeasured(s, name))
+					fmt.Fprintf(&b, "| %s | %s | | | | |\n", s, m.notMeasured(s, name))
 					continue
 				}
-				fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s |\n", s, sm.rps, micros(sm.p50), p99Cell(sm), mib(sm.rss))
+				fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s |\n", s, sm.rps, micros(sm.p50), p99Cell(sm), mib(sm.rss), anonCell(sm))
 			}
 		}
 	}
-	b.WriteString("\n## Peak memory (VmHWM over the whole run)\n\n| server | MiB |\n|---|---:|\n")
-	for _, s := range m.servers {
-		fmt.Fprintf(&b, "| %s | %s |\n", s, mib(m.peakRSS[s]))
-	}
+	b.WriteString(m.peakMarkdown())
 	if m.inProc != nil {
 		b.WriteString("\n## In process (no HTTP)\n\n")
 		if m.inProc.skipped != "" {
@@ -311,7 +310,9 @@ func (m *measurement) markdown() string {
 	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
 	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")
-	b.WriteString("- server CPU µs/req: the child's utime+stime over the measured period (from /proc/PID/stat) divided by the requests answered. RSS: VmRSS after the measurement.\n\n")
+	b.WriteString("- server CPU µs/req: the child's utime+stime over the measured period (from /proc/PID/stat) divided by the requests answered. RSS: VmRSS after the measurement; anon: its anonymous part (RssAnon: heap, stacks and the runtime's own memory), the rest being mostly pages of the executable.\n")
+	b.WriteString(m.buildNote())
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Reproduce: `cd bench && go run ./cmd/bench %s`\n", strings.Join(o.args, " "))
 	return b.String()
 }

@@ -129,7 +129,7 @@ func TestTargets(t *testing.T) {
 			{"gqlgen-upstream", "q6"}: {samples: []sample{{rps: 100}}},
 			{"graft-upstream", "q6"}:  {samples: []sample{{rps: 200}}},
 		},
-		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 30 << 20},
+		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 30 << 20}, peakAnon: map[string]int64{"graft": 4 << 20},
 		inProc:  &inProcessResult{output: "BenchmarkQ2/graft-warm \t 1000\t 44000 ns/op\t 2000 B/op\t 11 allocs/op\n"},
 	}
 	out := m.targetsMarkdown()
@@ -141,7 +141,7 @@ func TestTargets(t *testing.T) {
 		"| graft q2 at 32 conns p99 below every peer's | 9000 µs vs 8000 µs (gqlgen) | no |",
 		"| graft q2 at 256 conns p99 below every peer's | 7000 µs vs 8000 µs (mercurius) | yes |",
 		"| graft q1-apq (hash only) no dearer than q1 | 90 vs 80 CPU µs/req | no |",
-		"| graft peak RSS under load no higher than 20 MiB | 10.0 MiB (gqlgen 30.0) | yes |",
+		"| graft peak RSS under load no higher than 20 MiB | 10.0 MiB (anon 4.0; gqlgen 30.0) | yes |",
 		"| in process, q2 warm through the engine ≤ 45 µs and ≤ 10 allocs/op | 44 µs, 11 allocs/op | no |",
 		"| graft-upstream q5: 2 upstream calls per request | 51 | no |",
 		"| graft-upstream q5 ≥ 3.0× gqlgen-upstream's req/s | 4.00× | yes |",
@@ -166,7 +166,7 @@ func TestMarkdownShapesAndUpstream(t *testing.T) {
 		cells: map[[2]string]*cell{
 			{"ceiling", "q1"}:            {samples: []sample{{rps: 1000}}},
 			{"graft", "q1"}:              {samples: []sample{{rps: 900}}},
-			{"graft", "q1@256"}:          {samples: []sample{{rps: 800, p50: 3 * time.Millisecond, p99: 7 * time.Millisecond, rss: 20 << 20}}},
+			{"graft", "q1@256"}:          {samples: []sample{{rps: 800, p50: 3 * time.Millisecond, p99: 7 * time.Millisecond, rss: 20 << 20, anon: 9 << 20}}},
 			{"graft", "q5"}:              {skipped: skipInMemory},
 			{"gqlgen-upstream", "q1"}:    {skipped: skipUpstream},
 			{"graft-upstream", "q1"}:     {skipped: skipUpstream},
@@ -180,7 +180,7 @@ func TestMarkdownShapesAndUpstream(t *testing.T) {
 	out := m.markdown()
 	for _, want := range []string{
 		"| graft | 0.90 |\n",
-		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB |\n|---|---:|---:|---:|---:|\n| ceiling | not measured | | | |\n| graft | 800 | 3000 | 7000 | 20.0 |\n\n",
+		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB | anon MiB |\n|---|---:|---:|---:|---:|---:|\n| ceiling | not measured | | | | |\n| graft | 800 | 3000 | 7000 | 20.0 | 9.0 |\n\n",
 		"| graft-upstream | 2 | 2.00 | 400 | 4.00 | 4000 | 8000 | 2100 | 300 | 10.0 |",
 		"| gqlgen-upstream | 3 | 2.50 | 100 | 1.00 | 9000 |",
 		"| graft-upstream | 420 | 30000 | 60000 |",

@@ -26,6 +26,8 @@ type sample struct {
 	cpuPerReq time.Duration
 	requests  int
 	rss       int64
+	// anon is the anonymous part of rss (heap, stacks, runtime).
+	anon int64
 	// calls is the upstream calls per request under load (upstream
 	// queries only).
 	calls float64
@@ -85,6 +87,14 @@ type measurement struct {
 	queries []workload.Query
 	cells   map[[2]string]*cell // [server, query]
 	peakRSS map[string]int64
+	// peakAnon is the highest anonymous memory read after a measurement.
+	peakAnon map[string]int64
+	// exe is the executable each server ran from, and binary its size
+	// (Go servers; 0 for the Node peers); alone says it held that server
+	// only (a solo build of cmd/benchserve), not every Go server.
+	exe     map[string]string
+	binary  map[string]int64
+	alone   map[string]bool
 	started time.Time
 	took    time.Duration
 	inProc  *inProcessResult
@@ -144,11 +154,18 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	if err != nil {
 		return err
 	}
-	m := &measurement{opts: o, queries: qs, cells: map[[2]string]*cell{}, peakRSS: map[string]int64{}, started: time.Now(), loadStart: loadAverage()}
-	// The base is built before this process pins itself: its children
-	// would inherit the one CPU.
+	m := &measurement{opts: o, queries: qs, cells: map[[2]string]*cell{}, peakRSS: map[string]int64{}, peakAnon: map[string]int64{},
+		exe: map[string]string{}, binary: map[string]int64{}, alone: map[string]bool{}, started: time.Now(), loadStart: loadAverage()}
+	// The solo binaries and the base are built before this process pins
+	// itself: the builds would inherit the one CPU.
+	var bins map[string]string
+	if o.solo {
+		if bins, err = soloBuilds(ctx, log, srvs, o.profile != ""); err != nil {
+			return err
+		}
+	}
 	if o.base != "" {
-		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs))
+		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs), o.profile != "")
 		if err != nil {
 			return err
 		}
@@ -204,13 +221,14 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	var srvChildren []*child
 	for _, s := range srvs {
-		c, err := startChild(s, serverCPU, o.profile, upstreamURL)
+		c, err := startChild(s, bins[s.Name], serverCPU, o.profile, upstreamURL)
 		if err != nil {
 			return err
 		}
 		children = append(children, c)
 		srvChildren = append(srvChildren, c)
 		m.servers = append(m.servers, s.Name)
+		m.noteBinary(s, c, bins[s.Name] != "")
 	}
 	for r := 0; r < o.rounds; r++ {
 		for _, q := range qs {
@@ -228,8 +246,8 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		}
 	}
 	for _, c := range srvChildren {
-		if _, hwm, err := c.memory(); err == nil {
-			m.peakRSS[c.name] = hwm
+		if mem, err := c.memory(); err == nil {
+			m.peakRSS[c.name] = mem.hwm
 		}
 	}
 	m.took = time.Since(m.started)
@@ -339,12 +357,13 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	if res.requests == 0 {
 		return fmt.Errorf("%s %s: no request completed", s.Name, q.Name)
 	}
-	rss, _, _ := c.memory()
+	mem, _ := c.memory()
 	sm := sample{
 		rps: res.rps(), p50: res.percentile(50), p99: res.percentile(99),
-		cpuPerReq: (cpu1 - cpu0) / time.Duration(res.requests), requests: res.requests, rss: rss,
-		timeouts: res.timeouts,
+		cpuPerReq: (cpu1 - cpu0) / time.Duration(res.requests), requests: res.requests, rss: mem.rss,
+		anon: mem.anon, timeouts: res.timeouts,
 	}
+	m.peakAnon[s.Name] = max(m.peakAnon[s.Name], mem.anon)
 	if res.timeouts > 0 {
 		log.Warn("requests timed out under load", "server", s.Name, "query", q.Name, "conns", conns, "timeouts", res.timeouts, "after", requestTimeout)
 	}
@@ -359,6 +378,36 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	log.Info("measured", "round", round+1, "server", s.Name, "query", q.Name, "conns", conns,
 		"rps", int(sm.rps), "p50", sm.p50, "p99", sm.p99, "cpu_per_req", sm.cpuPerReq)
 	return nil
+}
+
+// soloBuilds builds each Go server of srvs alone (cmd/benchserve with its
+// solo tags, and the tag profile with profile) into the per-tree cache
+// folder and returns the binaries by server name.
+func soloBuilds(ctx context.Context, log *slog.Logger, srvs []servers.Server, profile bool) (map[string]string, error) {
+	names := goServers(srvs)
+	if len(names) == 0 {
+		return nil, nil
+	}
+	dir, err := benchModuleDir(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cache, err := soloDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return buildSolo(ctx, log, dir, cache, names, profile, nil)
+}
+
+// noteBinary records what server s runs from, for the report: alone when
+// that binary holds s only (a solo build), and its size.
+func (m *measurement) noteBinary(s servers.Server, c *child, alone bool) {
+	exe := c.exe()
+	m.exe[s.Name] = exe
+	m.alone[s.Name] = alone || (m.base != nil && m.base.runsAlone(s.Name))
+	if fi, err := os.Stat(exe); err == nil && filepath.IsAbs(exe) && fi.Mode().IsRegular() {
+		m.binary[s.Name] = fi.Size()
+	}
 }
 
 // checkedFetch sends req once and checks the answer.

@@ -141,8 +141,17 @@ func targets(conns, connsHigh int) []target {
 				return "–", false, false
 			}
 			fig := mib(g) + " MiB"
-			if q := m.peakRSS["gqlgen"]; q > 0 {
-				fig += fmt.Sprintf(" (gqlgen %s)", mib(q))
+			var beside []string
+			if a := m.peakAnon["graft"]; a > 0 {
+				beside = append(beside, "anon "+mib(a))
+			}
+			for _, other := range []string{"ceiling", "gqlgen"} {
+				if q := m.peakRSS[other]; q > 0 {
+					beside = append(beside, other+" "+mib(q))
+				}
+			}
+			if len(beside) > 0 {
+				fig += " (" + strings.Join(beside, "; ") + ")"
 			}
 			return fig, g <= 20<<20, true
 		},

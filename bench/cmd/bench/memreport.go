@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// anonCell is the anonymous memory of s in MiB, "–" when not read.
+func anonCell(s summary) string {
+	if s.anon <= 0 {
+		return "–"
+	}
+	return mib(s.anon)
+}
+
+// runsFrom says what server s ran from: a binary holding it alone, one
+// linking every Go server, or a program that is not Go.
+func (m *measurement) runsFrom(s string) string {
+	switch {
+	case m.exe[s] == "":
+		return "–"
+	case m.binary[s] == 0:
+		return "not Go"
+	case m.alone[s]:
+		return "alone"
+	default:
+		return "every Go server"
+	}
+}
+
+// peakMarkdown is the peak memory section: per server, what it ran from
+// and that binary's size, the peak resident set over the run (VmHWM) and
+// the highest anonymous memory read after a measurement.
+func (m *measurement) peakMarkdown() string {
+	var b strings.Builder
+	b.WriteString("\n## Peak memory\n\n")
+	b.WriteString("Peak RSS is VmHWM over the whole run. Anon is the highest anonymous memory (RssAnon: heap, stacks, the runtime) read after a measurement: what the server itself holds. The rest of the resident set is mostly pages of the executable, so it grows with the binary: \"alone\" is a binary holding that server only, as a team deploys it; \"every Go server\" is a binary linking all of them (and their libraries).\n\n")
+	b.WriteString("| server | runs from | binary MiB | peak RSS MiB | highest anon MiB |\n|---|---|---:|---:|---:|\n")
+	for _, s := range m.servers {
+		bin := "–"
+		if n := m.binary[s]; n > 0 {
+			bin = mib(n)
+		}
+		anon := "–"
+		if a := m.peakAnon[s]; a > 0 {
+			anon = mib(a)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", s, m.runsFrom(s), bin, mib(m.peakRSS[s]), anon)
+	}
+	return b.String()
+}
+
+// buildNote is the method line saying what the Go servers ran from.
+func (m *measurement) buildNote() string {
+	var alone, shared []string
+	for _, s := range m.servers {
+		switch m.runsFrom(s) {
+		case "alone":
+			alone = append(alone, s)
+		case "every Go server":
+			shared = append(shared, s)
+		}
+	}
+	var b strings.Builder
+	if len(alone) > 0 {
+		fmt.Fprintf(&b, "- Each Go server runs from a binary holding it alone, `go build -tags solo,solo_NAME ./cmd/benchserve` (NAME with '-' as '_'), as a team would deploy it, built once per run (kept between runs and relinked only when its sources change): %s. The load generator is the bench binary.\n", strings.Join(alone, ", "))
+	}
+	if len(shared) > 0 {
+		fmt.Fprintf(&b, "- From a binary linking every Go server and its libraries (`bench serve`): %s. Their RSS includes the pages of that larger executable; their anon figures compare with the others'.\n", strings.Join(shared, ", "))
+	}
+	return b.String()
+}
