@@ -36,8 +36,10 @@ func soloDir(moduleDir string) (string, error) {
 // name. With profile, the tag profile is added: the binary can write
 // profiles (-cpuprofile, -allocprofile), and links runtime/pprof, which
 // keeps the runtime's memory profiling on; without it, it is off, as in a
-// server built without pprof. env is added to this process's environment
-// for the builds.
+// server built without pprof. The binaries are static (CGO_ENABLED=0), as
+// servers are usually built for container images, so no server's resident
+// set carries the C library's pages. env is added to this process's
+// environment for the builds.
 func buildSolo(ctx context.Context, log *slog.Logger, moduleDir, dir string, names []string, profile bool, env []string) (map[string]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -51,7 +53,7 @@ func buildSolo(ctx context.Context, log *slog.Logger, moduleDir, dir string, nam
 		log.Info("building a solo server binary", "server", name, "tags", tags, "module", moduleDir)
 		build := exec.CommandContext(ctx, "go", "build", "-tags", tags, "-o", bin, "./cmd/benchserve")
 		build.Dir = moduleDir
-		build.Env = append(os.Environ(), env...)
+		build.Env = append(append(os.Environ(), "CGO_ENABLED=0"), env...)
 		if b, err := build.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("building %s alone (go build -tags %s ./cmd/benchserve in %s): %w\n%s", name, tags, moduleDir, err, b)
 		}
