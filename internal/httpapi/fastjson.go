@@ -305,9 +305,16 @@ func unescape(dst, seg []byte) ([]byte, bool) {
 // persistedQueryOnly decodes extensions of exactly the shape
 // {"persistedQuery":{"version":<int>,"sha256Hash":"<hash>"}} (with
 // sha512Hash beside or instead of sha256Hash, members in any order, hashes
-// not empty) into a PersistedQueryExtension. For anything else it leaves
-// the position where it was and reports false.
+// not empty) into a PersistedQueryExtension. For anything else (escapes in
+// a member name or a hash, a version that is not a plain integer, other
+// members) it leaves the position where it was and reports false, and the
+// caller decodes the extensions as any object. The hashes share the body's
+// memory, as the query does (see Request.Query): this path allocates
+// nothing.
 func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
+	if ext, ok := p.apolloPersistedQuery(); ok {
+		return ext, true
+	}
 	var ext PersistedQueryExtension
 	start := p.i
 	fail := func() (PersistedQueryExtension, bool) {
@@ -318,7 +325,7 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 		return fail()
 	}
 	p.ws()
-	if k, ok := p.stringOrNull(); !ok || k != "persistedQuery" {
+	if k, ok := p.rawKey(); !ok || string(k) != "persistedQuery" {
 		return fail()
 	}
 	p.ws()
@@ -332,10 +339,7 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 	var seen [3]bool
 	for {
 		p.ws()
-		if p.i >= len(p.b) || p.b[p.i] != '"' {
-			return fail()
-		}
-		k, ok := p.stringOrNull()
+		k, ok := p.rawKey()
 		if !ok {
 			return fail()
 		}
@@ -344,23 +348,19 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 			return fail()
 		}
 		p.ws()
-		switch k {
+		switch string(k) { // compared in place
 		case "version":
-			v, ok := p.number()
-			n, isInt := v.(int64)
-			if !ok || !isInt || seen[0] {
+			n, ok := p.plainInt()
+			if !ok || seen[0] {
 				return fail()
 			}
 			ext.Version, seen[0] = n, true
 		case "sha256Hash", "sha512Hash":
-			if p.i >= len(p.b) || p.b[p.i] != '"' {
-				return fail()
-			}
-			h, ok := p.stringOrNull()
+			h, ok := p.plainString()
 			if !ok || h == "" {
 				return fail()
 			}
-			if k == "sha256Hash" {
+			if k[3] == '2' { // sha256Hash
 				if seen[1] {
 					return fail()
 				}
@@ -388,6 +388,104 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 		return fail()
 	}
 	return ext, true
+}
+
+// apolloPrefix is how Apollo's clients, and most others, begin a
+// hash-only persisted query's extensions.
+const apolloPrefix = `{"persistedQuery":{"version":1,"sha256Hash":"`
+
+// apolloPersistedQuery reads extensions written exactly as Apollo's
+// clients write them, {"persistedQuery":{"version":1,"sha256Hash":"<hash>"}}
+// without spaces, a byte comparison; anything else reports false and
+// leaves the position unchanged.
+func (p *fastParser) apolloPersistedQuery() (PersistedQueryExtension, bool) {
+	rest := p.b[p.i:]
+	if len(rest) < len(apolloPrefix)+3 || string(rest[:len(apolloPrefix)]) != apolloPrefix {
+		return PersistedQueryExtension{}, false
+	}
+	rest = rest[len(apolloPrefix):]
+	end := bytes.IndexByte(rest, '"')
+	if end <= 0 || len(rest) < end+3 || rest[end+1] != '}' || rest[end+2] != '}' || !plainASCII(rest[:end]) {
+		return PersistedQueryExtension{}, false
+	}
+	p.i += len(apolloPrefix) + end + 3
+	return PersistedQueryExtension{Version: 1, SHA256Hash: unsafe.String(&rest[0], end)}, true
+}
+
+// rawKey reads a member name of printable ASCII without escapes and
+// gives its bytes as they are in the body; anything else reports false.
+func (p *fastParser) rawKey() ([]byte, bool) {
+	if !p.eat('"') {
+		return nil, false
+	}
+	end := bytes.IndexByte(p.b[p.i:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	k := p.b[p.i : p.i+end]
+	if !plainASCII(k) {
+		return nil, false
+	}
+	p.i += end + 1
+	return k, true
+}
+
+// plainASCII reports whether b holds only printable ASCII other than the
+// backslash, eight bytes at a time.
+func plainASCII(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		bs := x ^ ('\\' * ones)
+		// A high bit, a byte below 0x20, or a zero byte of x^'\\'.
+		if (x|(x-0x20*ones)|(bs-ones)&^bs)&highs != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainString reads a JSON string of printable ASCII without escapes (a
+// hash) and gives it in place, sharing the body's memory; anything else
+// reports false.
+func (p *fastParser) plainString() (string, bool) {
+	k, ok := p.rawKey()
+	if !ok || len(k) == 0 {
+		return "", ok
+	}
+	return unsafe.String(&k[0], len(k)), true
+}
+
+// plainInt reads an integer of at most 18 digits without fraction or
+// exponent; anything else (which the general path reads) reports false.
+func (p *fastParser) plainInt() (int64, bool) {
+	neg := p.eat('-')
+	start := p.i
+	var n int64
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		n = n*10 + int64(p.b[p.i]-'0')
+		p.i++
+	}
+	digits := p.i - start
+	if digits == 0 || digits > 18 || digits > 1 && p.b[start] == '0' {
+		return 0, false
+	}
+	if p.i < len(p.b) {
+		switch p.b[p.i] {
+		case '.', 'e', 'E':
+			return 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // maxFastDepth bounds the nesting the fast path decodes; deeper values

@@ -38,6 +38,17 @@ var fastSeeds = []string{
 	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"abc"}}}`,
 	`{"variables":{"s":"}{][\"","n":[1,2,{"a":"}"}]}}`,
 	`{}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}},"query":"{ a }"}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"a\\b"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}}x}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"},"x":1}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + "\xc3\xa9" + `"}}}`,
+	`{"extensions":{"persistedQuery":{"version":01,"sha256Hash":"ab"}}}`,
+	`{"extensions":{"persistedQuery":{"version":-0,"sha256Hash":"ab"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1e0,"sha256Hash":"ab"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1234567890123456789,"sha256Hash":"ab"}}}`,
+	`{"extensions":{ "persistedQuery" : { "sha256Hash" : "ab" , "version" : 2 } }}`,
 	`{"query":"q","variables":{"i":-0,"f":1.5e3,"big":123456789012345678901,"huge":1e400,"neg":-12,"e":2E-3,"a":[true,false,null,[],{}],"o":{"k":{"k":"v"}}}}`,
 	`{"query":"q","variables":{"dup":1,"dup":2}}`,
 	`{"query":"q","variables":{"bad":01}}`,
@@ -128,6 +139,47 @@ func TestDecodePostFastQueryWithoutCopy(t *testing.T) {
 		})
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations, want the query read in place", body, allocs)
+		}
+	}
+}
+
+func TestPlainASCIIAgreesWithByteByByte(t *testing.T) {
+	naive := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c >= 0x80 || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	base := []byte("0123456789abcdef0123456789ABCDEF")
+	for n := 0; n <= len(base); n++ {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := append([]byte(nil), base[:n]...)
+				b[pos] = byte(c)
+				if got, want := plainASCII(b), naive(b); got != want {
+					t.Fatalf("plainASCII(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestDecodePostFastHashOnlyWithoutCopy(t *testing.T) {
+	for _, body := range []string{
+		`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"0123456789abcdef"}}}`,
+		`{"extensions":{"persistedQuery":{"sha256Hash":"0123456789abcdef","version":1}}}`,
+	} {
+		b := []byte(body)
+		allocs := testing.AllocsPerRun(100, func() {
+			req, ok := decodePostFast(b, nil)
+			if !ok || !req.HasPersistedQuery || req.PersistedQuery.SHA256Hash != "0123456789abcdef" || req.PersistedQuery.Version != 1 {
+				t.Fatalf("%s: decoded as %#v", body, req)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations, want the hash read in place", body, allocs)
 		}
 	}
 }

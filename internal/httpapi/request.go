@@ -30,7 +30,9 @@ type Request struct {
 	// PersistedQuery holds extensions.persistedQuery, and
 	// HasPersistedQuery is set, when the extensions held nothing else and
 	// had the usual shape; Extensions is then nil. Other extensions are
-	// left in Extensions as decoded.
+	// left in Extensions as decoded. Like Query, its hashes may share
+	// memory with RawRequest.Body: whoever keeps one beyond the request
+	// keeps a copy.
 	PersistedQuery    PersistedQueryExtension
 	HasPersistedQuery bool
 }

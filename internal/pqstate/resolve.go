@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/graftgql/graft/persisted"
 )
@@ -15,7 +16,9 @@ type Resolution struct {
 	Query string
 	// Hash is the query's hash, in lowercase hex, when the request named
 	// one or the query was matched against a safelist. Routers may key
-	// their document cache by it.
+	// their document cache by it. Like the request's query, it may share
+	// the request's memory (see httpapi.Request.PersistedQuery): whoever
+	// keeps it beyond the request keeps a copy. Register copies it.
 	Hash string
 	// Persisted reports that the query was named by, or checked by, its
 	// hash: it came from the store, is to be registered, or is a listed
@@ -155,6 +158,9 @@ func (p *PersistedQueries) resolvePlain(ctx context.Context, isGet bool, query s
 // lookup asks the store for hash. In APQ mode a failing store is logged and
 // counts as a miss; in Safelist mode it is logged and refuses the request.
 func (p *PersistedQueries) lookup(ctx context.Context, hash string) (string, bool, *Error) {
+	if !p.keepsNoHash {
+		hash = strings.Clone(hash) // the store may keep it (a local cache)
+	}
 	q, found, err := p.store.Get(ctx, hash)
 	if err == nil {
 		return q, found, nil
