@@ -29,6 +29,7 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 	if st == nil {
 		return
 	}
+	raw.Texts = r.texts
 	if httpapi.IsBatch(raw) {
 		r.serveBatch(ctx, st, raw, media, resp)
 		return

@@ -31,6 +31,7 @@ type Router struct {
 	layer    *Layer
 	engine   *exec.Engine
 	docs     *costlru.Cache[string, *document]
+	texts    *httpapi.QueryTexts // query texts by their escaped form in a body
 	pinned   map[string]*document // safelisted documents, prepared at start
 	pq       *pqstate.PersistedQueries
 	graphiql *graphiql.Page
@@ -94,6 +95,11 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
 		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)
 	if err != nil {
+		return nil, fmt.Errorf("graft: document cache: %w", err)
+	}
+	// The texts of escaped queries count against an eighth of the
+	// document cache's budget, beside it.
+	if r.texts, err = httpapi.NewQueryTexts(cfg.DocumentCacheSize, max(cfg.DocumentCacheBytes/8, 1)); err != nil {
 		return nil, fmt.Errorf("graft: document cache: %w", err)
 	}
 	if cfg.PersistedQueries != nil {

@@ -24,6 +24,9 @@ type RawRequest struct {
 	// query text into rather than allocate (see Request.Query); like
 	// Body it must stay unchanged until the request is answered.
 	Scratch []byte
+	// Texts, when not nil, is where the decoder finds and keeps the text
+	// of queries that arrive with escapes (see QueryTexts).
+	Texts *QueryTexts
 	// Remote is the client address, for logs.
 	Remote string
 }

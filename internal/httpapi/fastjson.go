@@ -16,8 +16,8 @@ import (
 // null). It reports ok=false for anything else (other members, escapes it
 // does not handle, malformed JSON), and the caller then takes the general
 // path, which also words the errors.
-func decodePostFast(body, scratch []byte) (req Request, ok bool) {
-	p := fastParser{b: body, scratch: scratch}
+func decodePostFast(body, scratch []byte, texts *QueryTexts) (req Request, ok bool) {
+	p := fastParser{b: body, scratch: scratch, texts: texts}
 	p.ws()
 	if !p.eat('{') {
 		return req, false
@@ -96,6 +96,8 @@ type fastParser struct {
 	// scratch is where queryOrNull may unescape the query (see
 	// RawRequest.Scratch).
 	scratch []byte
+	// texts, when not nil, keeps the text of escaped queries.
+	texts *QueryTexts
 }
 
 func (p *fastParser) ws() {
@@ -176,31 +178,52 @@ func (p *fastParser) stringOrNull() (string, bool) {
 }
 
 // queryOrNull reads the query member as stringOrNull does, without
-// copying: the string aliases the body when it has no escapes, else
-// p.scratch, into which it is unescaped when it fits (it is copied
-// otherwise). See Request.Query.
+// copying: the string aliases the body when it has no escapes; else it is
+// the text p.texts kept for the same escaped form, or it is unescaped
+// into p.scratch when it fits (copied otherwise) and kept in p.texts. See
+// Request.Query.
 func (p *fastParser) queryOrNull() (string, bool) {
-	seg, escaped, ok := p.rawStringOrNull()
+	if bytes.HasPrefix(p.b[p.i:], []byte("null")) {
+		p.i += 4
+		return "", true
+	}
+	seg, escaped, ok := p.rawString()
 	switch {
 	case !ok:
 		return "", false
 	case len(seg) == 0:
 		return "", true
 	case !escaped:
-		return unsafe.String(&seg[0], len(seg)), true
-	case cap(p.scratch) >= len(seg):
-		out, ok := unescape(p.scratch[:0], seg)
-		if !ok || len(out) == 0 {
-			return "", ok
+		if hasControl(seg) || !utf8.Valid(seg) {
+			return "", false
 		}
-		p.scratch = nil // used: a second query member must not overwrite it
-		return unsafe.String(&out[0], len(out)), true
+		return unsafe.String(&seg[0], len(seg)), true
 	}
-	out, ok := unescape(make([]byte, 0, len(seg)), seg)
-	if !ok {
+	if p.texts != nil {
+		if q, ok := p.texts.lookup(seg); ok {
+			return q, true // checked when it was kept
+		}
+	}
+	if hasControl(seg) {
 		return "", false
 	}
-	return string(out), true
+	var out []byte
+	if cap(p.scratch) >= len(seg) {
+		out, ok = unescape(p.scratch[:0], seg)
+		if ok && len(out) > 0 {
+			p.scratch = nil // used: a second query member must not overwrite it
+		}
+	} else {
+		out, ok = unescape(make([]byte, 0, len(seg)), seg)
+	}
+	if !ok || len(out) == 0 {
+		return "", ok
+	}
+	q := unsafe.String(&out[0], len(out))
+	if p.texts != nil {
+		p.texts.add(seg, q)
+	}
+	return q, true
 }
 
 // rawStringOrNull reads null (seg nil) or a JSON string, giving the bytes
@@ -212,6 +235,18 @@ func (p *fastParser) rawStringOrNull() (seg []byte, escaped, ok bool) {
 		p.i += 4
 		return nil, false, true
 	}
+	start := p.i
+	seg, escaped, ok = p.rawString()
+	if !ok || hasControl(seg) || !escaped && !utf8.Valid(seg) {
+		p.i = start
+		return nil, false, false
+	}
+	return seg, escaped, true
+}
+
+// rawString reads a JSON string, giving the bytes between its quotes as
+// they are in the body (not nil) and whether they hold escapes, unchecked.
+func (p *fastParser) rawString() (seg []byte, escaped, ok bool) {
 	if !p.eat('"') {
 		return nil, false, false
 	}
@@ -239,12 +274,8 @@ func (p *fastParser) rawStringOrNull() (seg []byte, escaped, ok bool) {
 			end += 1 + next
 		}
 	}
-	seg = rest[:end:end]
-	if hasControl(seg) || !escaped && !utf8.Valid(seg) {
-		return nil, false, false
-	}
 	p.i += end + 1
-	return seg, escaped, true
+	return rest[:end:end], escaped, true
 }
 
 // hasControl reports whether b holds a byte below 0x20, eight bytes at a

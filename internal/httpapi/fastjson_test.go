@@ -74,14 +74,24 @@ var fastSeeds = []string{
 }
 
 // decodeFastEveryWay decodes body with the fast path without scratch
-// memory, with too little and with enough, and reports a difference.
+// memory, with too little and with enough, and with a QueryTexts (twice:
+// the first keeps the query, the second finds it), and reports a
+// difference.
 func decodeFastEveryWay(t *testing.T, body []byte) (Request, bool) {
 	t.Helper()
-	got, ok := decodePostFast(body, nil)
-	for _, scratch := range [][]byte{make([]byte, 0, 2), make([]byte, 0, len(body))} {
-		again, okAgain := decodePostFast(body, scratch)
+	got, ok := decodePostFast(body, nil, nil)
+	texts, err := NewQueryTexts(10, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, scratch := range [][]byte{make([]byte, 0, 2), make([]byte, 0, len(body)), nil, make([]byte, 0, len(body))} {
+		var tx *QueryTexts
+		if i >= 2 {
+			tx = texts
+		}
+		again, okAgain := decodePostFast(body, scratch, tx)
 		if okAgain != ok || !reflect.DeepEqual(again, got) {
-			t.Fatalf("%q: decoded with scratch memory of %d bytes:\n%#v\nwithout:\n%#v", body, cap(scratch), again, got)
+			t.Fatalf("%q: decoded with scratch memory of %d bytes (query texts %v):\n%#v\nwithout:\n%#v", body, cap(scratch), tx != nil, again, got)
 		}
 	}
 	return got, ok
@@ -133,7 +143,7 @@ func TestDecodePostFastQueryWithoutCopy(t *testing.T) {
 		b := []byte(body)
 		scratch := make([]byte, 0, len(b))
 		allocs := testing.AllocsPerRun(100, func() {
-			if req, ok := decodePostFast(b, scratch); !ok || req.Query == "" {
+			if req, ok := decodePostFast(b, scratch, nil); !ok || req.Query == "" {
 				t.Fatalf("%s: not decoded", body)
 			}
 		})
@@ -173,7 +183,7 @@ func TestDecodePostFastHashOnlyWithoutCopy(t *testing.T) {
 	} {
 		b := []byte(body)
 		allocs := testing.AllocsPerRun(100, func() {
-			req, ok := decodePostFast(b, nil)
+			req, ok := decodePostFast(b, nil, nil)
 			if !ok || !req.HasPersistedQuery || req.PersistedQuery.SHA256Hash != "0123456789abcdef" || req.PersistedQuery.Version != 1 {
 				t.Fatalf("%s: decoded as %#v", body, req)
 			}

@@ -57,7 +57,7 @@ func Decode(raw *RawRequest) (Request, *Error) {
 		if err := checkContentType(raw.ContentType); err != nil {
 			return Request{}, err
 		}
-		return decodePost(raw.Body, raw.Scratch)
+		return decodePost(raw.Body, raw.Scratch, raw.Texts)
 	}
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,
@@ -97,7 +97,7 @@ type postBody struct {
 	Extensions    json.RawMessage `json:"extensions"`
 }
 
-func decodePost(body, scratch []byte) (Request, *Error) {
+func decodePost(body, scratch []byte, texts *QueryTexts) (Request, *Error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return Request{}, badRequest("The request body is empty: send a JSON object with a query")
@@ -108,7 +108,7 @@ func decodePost(body, scratch []byte) (Request, *Error) {
 		}
 		return Request{}, badRequest("The request body must be a JSON object")
 	}
-	if req, ok := decodePostFast(body, scratch); ok {
+	if req, ok := decodePostFast(body, scratch, texts); ok {
 		return req, nil
 	}
 	return decodePostGeneral(body)
