@@ -31,7 +31,7 @@ type Router struct {
 	layer    *Layer
 	engine   *exec.Engine
 	docs     *costlru.Cache[string, *document]
-	texts    *httpapi.QueryTexts // query texts by their escaped form in a body
+	texts    *httpapi.QueryTexts  // query texts by their escaped form in a body
 	pinned   map[string]*document // safelisted documents, prepared at start
 	pq       *pqstate.PersistedQueries
 	graphiql *graphiql.Page
