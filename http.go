@@ -72,6 +72,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	rb := bufPool.Get().(*[]byte)
 	defer bufPool.Put(rb)
 	resp.Body = (*rb)[:0]
+	resp.MayShare = true // written below and let go: a cached answer is sent as it is
 	r.serve(req.Context(), &raw, &resp)
 	// A large answer is held until the client has read it: the total held
 	// is bounded, so clients that do not read cannot pin memory.
@@ -83,7 +84,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		serverBusy(&resp, msgTooManyBuffered)
 		writeResponse(w, &resp)
 	}
-	if cap(resp.Body) <= maxPooledResponse {
+	if !resp.Shared && cap(resp.Body) <= maxPooledResponse {
 		*rb = resp.Body[:0]
 	}
 }

@@ -298,6 +298,19 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 // answer into resp.
 func (r *Router) execute(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan) {
 	ctx := p.ctx
+	if ans := r.engine.Cached(p.op); ans != nil {
+		// A cached answer (introspection) runs no resolver: there is no
+		// timeout to keep, and a transport that allows it sends the
+		// cached bytes as they are.
+		resp.Status, resp.ContentType = http.StatusOK, httpapi.ContentType(media)
+		if p.ext == nil && resp.MayShare {
+			resp.Body, resp.Shared = ans[:len(ans):len(ans)], true
+		} else {
+			resp.Body, _ = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
+		}
+		r.setCacheControl(ctx, st, req, p.op.AST(), p.cacheControl, false, resp) // cachehints.go
+		return
+	}
 	if r.cfg.Timeout >= watchdogMinTimeout {
 		d := r.watchdog.start(ctx, r.cfg.Timeout)
 		defer d.finish()
@@ -321,13 +334,13 @@ func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.Status = e.Status
 	resp.ContentType = ct
 	resp.Header = e.Header
-	resp.Body = appendErrors(resp.Body[:0], e.Err)
+	resp.Body = appendErrors(resp.Reuse(), e.Err)
 }
 
 func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gqlerror.List) {
 	resp.Status = status
 	resp.ContentType = ct
-	resp.Body = gqlerr.AppendResponse(resp.Body[:0], errs, nil)
+	resp.Body = gqlerr.AppendResponse(resp.Reuse(), errs, nil)
 }
 
 // appendErrors appends a response body {"errors":[...]} holding errs.
