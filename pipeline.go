@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
 )
@@ -223,7 +225,7 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 		return false
 	}
 	ph.noteDocument(query)
-	d, errs := r.document(query)
+	d, errs := r.persistedDocument(query, res.Slot)
 	if errs != nil {
 		r.failList(resp, ct, r.status(documentFailure(errs), media), errs)
 		return false
@@ -292,6 +294,30 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 	}
 	*p = runPlan{ctx: ph.context(ctx), op: op, vars: vars, ext: ext, cacheControl: res.CacheControl}
 	return true
+}
+
+// persistedDocument returns the document for query as document does,
+// through slot when the query came from an entry of the memory store: the
+// document attached there, when it is this router's and still alive, is
+// found without a second lookup; otherwise the one the cache gives is
+// attached. The attachment is weak, so the document cache alone bounds
+// the documents held.
+func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document, gqlerror.List) {
+	if slot == nil {
+		return r.document(query)
+	}
+	if a := slot.Load(); a != nil && a.Owner == any(r.pqOwner) {
+		if wp, ok := a.Value.(weak.Pointer[document]); ok {
+			if d := wp.Value(); d != nil {
+				return d, nil
+			}
+		}
+	}
+	d, errs := r.document(query)
+	if errs == nil {
+		slot.Store(&pqattach.Attachment{Owner: r.pqOwner, Value: weak.Make(d)})
+	}
+	return d, errs
 }
 
 // execute runs the planned operation under Config.Timeout and writes its

@@ -26,14 +26,17 @@ import (
 // the same pipeline on fasthttp and AWS Lambda, NewWebHandler in the shape
 // of a fetch handler, and Execute without HTTP.
 type Router struct {
-	cfg      Config
-	schema   *schema.Schema
-	layer    *Layer
-	engine   *exec.Engine
-	docs     *costlru.Cache[string, *document]
-	texts    *httpapi.QueryTexts  // query texts by their escaped form in a body
-	pinned   map[string]*document // safelisted documents, prepared at start
-	pq       *pqstate.PersistedQueries
+	cfg    Config
+	schema *schema.Schema
+	layer  *Layer
+	engine *exec.Engine
+	docs   *costlru.Cache[string, *document]
+	texts  *httpapi.QueryTexts  // query texts by their escaped form in a body
+	pinned map[string]*document // safelisted documents, prepared at start
+	pq     *pqstate.PersistedQueries
+	// pqOwner marks what the router attaches to persisted-query entries
+	// (pipeline.go, persistedDocument); only its identity matters.
+	pqOwner  *byte
 	graphiql *graphiql.Page
 	load     loadBounds
 	watchdog watchdog // the execution timeout (timeout.go)
@@ -110,6 +113,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		if r.pq, err = pqstate.New(opts); err != nil {
 			return nil, err
 		}
+		r.pqOwner = new(byte)
 		if err := r.prepareSafelist(); err != nil {
 			return nil, err
 		}

@@ -29,6 +29,9 @@ type PersistedQueries struct {
 	// shares the request's memory is handed to them as it is, and copied
 	// for any other store.
 	keepsNoHash bool
+	// attach is set for the memory store, whose entries keep what the
+	// router attaches to them (see internal/pqattach).
+	attach bool
 }
 
 // New checks opts, fills in the defaults and returns the PersistedQueries
@@ -113,6 +116,7 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 		maxQueryBytes: opts.MaxQueryBytes,
 		logger:        opts.Logger,
 		keepsNoHash:   memory || listed,
+		attach:        memory,
 	}
 	if p.algorithm == persisted.SHA512 {
 		p.hashKey = sha512Key

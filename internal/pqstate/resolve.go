@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/persisted"
 )
 
@@ -24,6 +25,10 @@ type Resolution struct {
 	// hash: it came from the store, is to be registered, or is a listed
 	// plain query.
 	Persisted bool
+	// Slot, when not nil, is the slot of the stored entry the query came
+	// from (an in-process store): the router may attach the query's
+	// prepared document to it and find it there on the next request.
+	Slot *pqattach.Slot
 	// Register asks the router to call PersistedQueries.Register(Hash,
 	// Query) once the query has parsed and validated. Never true in
 	// Safelist mode.
@@ -110,9 +115,19 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 
 // resolveHash runs the state machine for a request naming hash.
 func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, hash, provided string) (Resolution, error) {
-	stored, found, perr := p.lookup(ctx, hash)
-	if perr != nil {
-		return Resolution{}, perr
+	var (
+		stored string
+		slot   *pqattach.Slot
+		found  bool
+	)
+	if p.attach {
+		// The memory store: the query and its entry's slot in one lookup.
+		stored, slot, found, _ = pqattach.Get(p.store, hash)
+	} else {
+		var perr *Error
+		if stored, found, perr = p.lookup(ctx, hash); perr != nil {
+			return Resolution{}, perr
+		}
 	}
 	if found {
 		if query != "" && query != stored && p.validateHash {
@@ -120,7 +135,7 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 				return Resolution{}, errHashMismatch(provided, computed)
 			}
 		}
-		return Resolution{Query: stored, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
+		return Resolution{Query: stored, Hash: hash, Persisted: true, Slot: slot, CacheControl: p.getCacheControl(isGet)}, nil
 	}
 	if p.safelist {
 		return Resolution{}, errNotAllowed(hash)

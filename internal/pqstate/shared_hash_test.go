@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/persisted"
 )
 
@@ -92,5 +93,45 @@ func TestHashSharingTheRequestIsCopiedWhereKept(t *testing.T) {
 	scribble(buf)
 	if mm.ProvidedHash != hDroid {
 		t.Fatalf("mismatch kept %q, want %q", mm.ProvidedHash, hDroid)
+	}
+}
+
+func TestResolveGivesTheMemoryStoresSlot(t *testing.T) {
+	ctx := context.Background()
+	mem, _ := persisted.NewMemoryStore(10)
+	_ = mem.Set(ctx, hHero, qHero)
+	p, err := New(persisted.Options{Store: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := func() Resolution {
+		t.Helper()
+		res, err := p.ResolveExtension(ctx, false, "", Extension{Version: 1, SHA256Hash: hHero})
+		if err != nil || res.Query != qHero {
+			t.Fatalf("res = %+v, err = %v", res, err)
+		}
+		return res
+	}
+	first := hit()
+	if first.Slot == nil || hit().Slot != first.Slot {
+		t.Fatalf("slots %p and %p, want the entry's one slot both times", first.Slot, hit().Slot)
+	}
+	// Registered again: a new entry, a new (empty) slot.
+	first.Slot.Store(&pqattach.Attachment{Owner: t, Value: 1})
+	_ = mem.Set(ctx, hHero, qHero)
+	if again := hit(); again.Slot == first.Slot || again.Slot.Load() != nil {
+		t.Fatalf("after the entry was replaced: slot %p holding %v, want a new empty one", again.Slot, again.Slot.Load())
+	}
+	// A miss, and a plain query: no slot.
+	if res, _ := p.ResolveExtension(ctx, false, qDroid, Extension{Version: 1, SHA256Hash: hDroid}); res.Slot != nil || !res.Register {
+		t.Fatalf("registration: %+v, want no slot", res)
+	}
+	// Any other store: no slot.
+	other, err := New(persisted.Options{Store: &keepingStore{queries: map[string]string{hHero: qHero}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := other.ResolveExtension(ctx, false, "", Extension{Version: 1, SHA256Hash: hHero}); err != nil || res.Query != qHero || res.Slot != nil {
+		t.Fatalf("another store: %+v, %v, want the query and no slot", res, err)
 	}
 }
