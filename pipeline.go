@@ -26,8 +26,14 @@ import (
 )
 
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
+	r.serveWith(ctx, raw, resp, nil)
+}
+
+// serveWith is serve with the request's state allocated by the caller
+// (ServeHTTP allocates it with the response), or nil.
+func (r *Router) serveWith(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) {
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
-	ctx, st, media := r.accept(ctx, raw, resp)
+	ctx, st, media := r.accept(ctx, raw, resp, st)
 	if st == nil {
 		return
 	}
@@ -44,8 +50,10 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 }
 
 // accept routes a request, negotiates its media type, and runs CSRF
-// prevention and admit. A nil state means resp holds the answer already.
-func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) (context.Context, *requestState, string) {
+// prevention and admit, with st as the request's state when it is not nil
+// (it must be fresh). A nil state returned means resp holds the answer
+// already.
+func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) (context.Context, *requestState, string) {
 	switch {
 	case raw.Path == r.cfg.Path:
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
@@ -77,7 +85,10 @@ func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *http
 	if header == nil {
 		header = noHeader
 	}
-	st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+	if st == nil {
+		st = &requestState{}
+	}
+	st.layer, st.info.Header = r.layer, header
 	ctx, e := r.admit(ctx, raw, st)
 	if e != nil {
 		r.fail(resp, ct, e)
