@@ -236,7 +236,11 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 		return false
 	}
 	ph.noteDocument(query)
-	d, errs := r.persistedDocument(query, res.Slot)
+	slot := res.Slot
+	if slot == nil && query == req.Query {
+		slot = req.QuerySlot // an escaped query's entry in r.texts (or nil)
+	}
+	d, errs := r.persistedDocument(query, slot)
 	if errs != nil {
 		r.failList(resp, ct, r.status(documentFailure(errs), media), errs)
 		return false
@@ -308,11 +312,11 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 }
 
 // persistedDocument returns the document for query as document does,
-// through slot when the query came from an entry of the memory store: the
-// document attached there, when it is this router's and still alive, is
-// found without a second lookup; otherwise the one the cache gives is
-// attached. The attachment is weak, so the document cache alone bounds
-// the documents held.
+// through slot when the query came from an entry of the memory store or
+// of the router's query texts: the document attached there, when it is
+// this router's and still alive, is found without a second lookup;
+// otherwise the one the cache gives is attached. The attachment is weak,
+// so the document cache alone bounds the documents held.
 func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document, gqlerror.List) {
 	if slot == nil {
 		return r.document(query)

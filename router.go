@@ -34,8 +34,9 @@ type Router struct {
 	texts  *httpapi.QueryTexts  // query texts by their escaped form in a body
 	pinned map[string]*document // safelisted documents, prepared at start
 	pq     *pqstate.PersistedQueries
-	// pqOwner marks what the router attaches to persisted-query entries
-	// (pipeline.go, persistedDocument); only its identity matters.
+	// pqOwner marks what the router attaches to the entries of the
+	// persisted-query store and of its query texts (pipeline.go,
+	// persistedDocument); only its identity matters.
 	pqOwner  *byte
 	graphiql *graphiql.Page
 	load     loadBounds
@@ -105,6 +106,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if r.texts, err = httpapi.NewQueryTexts(cfg.DocumentCacheSize, max(cfg.DocumentCacheBytes/8, 1)); err != nil {
 		return nil, fmt.Errorf("graft: document cache: %w", err)
 	}
+	r.pqOwner = new(byte)
 	if cfg.PersistedQueries != nil {
 		opts := *cfg.PersistedQueries
 		if opts.Logger == nil {
@@ -113,7 +115,6 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		if r.pq, err = pqstate.New(opts); err != nil {
 			return nil, err
 		}
-		r.pqOwner = new(byte)
 		if err := r.prepareSafelist(); err != nil {
 			return nil, err
 		}

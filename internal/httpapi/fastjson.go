@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/pqattach"
 )
 
 // decodePostFast decodes the common shape of a POST body without
@@ -42,6 +44,7 @@ func decodePostFast(body, scratch []byte, texts *QueryTexts) (req Request, ok bo
 			if req.Query, ok = p.queryOrNull(); !ok {
 				return req, false
 			}
+			req.QuerySlot = p.slot
 		case "documentId":
 			if req.DocumentID, ok = p.stringOrNull(); !ok {
 				return req, false
@@ -96,8 +99,10 @@ type fastParser struct {
 	// scratch is where queryOrNull may unescape the query (see
 	// RawRequest.Scratch).
 	scratch []byte
-	// texts, when not nil, keeps the text of escaped queries.
+	// texts, when not nil, keeps the text of escaped queries; slot is
+	// the slot of the query's entry there, or nil.
 	texts *QueryTexts
+	slot  *pqattach.Slot
 }
 
 func (p *fastParser) ws() {
@@ -183,6 +188,7 @@ func (p *fastParser) stringOrNull() (string, bool) {
 // into p.scratch when it fits (copied otherwise) and kept in p.texts. See
 // Request.Query.
 func (p *fastParser) queryOrNull() (string, bool) {
+	p.slot = nil
 	if bytes.HasPrefix(p.b[p.i:], []byte("null")) {
 		p.i += 4
 		return "", true
@@ -200,7 +206,8 @@ func (p *fastParser) queryOrNull() (string, bool) {
 		return unsafe.String(&seg[0], len(seg)), true
 	}
 	if p.texts != nil {
-		if q, ok := p.texts.lookup(seg); ok {
+		if q, slot, ok := p.texts.lookup(seg); ok {
+			p.slot = slot
 			return q, true // checked when it was kept
 		}
 	}
@@ -221,7 +228,7 @@ func (p *fastParser) queryOrNull() (string, bool) {
 	}
 	q := unsafe.String(&out[0], len(out))
 	if p.texts != nil {
-		p.texts.add(seg, q)
+		q, p.slot = p.texts.add(seg, q)
 	}
 	return q, true
 }

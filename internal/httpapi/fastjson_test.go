@@ -90,6 +90,9 @@ func decodeFastEveryWay(t *testing.T, body []byte) (Request, bool) {
 			tx = texts
 		}
 		again, okAgain := decodePostFast(body, scratch, tx)
+		if tx != nil && again.QuerySlot != nil {
+			again.QuerySlot = nil // compared in TestQueryTextsGiveTheEntrysSlot
+		}
 		if okAgain != ok || !reflect.DeepEqual(again, got) {
 			t.Fatalf("%q: decoded with scratch memory of %d bytes (query texts %v):\n%#v\nwithout:\n%#v", body, cap(scratch), tx != nil, again, got)
 		}

@@ -85,3 +85,23 @@ func TestQueryTextsAreBounded(t *testing.T) {
 		t.Fatalf("a query over an eighth of the budget: decoded %v, %d kept, want decoded and not kept", ok, small.Len())
 	}
 }
+
+func TestQueryTextsGiveTheEntrysSlot(t *testing.T) {
+	texts, err := NewQueryTexts(10, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]string{"query": "{\n a\n}"})
+	first, _ := decodePostFast(body, nil, texts)
+	again, _ := decodePostFast(body, nil, texts)
+	if first.QuerySlot == nil || again.QuerySlot != first.QuerySlot {
+		t.Fatalf("slots %p and %p, want the entry's one slot both times", first.QuerySlot, again.QuerySlot)
+	}
+	if req, _ := decodePostFast([]byte(`{"query":"{ a }"}`), nil, texts); req.QuerySlot != nil {
+		t.Fatalf("a query read in place has slot %p, want none", req.QuerySlot)
+	}
+	// Two query members: the slot is the last one's.
+	if req, _ := decodePostFast([]byte(`{"query":"{\n a\n}","query":"{ b }"}`), nil, texts); req.Query != "{ b }" || req.QuerySlot != nil {
+		t.Fatalf("two queries: %q with slot %p, want the last and no slot", req.Query, req.QuerySlot)
+	}
+}

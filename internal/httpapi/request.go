@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/pqattach"
 )
 
 // Request is a decoded GraphQL-over-HTTP request.
@@ -19,6 +20,10 @@ type Request struct {
 	// (a cache key, a stored persisted query) keeps a copy
 	// (strings.Clone).
 	Query string
+	// QuerySlot, when not nil, is the slot of Query's entry in the
+	// RawRequest's QueryTexts: the router may attach the query's prepared
+	// document to it and find it there for the next request.
+	QuerySlot *pqattach.Slot
 	// DocumentID names a persisted document instead of Query (the
 	// GraphQL-over-HTTP persisted-documents proposal).
 	DocumentID    string
