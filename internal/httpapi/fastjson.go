@@ -434,20 +434,44 @@ const apolloPrefix = `{"persistedQuery":{"version":1,"sha256Hash":"`
 
 // apolloPersistedQuery reads extensions written exactly as Apollo's
 // clients write them, {"persistedQuery":{"version":1,"sha256Hash":"<hash>"}}
-// without spaces, a byte comparison; anything else reports false and
-// leaves the position unchanged.
+// without spaces and with a hash of 64 lowercase hex digits, by byte
+// comparisons; anything else reports false and leaves the position
+// unchanged.
 func (p *fastParser) apolloPersistedQuery() (PersistedQueryExtension, bool) {
+	const hashLen = 64
 	rest := p.b[p.i:]
-	if len(rest) < len(apolloPrefix)+3 || string(rest[:len(apolloPrefix)]) != apolloPrefix {
+	if len(rest) < len(apolloPrefix)+hashLen+3 || string(rest[:len(apolloPrefix)]) != apolloPrefix {
 		return PersistedQueryExtension{}, false
 	}
 	rest = rest[len(apolloPrefix):]
-	end := bytes.IndexByte(rest, '"')
-	if end <= 0 || len(rest) < end+3 || rest[end+1] != '}' || rest[end+2] != '}' || !plainASCII(rest[:end]) {
+	if string(rest[hashLen:hashLen+3]) != `"}}` || !lowerHex(rest[:hashLen]) {
 		return PersistedQueryExtension{}, false
 	}
-	p.i += len(apolloPrefix) + end + 3
-	return PersistedQueryExtension{Version: 1, SHA256Hash: unsafe.String(&rest[0], end)}, true
+	p.i += len(apolloPrefix) + hashLen + 3
+	return PersistedQueryExtension{Version: 1, SHA256Hash: unsafe.String(&rest[0], hashLen), LowerHex: true}, true
+}
+
+// lowerHex reports whether b, whose length is a multiple of 8, holds only
+// the digits 0-9 and a-f, eight bytes at a time.
+func lowerHex(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if len(b)%8 != 0 {
+		return false
+	}
+	for ; len(b) > 0; b = b[8:] {
+		x := binary.LittleEndian.Uint64(b)
+		if x&highs != 0 {
+			return false
+		}
+		// With every byte below 0x80, adding 0x80-lo sets a byte's high
+		// bit exactly when it is at least lo, without carries.
+		digit := (x + (0x80-'0')*ones) &^ (x + (0x80-'9'-1)*ones)
+		af := (x + (0x80-'a')*ones) &^ (x + (0x80-'f'-1)*ones)
+		if (digit|af)&highs != highs {
+			return false
+		}
+	}
+	return true
 }
 
 // rawKey reads a member name of printable ASCII without escapes and

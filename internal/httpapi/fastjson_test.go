@@ -39,6 +39,10 @@ var fastSeeds = []string{
 	`{"variables":{"s":"}{][\"","n":[1,2,{"a":"}"}]}}`,
 	`{}`,
 	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef"}}}`,
+	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0"}}}`,
+	`{"query":"{ a }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}}}`,
 	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}},"query":"{ a }"}`,
 	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"a\\b"}}}`,
 	`{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"ab"}}x}`,
@@ -194,5 +198,22 @@ func TestDecodePostFastHashOnlyWithoutCopy(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations, want the hash read in place", body, allocs)
 		}
+	}
+}
+
+func TestLowerHexAgreesWithByteByByte(t *testing.T) {
+	base := []byte("0123456789abcdef")
+	for pos := range base {
+		for c := 0; c < 256; c++ {
+			b := append([]byte(nil), base...)
+			b[pos] = byte(c)
+			want := '0' <= c && c <= '9' || 'a' <= c && c <= 'f'
+			if got := lowerHex(b); got != want {
+				t.Fatalf("lowerHex(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
+	if lowerHex([]byte("0123456")) {
+		t.Fatal("lowerHex accepted a length that is not a multiple of 8")
 	}
 }

@@ -48,6 +48,9 @@ type PersistedQueryExtension struct {
 	Version    int64
 	SHA256Hash string
 	SHA512Hash string
+	// LowerHex is set when SHA256Hash is known to be 64 lowercase hex
+	// digits (the decoder checked it), so it needs no normalising.
+	LowerHex bool
 }
 
 // Decode reads a GraphQL request from a GET query string or a POST body.

@@ -83,6 +83,9 @@ type Extension struct {
 	Version    int64
 	SHA256Hash string
 	SHA512Hash string
+	// LowerHex is set when SHA256Hash is known to be 64 lowercase hex
+	// digits, so it needs no normalising.
+	LowerHex bool
 }
 
 // ResolveExtension is Resolve for a request whose extensions hold only
@@ -106,7 +109,10 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 	if h == "" {
 		return Resolution{}, errInvalid("extensions.persistedQuery." + p.hashKey + " is required")
 	}
-	hash, ok := normalizeHash(p.algorithm, h)
+	hash, ok := h, true
+	if !ext.LowerHex || h != ext.SHA256Hash || len(h) != hashLength(p.algorithm) {
+		hash, ok = normalizeHash(p.algorithm, h)
+	}
 	if !ok {
 		return Resolution{}, errInvalid(p.malformedHash[key])
 	}
