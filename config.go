@@ -67,7 +67,10 @@ type Config struct {
 	// cache: the query texts plus about 512 bytes per selection. Default
 	// DefaultDocumentCacheBytes (32 MiB). A document estimated at more
 	// than a 64th of it is not cached: it is prepared again for each
-	// request.
+	// request. Beside the documents, the texts of queries that arrive
+	// with JSON escapes (one \n per line of a multi-line query) are kept
+	// by their escaped form, within DocumentCacheSize entries and an
+	// eighth of this budget, so a repeated one is not unescaped again.
 	DocumentCacheBytes int64
 
 	// Timeout bounds the execution of one request. Default 30s; resolvers

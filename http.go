@@ -52,15 +52,17 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		Header:      req.Header.Get,
 		Remote:      req.RemoteAddr,
 	}
-	var resp httpapi.Response
+	// The request's state and its answer in one allocation.
+	st := &requestState{}
+	resp := &st.answer
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		body, err := readBody(req, r.cfg.MaxBodyBytes, (*bp)[:0])
 		if cap(body) <= maxPooledBody {
 			*bp = body[:0] // a larger one is let go: the pool keeps no large buffers
 		}
 		if err != nil {
-			r.fail(&resp, httpapi.ContentTypeJSON, err)
-			writeResponse(w, &resp)
+			r.fail(resp, httpapi.ContentTypeJSON, err)
+			writeResponse(w, resp)
 			return
 		}
 		raw.Body = body
@@ -72,18 +74,19 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	rb := bufPool.Get().(*[]byte)
 	defer bufPool.Put(rb)
 	resp.Body = (*rb)[:0]
-	r.serve(req.Context(), &raw, &resp)
+	resp.MayShare = true // written below and let go: a cached answer is sent as it is
+	r.serveWith(req.Context(), &raw, resp, st)
 	// A large answer is held until the client has read it: the total held
 	// is bounded, so clients that do not read cannot pin memory.
 	if n := len(resp.Body); r.load.hold(n) {
-		writeResponse(w, &resp)
+		writeResponse(w, resp)
 		r.load.release(n)
 	} else {
 		resp.Body = nil // let the large answer go before writing the refusal
-		serverBusy(&resp, msgTooManyBuffered)
-		writeResponse(w, &resp)
+		serverBusy(resp, msgTooManyBuffered)
+		writeResponse(w, resp)
 	}
-	if cap(resp.Body) <= maxPooledResponse {
+	if !resp.Shared && cap(resp.Body) <= maxPooledResponse {
 		*rb = resp.Body[:0]
 	}
 }

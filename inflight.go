@@ -72,7 +72,7 @@ func serverBusy(resp *httpapi.Response, message string) {
 	resp.Status = http.StatusServiceUnavailable
 	resp.ContentType = httpapi.ContentTypeJSON
 	resp.Header = http.Header{"Retry-After": {busyRetryAfter}, "Cache-Control": {"no-store"}}
-	resp.Body = appendErrors(resp.Body[:0], gqlerr.New(gqlerr.ServerBusy, message))
+	resp.Body = appendErrors(resp.Reuse(), gqlerr.New(gqlerr.ServerBusy, message))
 }
 
 const (

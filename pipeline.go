@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -19,16 +20,24 @@ import (
 	"github.com/graftgql/graft/graphiql"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/limits"
 )
 
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
+	r.serveWith(ctx, raw, resp, nil)
+}
+
+// serveWith is serve with the request's state allocated by the caller
+// (ServeHTTP allocates it with the response), or nil.
+func (r *Router) serveWith(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) {
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
-	ctx, st, media := r.accept(ctx, raw, resp)
+	ctx, st, media := r.accept(ctx, raw, resp, st)
 	if st == nil {
 		return
 	}
+	raw.Texts = r.texts
 	if httpapi.IsBatch(raw) {
 		r.serveBatch(ctx, st, raw, media, resp)
 		return
@@ -41,8 +50,10 @@ func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpa
 }
 
 // accept routes a request, negotiates its media type, and runs CSRF
-// prevention and admit. A nil state means resp holds the answer already.
-func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) (context.Context, *requestState, string) {
+// prevention and admit, with st as the request's state when it is not nil
+// (it must be fresh). A nil state returned means resp holds the answer
+// already.
+func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) (context.Context, *requestState, string) {
 	switch {
 	case raw.Path == r.cfg.Path:
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
@@ -74,7 +85,10 @@ func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *http
 	if header == nil {
 		header = noHeader
 	}
-	st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+	if st == nil {
+		st = &requestState{}
+	}
+	st.layer, st.info.Header = r.layer, header
 	ctx, e := r.admit(ctx, raw, st)
 	if e != nil {
 		r.fail(resp, ct, e)
@@ -222,7 +236,11 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 		return false
 	}
 	ph.noteDocument(query)
-	d, errs := r.document(query)
+	slot := res.Slot
+	if slot == nil && query == req.Query {
+		slot = req.QuerySlot // an escaped query's entry in r.texts (or nil)
+	}
+	d, errs := r.persistedDocument(query, slot)
 	if errs != nil {
 		r.failList(resp, ct, r.status(documentFailure(errs), media), errs)
 		return false
@@ -293,10 +311,47 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 	return true
 }
 
+// persistedDocument returns the document for query as document does,
+// through slot when the query came from an entry of the memory store or
+// of the router's query texts: the document attached there, when it is
+// this router's and still alive, is found without a second lookup;
+// otherwise the one the cache gives is attached. The attachment is weak,
+// so the document cache alone bounds the documents held.
+func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document, gqlerror.List) {
+	if slot == nil {
+		return r.document(query)
+	}
+	if a := slot.Load(); a != nil && a.Owner == any(r.pqOwner) {
+		if wp, ok := a.Value.(weak.Pointer[document]); ok {
+			if d := wp.Value(); d != nil {
+				return d, nil
+			}
+		}
+	}
+	d, errs := r.document(query)
+	if errs == nil {
+		slot.Store(&pqattach.Attachment{Owner: r.pqOwner, Value: weak.Make(d)})
+	}
+	return d, errs
+}
+
 // execute runs the planned operation under Config.Timeout and writes its
 // answer into resp.
 func (r *Router) execute(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan) {
 	ctx := p.ctx
+	if ans := r.engine.Cached(p.op); ans != nil {
+		// A cached answer (introspection) runs no resolver: there is no
+		// timeout to keep, and a transport that allows it sends the
+		// cached bytes as they are.
+		resp.Status, resp.ContentType = http.StatusOK, httpapi.ContentType(media)
+		if p.ext == nil && resp.MayShare {
+			resp.Body, resp.Shared = ans[:len(ans):len(ans)], true
+		} else {
+			resp.Body, _ = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
+		}
+		r.setCacheControl(ctx, st, req, p.op.AST(), p.cacheControl, false, resp) // cachehints.go
+		return
+	}
 	if r.cfg.Timeout >= watchdogMinTimeout {
 		d := r.watchdog.start(ctx, r.cfg.Timeout)
 		defer d.finish()
@@ -320,13 +375,13 @@ func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.Status = e.Status
 	resp.ContentType = ct
 	resp.Header = e.Header
-	resp.Body = appendErrors(resp.Body[:0], e.Err)
+	resp.Body = appendErrors(resp.Reuse(), e.Err)
 }
 
 func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gqlerror.List) {
 	resp.Status = status
 	resp.ContentType = ct
-	resp.Body = gqlerr.AppendResponse(resp.Body[:0], errs, nil)
+	resp.Body = gqlerr.AppendResponse(resp.Reuse(), errs, nil)
 }
 
 // appendErrors appends a response body {"errors":[...]} holding errs.

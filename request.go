@@ -45,6 +45,9 @@ type requestState struct {
 	// ctx is the context withState gives the first time: the state
 	// carries its own context, one allocation rather than two.
 	ctx stateCtx
+	// answer is the response of a request ServeHTTP serves, allocated
+	// with the state for the same reason.
+	answer httpapi.Response
 }
 
 // stateCtx is a context holding a request state under stateKey.

@@ -26,13 +26,18 @@ import (
 // the same pipeline on fasthttp and AWS Lambda, NewWebHandler in the shape
 // of a fetch handler, and Execute without HTTP.
 type Router struct {
-	cfg      Config
-	schema   *schema.Schema
-	layer    *Layer
-	engine   *exec.Engine
-	docs     *costlru.Cache[string, *document]
-	pinned   map[string]*document // safelisted documents, prepared at start
-	pq       *pqstate.PersistedQueries
+	cfg    Config
+	schema *schema.Schema
+	layer  *Layer
+	engine *exec.Engine
+	docs   *costlru.Cache[string, *document]
+	texts  *httpapi.QueryTexts  // query texts by their escaped form in a body
+	pinned map[string]*document // safelisted documents, prepared at start
+	pq     *pqstate.PersistedQueries
+	// pqOwner marks what the router attaches to the entries of the
+	// persisted-query store and of its query texts (pipeline.go,
+	// persistedDocument); only its identity matters.
+	pqOwner  *byte
 	graphiql *graphiql.Page
 	load     loadBounds
 	watchdog watchdog // the execution timeout (timeout.go)
@@ -96,6 +101,12 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graft: document cache: %w", err)
 	}
+	// The texts of escaped queries count against an eighth of the
+	// document cache's budget, beside it.
+	if r.texts, err = httpapi.NewQueryTexts(cfg.DocumentCacheSize, max(cfg.DocumentCacheBytes/8, 1)); err != nil {
+		return nil, fmt.Errorf("graft: document cache: %w", err)
+	}
+	r.pqOwner = new(byte)
 	if cfg.PersistedQueries != nil {
 		opts := *cfg.PersistedQueries
 		if opts.Logger == nil {

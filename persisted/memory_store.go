@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/graftgql/graft/internal/costlru"
+	"github.com/graftgql/graft/internal/pqattach"
 )
 
 // Bounds of the default memory store.
@@ -20,8 +21,9 @@ const (
 )
 
 // entryOverhead is the bookkeeping counted for each stored entry beside
-// its hash and query: the list element, map slot and string headers.
-const entryOverhead = 128
+// its hash and query: the list element, map slot, entry and string
+// headers.
+const entryOverhead = 160
 
 // evictionLogEvery is how often, in evictions, the memory store logs that
 // it is full: at the first eviction and then every this many.
@@ -38,8 +40,29 @@ const evictionLogEvery = 1000
 // register theirs again. Stats and the log line written when the store
 // starts evicting make this visible.
 type MemoryStore struct {
-	cache  *costlru.Cache[string, string]
+	cache  *costlru.Cache[string, *memoryEntry]
 	logger atomic.Pointer[slog.Logger]
+}
+
+// memoryEntry is a stored query and what a router attached to it (see
+// internal/pqattach).
+type memoryEntry struct {
+	query string
+	slot  pqattach.Slot
+}
+
+func init() {
+	pqattach.Get = func(store any, hash string) (string, *pqattach.Slot, bool, bool) {
+		s, ok := store.(*MemoryStore)
+		if !ok {
+			return "", nil, false, false
+		}
+		e, found := s.cache.Get(hash)
+		if !found {
+			return "", nil, false, true
+		}
+		return e.query, &e.slot, true, true
+	}
 }
 
 // StoreStats is a snapshot of a MemoryStore's size and counters, for logs
@@ -73,7 +96,7 @@ func NewMemoryStoreBytes(maxSize int, maxBytes int64) (*MemoryStore, error) {
 		return nil, fmt.Errorf("persisted: memory store bytes must be positive, got %d", maxBytes)
 	}
 	s := &MemoryStore{}
-	c, err := costlru.New[string, string](maxSize, maxBytes, max(maxBytes/8, 1), s.evicted)
+	c, err := costlru.New[string, *memoryEntry](maxSize, maxBytes, max(maxBytes/8, 1), s.evicted)
 	if err != nil {
 		return nil, fmt.Errorf("persisted: memory store: %w", err)
 	}
@@ -83,15 +106,18 @@ func NewMemoryStoreBytes(maxSize int, maxBytes int64) (*MemoryStore, error) {
 
 // Get returns the query stored under hash and marks it recently used.
 func (s *MemoryStore) Get(_ context.Context, hash string) (string, bool, error) {
-	q, ok := s.cache.Get(hash)
-	return q, ok, nil
+	e, ok := s.cache.Get(hash)
+	if !ok {
+		return "", false, nil
+	}
+	return e.query, true, nil
 }
 
 // Set stores query under hash, evicting the least recently used entries
 // when the store is full. A query too large for the store is not stored,
 // and Set still returns nil: the store is a cache.
 func (s *MemoryStore) Set(_ context.Context, hash, query string) error {
-	s.cache.Add(hash, query, int64(len(hash)+len(query)+entryOverhead))
+	s.cache.Add(hash, &memoryEntry{query: query}, int64(len(hash)+len(query)+entryOverhead))
 	return nil
 }
 

@@ -60,8 +60,8 @@ func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any,
 // so callers need not read the body to know.
 func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) (out []byte, hasErrors bool) {
 	if o.cacheable {
-		if c := o.cached.Load(); c != nil {
-			buf = append(buf, (*c)[:len(*c)-1]...)
+		if c := e.Cached(o); c != nil {
+			buf = append(buf, c[:len(c)-1]...)
 			return closeResponse(buf, extensions), false
 		}
 		start := len(buf)
@@ -72,6 +72,21 @@ func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf
 		return closeResponse(buf[:len(buf)-1], extensions), hasErrors
 	}
 	return e.run(ctx, o, vars, nil, buf, extensions)
+}
+
+// Cached returns the answer Run cached for o, {"data":...} without
+// extensions and without errors, or nil when it has none (only operations
+// whose answer depends on nothing but the schema, introspection, have one
+// once they ran). Running o would append exactly these bytes, with no
+// resolver called; they are shared by every caller and must only be read.
+func (e *Engine) Cached(o *Operation) []byte {
+	if !o.cacheable {
+		return nil
+	}
+	if c := o.cached.Load(); c != nil {
+		return *c
+	}
+	return nil
 }
 
 // run executes o and appends the response to buf. pre holds the root

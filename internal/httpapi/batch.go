@@ -49,7 +49,7 @@ func DecodeBatch(raw *RawRequest, max int) ([]BatchItem, *Error) {
 	}
 	items := make([]BatchItem, len(elems))
 	for i, e := range elems {
-		items[i].Req, items[i].Err = decodePost(e, nil)
+		items[i].Req, items[i].Err = decodePost(e, nil, raw.Texts)
 	}
 	return items, nil
 }

@@ -24,6 +24,9 @@ type RawRequest struct {
 	// query text into rather than allocate (see Request.Query); like
 	// Body it must stay unchanged until the request is answered.
 	Scratch []byte
+	// Texts, when not nil, is where the decoder finds and keeps the text
+	// of queries that arrive with escapes (see QueryTexts).
+	Texts *QueryTexts
 	// Remote is the client address, for logs.
 	Remote string
 }
@@ -37,6 +40,26 @@ type Response struct {
 	// WWW-Authenticate, ...): nil on the hot path.
 	Header http.Header
 	Body   []byte
+	// MayShare, set by a transport before serving, lets the pipeline
+	// answer with memory it shares between answers (a cached
+	// introspection answer) rather than copy it into Body's buffer. The
+	// transport then sends Body as it is and, when Shared is set, neither
+	// writes into it nor keeps its memory for another answer.
+	MayShare bool
+	// Shared is set when Body is such shared memory: it is only read.
+	Shared bool
+}
+
+// Reuse returns Body emptied, to write a new answer into its memory; nil
+// when Body is shared memory, which is then let go (Shared is cleared).
+// Whatever replaces an answer the pipeline may have written starts from
+// it.
+func (r *Response) Reuse() []byte {
+	if r.Shared {
+		r.Body, r.Shared = nil, false
+		return nil
+	}
+	return r.Body[:0]
 }
 
 // SetHeader sets a header of the response, allocating Header on first

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/pqattach"
 )
 
 // decodePostFast decodes the common shape of a POST body without
@@ -16,8 +18,8 @@ import (
 // null). It reports ok=false for anything else (other members, escapes it
 // does not handle, malformed JSON), and the caller then takes the general
 // path, which also words the errors.
-func decodePostFast(body, scratch []byte) (req Request, ok bool) {
-	p := fastParser{b: body, scratch: scratch}
+func decodePostFast(body, scratch []byte, texts *QueryTexts) (req Request, ok bool) {
+	p := fastParser{b: body, scratch: scratch, texts: texts}
 	p.ws()
 	if !p.eat('{') {
 		return req, false
@@ -42,6 +44,7 @@ func decodePostFast(body, scratch []byte) (req Request, ok bool) {
 			if req.Query, ok = p.queryOrNull(); !ok {
 				return req, false
 			}
+			req.QuerySlot = p.slot
 		case "documentId":
 			if req.DocumentID, ok = p.stringOrNull(); !ok {
 				return req, false
@@ -96,6 +99,10 @@ type fastParser struct {
 	// scratch is where queryOrNull may unescape the query (see
 	// RawRequest.Scratch).
 	scratch []byte
+	// texts, when not nil, keeps the text of escaped queries; slot is
+	// the slot of the query's entry there, or nil.
+	texts *QueryTexts
+	slot  *pqattach.Slot
 }
 
 func (p *fastParser) ws() {
@@ -176,31 +183,54 @@ func (p *fastParser) stringOrNull() (string, bool) {
 }
 
 // queryOrNull reads the query member as stringOrNull does, without
-// copying: the string aliases the body when it has no escapes, else
-// p.scratch, into which it is unescaped when it fits (it is copied
-// otherwise). See Request.Query.
+// copying: the string aliases the body when it has no escapes; else it is
+// the text p.texts kept for the same escaped form, or it is unescaped
+// into p.scratch when it fits (copied otherwise) and kept in p.texts. See
+// Request.Query.
 func (p *fastParser) queryOrNull() (string, bool) {
-	seg, escaped, ok := p.rawStringOrNull()
+	p.slot = nil
+	if bytes.HasPrefix(p.b[p.i:], []byte("null")) {
+		p.i += 4
+		return "", true
+	}
+	seg, escaped, ok := p.rawString()
 	switch {
 	case !ok:
 		return "", false
 	case len(seg) == 0:
 		return "", true
 	case !escaped:
-		return unsafe.String(&seg[0], len(seg)), true
-	case cap(p.scratch) >= len(seg):
-		out, ok := unescape(p.scratch[:0], seg)
-		if !ok || len(out) == 0 {
-			return "", ok
+		if hasControl(seg) || !utf8.Valid(seg) {
+			return "", false
 		}
-		p.scratch = nil // used: a second query member must not overwrite it
-		return unsafe.String(&out[0], len(out)), true
+		return unsafe.String(&seg[0], len(seg)), true
 	}
-	out, ok := unescape(make([]byte, 0, len(seg)), seg)
-	if !ok {
+	if p.texts != nil {
+		if q, slot, ok := p.texts.lookup(seg); ok {
+			p.slot = slot
+			return q, true // checked when it was kept
+		}
+	}
+	if hasControl(seg) {
 		return "", false
 	}
-	return string(out), true
+	var out []byte
+	if cap(p.scratch) >= len(seg) {
+		out, ok = unescape(p.scratch[:0], seg)
+		if ok && len(out) > 0 {
+			p.scratch = nil // used: a second query member must not overwrite it
+		}
+	} else {
+		out, ok = unescape(make([]byte, 0, len(seg)), seg)
+	}
+	if !ok || len(out) == 0 {
+		return "", ok
+	}
+	q := unsafe.String(&out[0], len(out))
+	if p.texts != nil {
+		q, p.slot = p.texts.add(seg, q)
+	}
+	return q, true
 }
 
 // rawStringOrNull reads null (seg nil) or a JSON string, giving the bytes
@@ -212,6 +242,18 @@ func (p *fastParser) rawStringOrNull() (seg []byte, escaped, ok bool) {
 		p.i += 4
 		return nil, false, true
 	}
+	start := p.i
+	seg, escaped, ok = p.rawString()
+	if !ok || hasControl(seg) || !escaped && !utf8.Valid(seg) {
+		p.i = start
+		return nil, false, false
+	}
+	return seg, escaped, true
+}
+
+// rawString reads a JSON string, giving the bytes between its quotes as
+// they are in the body (not nil) and whether they hold escapes, unchecked.
+func (p *fastParser) rawString() (seg []byte, escaped, ok bool) {
 	if !p.eat('"') {
 		return nil, false, false
 	}
@@ -239,12 +281,8 @@ func (p *fastParser) rawStringOrNull() (seg []byte, escaped, ok bool) {
 			end += 1 + next
 		}
 	}
-	seg = rest[:end:end]
-	if hasControl(seg) || !escaped && !utf8.Valid(seg) {
-		return nil, false, false
-	}
 	p.i += end + 1
-	return seg, escaped, true
+	return rest[:end:end], escaped, true
 }
 
 // hasControl reports whether b holds a byte below 0x20, eight bytes at a
@@ -305,9 +343,16 @@ func unescape(dst, seg []byte) ([]byte, bool) {
 // persistedQueryOnly decodes extensions of exactly the shape
 // {"persistedQuery":{"version":<int>,"sha256Hash":"<hash>"}} (with
 // sha512Hash beside or instead of sha256Hash, members in any order, hashes
-// not empty) into a PersistedQueryExtension. For anything else it leaves
-// the position where it was and reports false.
+// not empty) into a PersistedQueryExtension. For anything else (escapes in
+// a member name or a hash, a version that is not a plain integer, other
+// members) it leaves the position where it was and reports false, and the
+// caller decodes the extensions as any object. The hashes share the body's
+// memory, as the query does (see Request.Query): this path allocates
+// nothing.
 func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
+	if ext, ok := p.apolloPersistedQuery(); ok {
+		return ext, true
+	}
 	var ext PersistedQueryExtension
 	start := p.i
 	fail := func() (PersistedQueryExtension, bool) {
@@ -318,7 +363,7 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 		return fail()
 	}
 	p.ws()
-	if k, ok := p.stringOrNull(); !ok || k != "persistedQuery" {
+	if k, ok := p.rawKey(); !ok || string(k) != "persistedQuery" {
 		return fail()
 	}
 	p.ws()
@@ -332,10 +377,7 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 	var seen [3]bool
 	for {
 		p.ws()
-		if p.i >= len(p.b) || p.b[p.i] != '"' {
-			return fail()
-		}
-		k, ok := p.stringOrNull()
+		k, ok := p.rawKey()
 		if !ok {
 			return fail()
 		}
@@ -344,23 +386,19 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 			return fail()
 		}
 		p.ws()
-		switch k {
+		switch string(k) { // compared in place
 		case "version":
-			v, ok := p.number()
-			n, isInt := v.(int64)
-			if !ok || !isInt || seen[0] {
+			n, ok := p.plainInt()
+			if !ok || seen[0] {
 				return fail()
 			}
 			ext.Version, seen[0] = n, true
 		case "sha256Hash", "sha512Hash":
-			if p.i >= len(p.b) || p.b[p.i] != '"' {
-				return fail()
-			}
-			h, ok := p.stringOrNull()
+			h, ok := p.plainString()
 			if !ok || h == "" {
 				return fail()
 			}
-			if k == "sha256Hash" {
+			if k[3] == '2' { // sha256Hash
 				if seen[1] {
 					return fail()
 				}
@@ -388,6 +426,128 @@ func (p *fastParser) persistedQueryOnly() (PersistedQueryExtension, bool) {
 		return fail()
 	}
 	return ext, true
+}
+
+// apolloPrefix is how Apollo's clients, and most others, begin a
+// hash-only persisted query's extensions.
+const apolloPrefix = `{"persistedQuery":{"version":1,"sha256Hash":"`
+
+// apolloPersistedQuery reads extensions written exactly as Apollo's
+// clients write them, {"persistedQuery":{"version":1,"sha256Hash":"<hash>"}}
+// without spaces and with a hash of 64 lowercase hex digits, by byte
+// comparisons; anything else reports false and leaves the position
+// unchanged.
+func (p *fastParser) apolloPersistedQuery() (PersistedQueryExtension, bool) {
+	const hashLen = 64
+	rest := p.b[p.i:]
+	if len(rest) < len(apolloPrefix)+hashLen+3 || string(rest[:len(apolloPrefix)]) != apolloPrefix {
+		return PersistedQueryExtension{}, false
+	}
+	rest = rest[len(apolloPrefix):]
+	if string(rest[hashLen:hashLen+3]) != `"}}` || !lowerHex(rest[:hashLen]) {
+		return PersistedQueryExtension{}, false
+	}
+	p.i += len(apolloPrefix) + hashLen + 3
+	return PersistedQueryExtension{Version: 1, SHA256Hash: unsafe.String(&rest[0], hashLen), LowerHex: true}, true
+}
+
+// lowerHex reports whether b, whose length is a multiple of 8, holds only
+// the digits 0-9 and a-f, eight bytes at a time.
+func lowerHex(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if len(b)%8 != 0 {
+		return false
+	}
+	for ; len(b) > 0; b = b[8:] {
+		x := binary.LittleEndian.Uint64(b)
+		if x&highs != 0 {
+			return false
+		}
+		// With every byte below 0x80, adding 0x80-lo sets a byte's high
+		// bit exactly when it is at least lo, without carries.
+		digit := (x + (0x80-'0')*ones) &^ (x + (0x80-'9'-1)*ones)
+		af := (x + (0x80-'a')*ones) &^ (x + (0x80-'f'-1)*ones)
+		if (digit|af)&highs != highs {
+			return false
+		}
+	}
+	return true
+}
+
+// rawKey reads a member name of printable ASCII without escapes and
+// gives its bytes as they are in the body; anything else reports false.
+func (p *fastParser) rawKey() ([]byte, bool) {
+	if !p.eat('"') {
+		return nil, false
+	}
+	end := bytes.IndexByte(p.b[p.i:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	k := p.b[p.i : p.i+end]
+	if !plainASCII(k) {
+		return nil, false
+	}
+	p.i += end + 1
+	return k, true
+}
+
+// plainASCII reports whether b holds only printable ASCII other than the
+// backslash, eight bytes at a time.
+func plainASCII(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		bs := x ^ ('\\' * ones)
+		// A high bit, a byte below 0x20, or a zero byte of x^'\\'.
+		if (x|(x-0x20*ones)|(bs-ones)&^bs)&highs != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainString reads a JSON string of printable ASCII without escapes (a
+// hash) and gives it in place, sharing the body's memory; anything else
+// reports false.
+func (p *fastParser) plainString() (string, bool) {
+	k, ok := p.rawKey()
+	if !ok || len(k) == 0 {
+		return "", ok
+	}
+	return unsafe.String(&k[0], len(k)), true
+}
+
+// plainInt reads an integer of at most 18 digits without fraction or
+// exponent; anything else (which the general path reads) reports false.
+func (p *fastParser) plainInt() (int64, bool) {
+	neg := p.eat('-')
+	start := p.i
+	var n int64
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		n = n*10 + int64(p.b[p.i]-'0')
+		p.i++
+	}
+	digits := p.i - start
+	if digits == 0 || digits > 18 || digits > 1 && p.b[start] == '0' {
+		return 0, false
+	}
+	if p.i < len(p.b) {
+		switch p.b[p.i] {
+		case '.', 'e', 'E':
+			return 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // maxFastDepth bounds the nesting the fast path decodes; deeper values

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/pqattach"
 )
 
 // Request is a decoded GraphQL-over-HTTP request.
@@ -19,6 +20,10 @@ type Request struct {
 	// (a cache key, a stored persisted query) keeps a copy
 	// (strings.Clone).
 	Query string
+	// QuerySlot, when not nil, is the slot of Query's entry in the
+	// RawRequest's QueryTexts: the router may attach the query's prepared
+	// document to it and find it there for the next request.
+	QuerySlot *pqattach.Slot
 	// DocumentID names a persisted document instead of Query (the
 	// GraphQL-over-HTTP persisted-documents proposal).
 	DocumentID    string
@@ -30,7 +35,9 @@ type Request struct {
 	// PersistedQuery holds extensions.persistedQuery, and
 	// HasPersistedQuery is set, when the extensions held nothing else and
 	// had the usual shape; Extensions is then nil. Other extensions are
-	// left in Extensions as decoded.
+	// left in Extensions as decoded. Like Query, its hashes may share
+	// memory with RawRequest.Body: whoever keeps one beyond the request
+	// keeps a copy.
 	PersistedQuery    PersistedQueryExtension
 	HasPersistedQuery bool
 }
@@ -41,6 +48,9 @@ type PersistedQueryExtension struct {
 	Version    int64
 	SHA256Hash string
 	SHA512Hash string
+	// LowerHex is set when SHA256Hash is known to be 64 lowercase hex
+	// digits (the decoder checked it), so it needs no normalising.
+	LowerHex bool
 }
 
 // Decode reads a GraphQL request from a GET query string or a POST body.
@@ -55,7 +65,7 @@ func Decode(raw *RawRequest) (Request, *Error) {
 		if err := checkContentType(raw.ContentType); err != nil {
 			return Request{}, err
 		}
-		return decodePost(raw.Body, raw.Scratch)
+		return decodePost(raw.Body, raw.Scratch, raw.Texts)
 	}
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,
@@ -95,7 +105,7 @@ type postBody struct {
 	Extensions    json.RawMessage `json:"extensions"`
 }
 
-func decodePost(body, scratch []byte) (Request, *Error) {
+func decodePost(body, scratch []byte, texts *QueryTexts) (Request, *Error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return Request{}, badRequest("The request body is empty: send a JSON object with a query")
@@ -106,7 +116,7 @@ func decodePost(body, scratch []byte) (Request, *Error) {
 		}
 		return Request{}, badRequest("The request body must be a JSON object")
 	}
-	if req, ok := decodePostFast(body, scratch); ok {
+	if req, ok := decodePostFast(body, scratch, texts); ok {
 		return req, nil
 	}
 	return decodePostGeneral(body)

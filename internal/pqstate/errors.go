@@ -2,6 +2,7 @@ package pqstate
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -74,17 +75,20 @@ func Requested(extensions map[string]any) bool {
 }
 
 func errNotFound(hash string) *Error {
+	hash = strings.Clone(hash) // it may share the request's memory
 	e := newError(http.StatusOK, gqlerr.PersistedQueryNotFound, "PersistedQueryNotFound", nil, &persisted.PersistedQueryNotFoundError{Hash: hash})
 	e.CacheControl = NotFoundCacheControl
 	return e
 }
 
 func errNotAllowed(hash string) *Error {
+	hash = strings.Clone(hash)
 	return newError(http.StatusForbidden, gqlerr.PersistedQueryNotAllowed, "Persisted query not in safelist",
 		map[string]any{"hash": hash}, &persisted.PersistedQueryNotAllowedError{Hash: hash})
 }
 
 func errHashMismatch(provided, computed string) *Error {
+	provided = strings.Clone(provided)
 	return newError(http.StatusBadRequest, gqlerr.PersistedQueryHashMismatch, "Provided query does not match hash",
 		map[string]any{"providedHash": provided, "computedHash": computed},
 		&persisted.PersistedQueryHashMismatchError{ProvidedHash: provided, ComputedHash: computed})

@@ -21,24 +21,42 @@ func hashLength(algorithm string) int {
 }
 
 // normalizeHash returns h in lowercase when it is hex of the algorithm's
-// length, and false otherwise. It reads h once and allocates only when h has
-// uppercase digits.
+// length, and false otherwise. It reads h once, without a branch per
+// digit, and allocates only when h has uppercase digits.
 func normalizeHash(algorithm, h string) (string, bool) {
 	if len(h) != hashLength(algorithm) {
 		return "", false
 	}
-	upper := false
+	var seen uint8
 	for i := 0; i < len(h); i++ {
-		switch c := h[i]; {
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
-		case 'A' <= c && c <= 'F':
-			upper = true
-		default:
-			return "", false
-		}
+		seen |= hexClass[h[i]]
 	}
-	if upper {
+	switch {
+	case seen&hexInvalid != 0:
+		return "", false
+	case seen&hexUpper != 0:
 		return strings.ToLower(h), true
 	}
 	return h, true
 }
+
+// The classes of bytes in a hash: hexClass gives each byte its class.
+const (
+	hexLower   = 1 << iota // 0-9, a-f
+	hexUpper               // A-F
+	hexInvalid             // anything else
+)
+
+var hexClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
+			t[c] = hexLower
+		case 'A' <= c && c <= 'F':
+			t[c] = hexUpper
+		default:
+			t[c] = hexInvalid
+		}
+	}
+	return t
+}()

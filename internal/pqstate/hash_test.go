@@ -29,3 +29,24 @@ func TestNormalizeHash(t *testing.T) {
 		})
 	}
 }
+
+func TestNormalizeHashEveryByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		h := hHero[:10] + string([]byte{byte(c)}) + hHero[11:]
+		got, ok := normalizeHash(persisted.SHA256, h)
+		switch {
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f':
+			if !ok || got != h {
+				t.Errorf("byte %#x: %q, %v; want the hash unchanged", c, got, ok)
+			}
+		case 'A' <= c && c <= 'F':
+			if want := hHero[:10] + string([]byte{byte(c) + 'a' - 'A'}) + hHero[11:]; !ok || got != want {
+				t.Errorf("byte %#x: %q, %v; want %q", c, got, ok, want)
+			}
+		default:
+			if ok {
+				t.Errorf("byte %#x: accepted", c)
+			}
+		}
+	}
+}

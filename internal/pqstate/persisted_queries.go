@@ -24,6 +24,14 @@ type PersistedQueries struct {
 	cacheControl  string
 	maxQueryBytes int
 	logger        *slog.Logger
+	// keepsNoHash is set for the stores known to keep nothing of the
+	// hash Get is given (the memory and safelist stores): a hash that
+	// shares the request's memory is handed to them as it is, and copied
+	// for any other store.
+	keepsNoHash bool
+	// attach is set for the memory store, whose entries keep what the
+	// router attaches to them (see internal/pqattach).
+	attach bool
 }
 
 // New checks opts, fills in the defaults and returns the PersistedQueries
@@ -91,9 +99,11 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 		// are not fit for a shared cache.
 		cacheControl = PrivateCacheControl(cacheControl)
 	}
-	if ms, ok := opts.Store.(*persisted.MemoryStore); ok {
+	ms, memory := opts.Store.(*persisted.MemoryStore)
+	if memory {
 		ms.SetLogger(opts.Logger)
 	}
+	_, listed := opts.Store.(*persisted.SafelistStore)
 	p := &PersistedQueries{
 		opts:          opts,
 		store:         opts.Store,
@@ -105,6 +115,8 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 		cacheControl:  cacheControl,
 		maxQueryBytes: opts.MaxQueryBytes,
 		logger:        opts.Logger,
+		keepsNoHash:   memory || listed,
+		attach:        memory,
 	}
 	if p.algorithm == persisted.SHA512 {
 		p.hashKey = sha512Key
@@ -136,6 +148,7 @@ func (p *PersistedQueries) Register(ctx context.Context, hash, query string) {
 			slog.String("hash", hash), slog.Int("bytes", len(query)), slog.Int("maxQueryBytes", p.maxQueryBytes))
 		return
 	}
+	hash = strings.Clone(hash) // it may share the request's memory (see Resolution.Hash)
 	if err := p.store.Set(ctx, hash, query); err != nil {
 		p.logger.Log(ctx, storeErrorLevel(err), "persisted: storing a persisted query failed; it was not registered",
 			slog.String("hash", hash), slog.Any("err", err))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/persisted"
 )
 
@@ -15,12 +17,18 @@ type Resolution struct {
 	Query string
 	// Hash is the query's hash, in lowercase hex, when the request named
 	// one or the query was matched against a safelist. Routers may key
-	// their document cache by it.
+	// their document cache by it. Like the request's query, it may share
+	// the request's memory (see httpapi.Request.PersistedQuery): whoever
+	// keeps it beyond the request keeps a copy. Register copies it.
 	Hash string
 	// Persisted reports that the query was named by, or checked by, its
 	// hash: it came from the store, is to be registered, or is a listed
 	// plain query.
 	Persisted bool
+	// Slot, when not nil, is the slot of the stored entry the query came
+	// from (an in-process store): the router may attach the query's
+	// prepared document to it and find it there on the next request.
+	Slot *pqattach.Slot
 	// Register asks the router to call PersistedQueries.Register(Hash,
 	// Query) once the query has parsed and validated. Never true in
 	// Safelist mode.
@@ -75,6 +83,9 @@ type Extension struct {
 	Version    int64
 	SHA256Hash string
 	SHA512Hash string
+	// LowerHex is set when SHA256Hash is known to be 64 lowercase hex
+	// digits, so it needs no normalising.
+	LowerHex bool
 }
 
 // ResolveExtension is Resolve for a request whose extensions hold only
@@ -98,7 +109,10 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 	if h == "" {
 		return Resolution{}, errInvalid("extensions.persistedQuery." + p.hashKey + " is required")
 	}
-	hash, ok := normalizeHash(p.algorithm, h)
+	hash, ok := h, true
+	if !ext.LowerHex || h != ext.SHA256Hash || len(h) != hashLength(p.algorithm) {
+		hash, ok = normalizeHash(p.algorithm, h)
+	}
 	if !ok {
 		return Resolution{}, errInvalid(p.malformedHash[key])
 	}
@@ -107,9 +121,19 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 
 // resolveHash runs the state machine for a request naming hash.
 func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, hash, provided string) (Resolution, error) {
-	stored, found, perr := p.lookup(ctx, hash)
-	if perr != nil {
-		return Resolution{}, perr
+	var (
+		stored string
+		slot   *pqattach.Slot
+		found  bool
+	)
+	if p.attach {
+		// The memory store: the query and its entry's slot in one lookup.
+		stored, slot, found, _ = pqattach.Get(p.store, hash)
+	} else {
+		var perr *Error
+		if stored, found, perr = p.lookup(ctx, hash); perr != nil {
+			return Resolution{}, perr
+		}
 	}
 	if found {
 		if query != "" && query != stored && p.validateHash {
@@ -117,7 +141,7 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 				return Resolution{}, errHashMismatch(provided, computed)
 			}
 		}
-		return Resolution{Query: stored, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
+		return Resolution{Query: stored, Hash: hash, Persisted: true, Slot: slot, CacheControl: p.getCacheControl(isGet)}, nil
 	}
 	if p.safelist {
 		return Resolution{}, errNotAllowed(hash)
@@ -155,6 +179,9 @@ func (p *PersistedQueries) resolvePlain(ctx context.Context, isGet bool, query s
 // lookup asks the store for hash. In APQ mode a failing store is logged and
 // counts as a miss; in Safelist mode it is logged and refuses the request.
 func (p *PersistedQueries) lookup(ctx context.Context, hash string) (string, bool, *Error) {
+	if !p.keepsNoHash {
+		hash = strings.Clone(hash) // the store may keep it (a local cache)
+	}
 	q, found, err := p.store.Get(ctx, hash)
 	if err == nil {
 		return q, found, nil

@@ -16,6 +16,9 @@ func TestResolveExtensionMatchesResolve(t *testing.T) {
 	logger, _ := newTestLogger()
 	exts := []Extension{
 		{Version: 1, SHA256Hash: hHero},
+		{Version: 1, SHA256Hash: hHero, LowerHex: true},
+		{Version: 1, SHA256Hash: hUnlist, LowerHex: true},
+		{Version: 1, SHA256Hash: hHero, SHA512Hash: hHero512, LowerHex: true},
 		{Version: 1, SHA256Hash: strings.ToUpper(hHero)},
 		{Version: 1, SHA256Hash: hUnlist},
 		{Version: 2, SHA256Hash: hHero},
