@@ -27,6 +27,18 @@ type Request struct {
 // written in place, in one buffer sized from the operation's last answer,
 // so its capacity may exceed its length.
 func (r *Router) Execute(ctx context.Context, req Request) (status int, body []byte) {
+	return r.AppendExecute(ctx, nil, req)
+}
+
+// AppendExecute is Execute writing the response body into dst: it
+// appends the body to dst and returns the extended slice, as
+// strconv.AppendInt does. A caller that answers many requests, each
+// consumed before the next, passes the previous body[:0] and so reuses
+// one buffer instead of having a new one allocated, zeroed and later
+// collected for every answer; for a large answer that is most of what
+// Execute costs beyond the execution itself. graft keeps no reference
+// to dst or to the returned slice.
+func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (status int, body []byte) {
 	hreq := httpapi.Request{Query: req.Query, OperationName: req.OperationName, Variables: req.Variables, Extensions: req.Extensions}
 	header := req.Header
 	if header == nil {
@@ -36,14 +48,28 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	raw := httpapi.RawRequest{Method: http.MethodPost, Path: r.cfg.Path, ContentType: httpapi.ContentTypeJSON,
 		Accept: httpapi.MediaGraphQLResponse, Header: header}
 	c := &executeCall{st: requestState{layer: r.layer, info: RequestInfo{Header: header}}}
+	// The pipeline writes from the start of resp.Body: hand it the free
+	// capacity after dst's bytes.
+	c.resp.Body = dst[len(dst):]
 	r.runCall(ctx, c, &raw, &hreq)
-	return c.resp.Status, c.resp.Body
+	c.st.mu.Lock()
+	status, body = c.resp.Status, c.resp.Body
+	c.resp.Body = nil // a resolver still holding the context reaches headers only
+	c.st.mu.Unlock()
+	if len(dst) == 0 {
+		return status, body
+	}
+	if cap(body) > 0 && cap(dst) > len(dst) && &body[:1][0] == &dst[len(dst) : len(dst)+1][0] {
+		return status, dst[:len(dst)+len(body)] // written in place after dst's bytes
+	}
+	return status, append(dst, body...) // the body outgrew dst
 }
 
 // executeCall is what one Execute call allocates: the request state and
-// the response, together. The response body starts empty: the engine
-// sizes it from the operation's last answer, and it goes to the caller
-// as it is, with no pooled buffer and no copy.
+// the response, together. The response body starts as the caller's free
+// capacity (none for Execute): the engine grows it at most once, to the
+// operation's last answer's size, and it goes to the caller as it is,
+// with no pooled buffer and no copy.
 type executeCall struct {
 	st   requestState
 	resp httpapi.Response
