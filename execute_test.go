@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graftgql/graft"
 )
@@ -113,15 +114,7 @@ func TestAppendExecuteKeepsThePrefixOnEveryFailure(t *testing.T) {
 			if !ok {
 				t.Fatalf("prefix lost: %.200s", body)
 			}
-			var got struct {
-				Errors []struct {
-					Extensions struct{ Code string } `json:"extensions"`
-				} `json:"errors"`
-			}
-			if err := json.Unmarshal([]byte(rest), &got); err != nil {
-				t.Fatalf("%v: %s", err, rest)
-			}
-			if status != tc.status || len(got.Errors) == 0 || got.Errors[0].Extensions.Code != tc.code {
+			if status != tc.status || firstCode(t, rest) != tc.code {
 				t.Fatalf("got %d %s, want %d and %s", status, rest, tc.status, tc.code)
 			}
 			// Execute answers the same.
@@ -141,4 +134,44 @@ func caseHeader(value string) func(string) string {
 		}
 		return ""
 	}
+}
+
+func TestAppendExecuteEndsAtTheTimeoutAndWithTheCaller(t *testing.T) {
+	r := newTestRouter(t, graft.Config{Timeout: 20 * time.Millisecond})
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		code string
+	}{
+		{"timeout", context.Background(), "REQUEST_TIMEOUT"},
+		{"caller gone", cancelled, "REQUEST_CANCELLED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := append(make([]byte, 0, 256), "prefix:"...)
+			status, body := r.AppendExecute(tc.ctx, dst, graft.Request{Query: "{ slow }"})
+			rest, ok := strings.CutPrefix(string(body), "prefix:")
+			if !ok || status != 200 || firstCode(t, rest) != tc.code || !strings.Contains(rest, `"data":{"slow":null}`) {
+				t.Fatalf("got %d %s, want 200 and %s", status, body, tc.code)
+			}
+		})
+	}
+}
+
+// firstCode returns extensions.code of the first error of a response body.
+func firstCode(t *testing.T, body string) string {
+	t.Helper()
+	var got struct {
+		Errors []struct {
+			Extensions struct{ Code string } `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	if len(got.Errors) == 0 {
+		return ""
+	}
+	return got.Errors[0].Extensions.Code
 }
