@@ -175,3 +175,22 @@ func firstCode(t *testing.T, body string) string {
 	}
 	return got.Errors[0].Extensions.Code
 }
+
+func TestAppendExecuteRunsTheHooks(t *testing.T) {
+	var phases []graft.Phase
+	h := graft.HookFuncs{AfterFunc: func(ctx context.Context, ev *graft.HookEvent) {
+		phases = append(phases, ev.Phase)
+		if ev.Phase == graft.PhaseExecuted {
+			graft.SetExtension(ctx, "phase", ev.Phase.String())
+		}
+	}}
+	r := newTestRouter(t, graft.Config{Hooks: []graft.Hook{h}})
+	dst := append(make([]byte, 0, 4096), "prefix:"...)
+	status, body := r.AppendExecute(context.Background(), dst, graft.Request{Query: "{ hello }"})
+	if want := `prefix:{"data":{"hello":"world"},"extensions":{"phase":"executed"}}`; status != 200 || string(body) != want {
+		t.Fatalf("got %d %s, want %s", status, body, want)
+	}
+	if len(phases) == 0 || phases[len(phases)-1] != graft.PhaseAnswered {
+		t.Fatalf("phases %v, want them to end with %v", phases, graft.PhaseAnswered)
+	}
+}
