@@ -298,7 +298,7 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 func (r *Router) execute(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan) {
 	ctx := p.ctx
 	if r.cfg.Timeout >= watchdogMinTimeout {
-		d := r.watchdog.start(ctx, r.cfg.Timeout)
+		d := r.watchdog.startIn(st.newDeadline(), ctx, r.cfg.Timeout)
 		defer d.finish()
 		ctx = d
 	} else {

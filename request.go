@@ -45,6 +45,20 @@ type requestState struct {
 	// ctx is the context withState gives the first time: the state
 	// carries its own context, one allocation rather than two.
 	ctx stateCtx
+	// deadline is the execution context of the request's first operation
+	// (timeout.go), carried here for the same reason; deadlineUsed says
+	// it is taken, so later operations of a batch get their own.
+	deadline     deadlineCtx
+	deadlineUsed bool
+}
+
+// newDeadline returns storage for an execution context (watchdog.startIn).
+func (st *requestState) newDeadline() *deadlineCtx {
+	if st.deadlineUsed {
+		return new(deadlineCtx)
+	}
+	st.deadlineUsed = true
+	return &st.deadline
 }
 
 // stateCtx is a context holding a request state under stateKey.
