@@ -67,9 +67,9 @@ func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (st
 
 // executeCall is what one Execute call allocates: the request state and
 // the response, together. The response body starts as the caller's free
-// capacity (none for Execute): the engine grows it at most once, to the
-// operation's last answer's size, and it goes to the caller as it is,
-// with no pooled buffer and no copy.
+// capacity (none for Execute): the engine grows it to the size of the
+// operation's last answer at once (further only for a larger answer),
+// and it goes to the caller as it is, with no pooled buffer and no copy.
 type executeCall struct {
 	st   requestState
 	resp httpapi.Response
