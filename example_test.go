@@ -93,3 +93,24 @@ func ExampleRouter_Execute() {
 	fmt.Println(status, string(body))
 	// Output: 200 {"data":{"hello":"world"}}
 }
+
+// AppendExecute writes each answer into the caller's buffer: a worker
+// that consumes each answer before the next request reuses one buffer.
+func ExampleRouter_AppendExecute() {
+	b := schema.New()
+	schema.Query(b, "greet", func(ctx context.Context, a struct{ Name string }) (string, error) { return "hello " + a.Name, nil })
+	router, err := graft.ToRouter(b, nil, graft.Config{})
+	if err != nil {
+		panic(err)
+	}
+	var buf []byte
+	for _, name := range []string{"Ada", "Grace"} {
+		req := graft.Request{Query: `query($n: String!) { greet(name: $n) }`, Variables: map[string]any{"n": name}}
+		status, body := router.AppendExecute(context.Background(), buf[:0], req)
+		fmt.Println(status, string(body))
+		buf = body
+	}
+	// Output:
+	// 200 {"data":{"greet":"hello Ada"}}
+	// 200 {"data":{"greet":"hello Grace"}}
+}

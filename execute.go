@@ -22,7 +22,23 @@ type Request struct {
 // returns the HTTP status the request would get and the JSON response
 // body. Variables hold JSON values: nil, bool, float64 or int64 numbers,
 // string, []any and map[string]any.
+//
+// The body is the caller's: graft keeps no reference to it. It is
+// written in place, in one buffer sized from the operation's last answer,
+// so its capacity may exceed its length.
 func (r *Router) Execute(ctx context.Context, req Request) (status int, body []byte) {
+	return r.AppendExecute(ctx, nil, req)
+}
+
+// AppendExecute is Execute writing the response body into dst: it
+// appends the body to dst and returns the extended slice, as
+// strconv.AppendInt does. A caller that answers many requests, each
+// consumed before the next, passes the previous body[:0] and so reuses
+// one buffer instead of having a new one allocated, zeroed and later
+// collected for every answer; for a large answer that is most of what
+// Execute costs beyond the execution itself. graft keeps no reference
+// to dst or to the returned slice.
+func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (status int, body []byte) {
 	hreq := httpapi.Request{Query: req.Query, OperationName: req.OperationName, Variables: req.Variables, Extensions: req.Extensions}
 	header := req.Header
 	if header == nil {
@@ -31,24 +47,42 @@ func (r *Router) Execute(ctx context.Context, req Request) (status int, body []b
 	// The Auth hook sees what a POST would carry.
 	raw := httpapi.RawRequest{Method: http.MethodPost, Path: r.cfg.Path, ContentType: httpapi.ContentTypeJSON,
 		Accept: httpapi.MediaGraphQLResponse, Header: header}
-	// Execute into a pooled buffer and hand back an exact-size copy, so a
-	// large response is not regrown on every call.
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	resp := httpapi.Response{Body: (*bp)[:0]}
-	func() {
-		defer r.containPanic(ctx, &resp, httpapi.ContentTypeGraphQLResponse)
-		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
-		actx, e := r.admit(ctx, &raw, st)
-		if e != nil {
-			r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
-			return
-		}
-		r.run(actx, st, &hreq, httpapi.MediaGraphQLResponse, &resp)
-	}()
-	body = append([]byte(nil), resp.Body...)
-	if cap(resp.Body) <= maxPooledResponse {
-		*bp = resp.Body[:0]
+	c := &executeCall{st: requestState{layer: r.layer, info: RequestInfo{Header: header}}}
+	// The pipeline writes from the start of resp.Body: hand it the free
+	// capacity after dst's bytes.
+	c.resp.Body = dst[len(dst):]
+	r.runCall(ctx, c, &raw, &hreq)
+	c.st.mu.Lock()
+	status, body = c.resp.Status, c.resp.Body
+	c.resp.Body = nil // a resolver still holding the context reaches headers only
+	c.st.mu.Unlock()
+	if len(dst) == 0 {
+		return status, body
 	}
-	return resp.Status, body
+	if cap(body) > 0 && cap(dst) > len(dst) && &body[:1][0] == &dst[len(dst) : len(dst)+1][0] {
+		return status, dst[:len(dst)+len(body)] // written in place after dst's bytes
+	}
+	return status, append(dst, body...) // the body outgrew dst
+}
+
+// executeCall is what one Execute call allocates: the request state and
+// the response, together. The response body starts as the caller's free
+// capacity (none for Execute): the engine grows it to the size of the
+// operation's last answer at once (further only for a larger answer),
+// and it goes to the caller as it is, with no pooled buffer and no copy.
+type executeCall struct {
+	st   requestState
+	resp httpapi.Response
+}
+
+// runCall admits and runs a request of Execute into c.resp, a panic
+// anywhere becoming the generic internal error.
+func (r *Router) runCall(ctx context.Context, c *executeCall, raw *httpapi.RawRequest, req *httpapi.Request) {
+	defer r.containPanic(ctx, &c.resp, httpapi.ContentTypeGraphQLResponse)
+	actx, e := r.admit(ctx, raw, &c.st)
+	if e != nil {
+		r.fail(&c.resp, httpapi.ContentTypeGraphQLResponse, e)
+		return
+	}
+	r.run(actx, &c.st, req, httpapi.MediaGraphQLResponse, &c.resp)
 }

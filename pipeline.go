@@ -353,7 +353,7 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 		return
 	}
 	if r.cfg.Timeout >= watchdogMinTimeout {
-		d := r.watchdog.start(ctx, r.cfg.Timeout)
+		d := r.watchdog.startIn(st.newDeadline(), ctx, r.cfg.Timeout)
 		defer d.finish()
 		ctx = d
 	} else {

@@ -48,6 +48,20 @@ type requestState struct {
 	// answer is the response of a request ServeHTTP serves, allocated
 	// with the state for the same reason.
 	answer httpapi.Response
+	// deadline is the execution context of the request's first operation
+	// (timeout.go), carried here for the same reason; deadlineUsed says
+	// it is taken, so later operations of a batch get their own.
+	deadline     deadlineCtx
+	deadlineUsed bool
+}
+
+// newDeadline returns storage for an execution context (watchdog.startIn).
+func (st *requestState) newDeadline() *deadlineCtx {
+	if st.deadlineUsed {
+		return new(deadlineCtx)
+	}
+	st.deadlineUsed = true
+	return &st.deadline
 }
 
 // stateCtx is a context holding a request state under stateKey.

@@ -30,7 +30,13 @@ type watchdog struct {
 // start returns the execution context of a request, a child of parent
 // ending timeout from now. The caller must call finish on it.
 func (w *watchdog) start(parent context.Context, timeout time.Duration) *deadlineCtx {
-	d := &deadlineCtx{Context: parent, done: make(chan struct{})}
+	return w.startIn(new(deadlineCtx), parent, timeout)
+}
+
+// startIn is start with the context stored in d, a deadlineCtx never
+// used before, so a request can carry it in an allocation it makes anyway.
+func (w *watchdog) startIn(d *deadlineCtx, parent context.Context, timeout time.Duration) *deadlineCtx {
+	d.Context, d.done = parent, make(chan struct{})
 	d.own = time.Now().Add(timeout)
 	d.deadline = d.own
 	if pd, ok := parent.Deadline(); ok && pd.Before(d.own) {

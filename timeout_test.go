@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +107,42 @@ func TestTimeoutThroughTheWatchdog(t *testing.T) {
 	if rec.Code != http.StatusOK || rec.Body.String() !=
 		`{"errors":[{"message":"Request timed out.","locations":[{"line":1,"column":9}],"path":["block"],"extensions":{"code":"REQUEST_TIMEOUT"}}],"data":null}` {
 		t.Fatalf("got %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The first operation of a request runs in the execution context its
+// request state carries; each later operation of a batch gets a fresh one,
+// live while it runs and ended once it is answered.
+func TestEachBatchOperationGetsItsOwnExecutionContext(t *testing.T) {
+	var done []<-chan struct{}
+	b := schema.New()
+	schema.QueryNoArgs(b, "live", func(ctx context.Context) (bool, error) {
+		done = append(done, ctx.Done())
+		return ctx.Err() == nil, nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRouter(s, nil, Config{Timeout: watchdogMinTimeout, MaxBatch: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "/graphql", strings.NewReader(`[{"query":"{ live }"},{"query":"{ live }"},{"query":"{ live }"}]`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, req)
+	if want := `[{"data":{"live":true}},{"data":{"live":true}},{"data":{"live":true}}]`; rec.Code != http.StatusOK || rec.Body.String() != want {
+		t.Fatalf("got %d %s, want %s", rec.Code, rec.Body, want)
+	}
+	if len(done) != 3 || done[0] == done[1] || done[1] == done[2] || done[0] == done[2] {
+		t.Fatalf("Done channels %v: want three distinct ones", done)
+	}
+	for i, ch := range done {
+		select {
+		case <-ch:
+		default:
+			t.Errorf("operation %d: its context is not ended once answered", i)
+		}
 	}
 }
