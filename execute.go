@@ -47,15 +47,20 @@ func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (st
 	// The Auth hook sees what a POST would carry.
 	raw := httpapi.RawRequest{Method: http.MethodPost, Path: r.cfg.Path, ContentType: httpapi.ContentTypeJSON,
 		Accept: httpapi.MediaGraphQLResponse, Header: header}
-	c := &executeCall{st: requestState{layer: r.layer, info: RequestInfo{Header: header}}}
-	// The pipeline writes from the start of resp.Body: hand it the free
-	// capacity after dst's bytes.
-	c.resp.Body = dst[len(dst):]
-	r.runCall(ctx, c, &raw, &hreq)
-	c.st.mu.Lock()
-	status, body = c.resp.Status, c.resp.Body
-	c.resp.Body = nil // a resolver still holding the context reaches headers only
-	c.st.mu.Unlock()
+	// The request's state and its response are one allocation. The
+	// response body starts as the caller's free capacity after dst's
+	// bytes (none for Execute): the engine grows it to the size of the
+	// operation's last answer at once (further only for a larger answer),
+	// and it goes to the caller as it is, with no pooled buffer and no
+	// copy.
+	st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+	resp := &st.answer
+	resp.Body = dst[len(dst):]
+	r.runExecute(ctx, st, &raw, &hreq)
+	st.mu.Lock()
+	status, body = resp.Status, resp.Body
+	resp.Body = nil // a resolver still holding the context reaches headers only
+	st.mu.Unlock()
 	if len(dst) == 0 {
 		return status, body
 	}
@@ -65,24 +70,15 @@ func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (st
 	return status, append(dst, body...) // the body outgrew dst
 }
 
-// executeCall is what one Execute call allocates: the request state and
-// the response, together. The response body starts as the caller's free
-// capacity (none for Execute): the engine grows it to the size of the
-// operation's last answer at once (further only for a larger answer),
-// and it goes to the caller as it is, with no pooled buffer and no copy.
-type executeCall struct {
-	st   requestState
-	resp httpapi.Response
-}
-
-// runCall admits and runs a request of Execute into c.resp, a panic
-// anywhere becoming the generic internal error.
-func (r *Router) runCall(ctx context.Context, c *executeCall, raw *httpapi.RawRequest, req *httpapi.Request) {
-	defer r.containPanic(ctx, &c.resp, httpapi.ContentTypeGraphQLResponse)
-	actx, e := r.admit(ctx, raw, &c.st)
+// runExecute admits and runs a request of Execute into st.answer, a
+// panic anywhere becoming the generic internal error.
+func (r *Router) runExecute(ctx context.Context, st *requestState, raw *httpapi.RawRequest, req *httpapi.Request) {
+	resp := &st.answer
+	defer r.containPanic(ctx, resp, httpapi.ContentTypeGraphQLResponse)
+	actx, e := r.admit(ctx, raw, st)
 	if e != nil {
-		r.fail(&c.resp, httpapi.ContentTypeGraphQLResponse, e)
+		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
 		return
 	}
-	r.run(actx, &c.st, req, httpapi.MediaGraphQLResponse, &c.resp)
+	r.run(actx, st, req, httpapi.MediaGraphQLResponse, resp)
 }

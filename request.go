@@ -45,8 +45,8 @@ type requestState struct {
 	// ctx is the context withState gives the first time: the state
 	// carries its own context, one allocation rather than two.
 	ctx stateCtx
-	// answer is the response of a request ServeHTTP serves, allocated
-	// with the state for the same reason.
+	// answer is the response of a request ServeHTTP or Execute serves,
+	// allocated with the state for the same reason.
 	answer httpapi.Response
 	// deadline is the execution context of the request's first operation
 	// (timeout.go), carried here for the same reason; deadlineUsed says

@@ -130,7 +130,7 @@ func TestTargets(t *testing.T) {
 			{"graft-upstream", "q6"}:  {samples: []sample{{rps: 200}}},
 		},
 		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 30 << 20}, peakAnon: map[string]int64{"graft": 4 << 20},
-		inProc:  &inProcessResult{output: "BenchmarkQ2/graft-warm \t 1000\t 44000 ns/op\t 2000 B/op\t 11 allocs/op\n"},
+		inProc: &inProcessResult{output: "BenchmarkQ2/graft-warm \t 1000\t 44000 ns/op\t 2000 B/op\t 11 allocs/op\n"},
 	}
 	out := m.targetsMarkdown()
 	for _, want := range []string{
