@@ -157,16 +157,23 @@ func targets(conns, connsHigh int) []target {
 		},
 	})
 	ts = append(ts, target{
-		what: "in process, q2 warm through the engine ≤ 45 µs and ≤ 10 allocs/op",
+		// Judged on Router.AppendExecute: the whole pipeline without HTTP,
+		// writing into the caller's buffer as the engine does; Execute,
+		// which hands the caller a fresh body each time, is shown beside.
+		what: "in process, q2 warm through the engine (Router.AppendExecute) ≤ 45 µs and ≤ 10 allocs/op",
 		judge: func(m *measurement) (string, bool, bool) {
 			if m.inProc == nil || m.inProc.skipped != "" {
 				return "–", false, false
 			}
-			ns, allocs, ok := m.inProc.find("BenchmarkQ2/graft-warm")
+			ns, allocs, ok := m.inProc.find("BenchmarkQ2/graft-append-warm")
 			if !ok {
 				return "–", false, false
 			}
-			return fmt.Sprintf("%.0f µs, %d allocs/op", ns/1000, allocs), ns <= 45000 && allocs <= 10, true
+			fig := fmt.Sprintf("%.0f µs, %d allocs/op", ns/1000, allocs)
+			if ens, eallocs, ok := m.inProc.find("BenchmarkQ2/graft-warm"); ok {
+				fig += fmt.Sprintf(" (Router.Execute, a fresh body each call: %.0f µs, %d allocs/op)", ens/1000, eallocs)
+			}
+			return fig, ns <= 45000 && allocs <= 10, true
 		},
 	})
 	upPeers := []string{"gqlgen-upstream", "graph-gophers-upstream", "mercurius-upstream"}
