@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -56,9 +55,25 @@ type wsConn struct {
 	acked  atomic.Bool
 	wg     sync.WaitGroup
 
+	// life ends with the connection; cancel ends it.
+	life   context.Context
+	cancel context.CancelFunc
+	stop   func() // stops supervise
+	inited bool   // connection_init was received; used by the reader only
+
+	// The reader, when the socket allows it, waits for input on a
+	// goroutine of its own with a fresh, small stack (see wait); br and
+	// src hold the input not yet handled, ready waits for more.
+	br    *bufio.Reader
+	src   *wsSource
+	ready func() error
+	// rmu orders a close handshake from another goroutine (which reads
+	// br) with the reader's look at br and src between messages.
+	rmu sync.Mutex
+
 	mu       sync.Mutex
 	subs     map[string]*wsSub
-	ready    []*wsSub // push subscriptions with news, for drain
+	pending  []*wsSub // push subscriptions with news, for drain
 	draining bool     // a drain goroutine is running
 }
 
@@ -73,7 +88,7 @@ type wsSub struct {
 	ctx     context.Context // the connection's
 	id      []byte          // as JSON
 	release func()          // ends the subscription's bookkeeping, once
-	queued  bool            // in ready; guarded by the connection's mu
+	queued  bool            // in pending; guarded by the connection's mu
 	done    bool            // released; used by drain only
 	failed  bool            // a write failed; used by drain only
 }
@@ -102,7 +117,8 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(smallBuffers{w}, req, &websocket.AcceptOptions{
+	sb := &smallBuffers{ResponseWriter: w}
+	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
 		OriginPatterns: h.cfg.OriginPatterns,
 	})
@@ -116,16 +132,20 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	c.SetReadLimit(r.cfg.MaxBodyBytes)
-	// The connection is served by a goroutine of its own, so this handler
+	// The connection is served by goroutines of its own, so this handler
 	// returns and net/http lets go of the request, its buffers and its
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: req.Header.Get, subs: map[string]*wsSub{}}
-	go func() {
-		defer h.releaseConn()
-		conn.serve()
-	}()
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: req.Header.Get, subs: map[string]*wsSub{},
+		br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	conn.life, conn.cancel = context.WithCancel(conn.ctx)
+	conn.stop = conn.supervise(conn.life)
+	if conn.ready == nil {
+		go conn.serve()
+	} else {
+		go conn.wait()
+	}
 }
 
 // wsBufferSize is the size of the read and of the write buffer of a
@@ -136,11 +156,17 @@ const wsBufferSize = 512
 
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
 // library small buffers instead of net/http's (4 KiB each), keeping the
-// bytes already read.
-type smallBuffers struct{ http.ResponseWriter }
+// bytes already read. It keeps the connection and the reader it handed
+// over.
+type smallBuffers struct {
+	http.ResponseWriter
+	conn net.Conn
+	br   *bufio.Reader
+	src  *wsSource
+}
 
 // Hijack takes over the connection.
-func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
@@ -151,84 +177,141 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		_ = conn.Close()
 		return nil, nil, err
 	}
-	// The bytes net/http has read past the request are kept in the new
-	// reader's buffer, where the WebSocket library looks for them.
-	n := brw.Reader.Buffered()
-	b, _ := brw.Reader.Peek(n)
-	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(wsBufferSize, n))
-	_, _ = br.Peek(n)
-	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(conn, wsBufferSize)), nil
+	// The bytes net/http has read past the request are read first. The
+	// library reads them through the connection it is handed, so they
+	// stay where the connection's reader can see them (see buffered).
+	b, _ := brw.Reader.Peek(brw.Reader.Buffered())
+	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b)}
+	w.br = bufio.NewReaderSize(w.src, wsBufferSize)
+	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(conn, wsBufferSize)), nil
 }
 
-// serve reads messages until the connection ends, then cancels and waits
-// for every subscription of the connection.
+// wsSource is the connection handed to the WebSocket library: the bytes
+// read before the upgrade come first, then the socket's.
+type wsSource struct {
+	net.Conn
+	pending []byte
+}
+
+// Read reads the pending bytes, then the socket.
+func (s *wsSource) Read(p []byte) (int, error) {
+	if len(s.pending) == 0 {
+		return s.Conn.Read(p)
+	}
+	n := copy(p, s.pending)
+	s.pending = s.pending[n:]
+	if len(s.pending) == 0 {
+		s.pending = nil
+	}
+	return n, nil
+}
+
+// serve reads and handles messages until the connection ends, on one
+// goroutine, then ends the connection. It serves sockets whose input wait
+// cannot tell when a message arrives (TLS).
 func (c *wsConn) serve() {
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer func() {
-		cancel()
-		// The connection's end cancels every subscription.
-		c.mu.Lock()
-		for _, sub := range c.subs {
-			sub.stop(context.Canceled)
-		}
-		c.mu.Unlock()
-		c.wg.Wait()
-		_ = c.c.CloseNow()
-	}()
-	defer c.supervise(ctx)()
-	initialised := false
-	for {
-		// Reads end when the connection closes (the client left, a close
-		// code, shutdown); a context without cancellation saves the
-		// library a callback per read.
-		typ, data, err := c.c.Read(context.Background())
-		if err != nil {
-			return
-		}
-		var m wsMessage
-		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil {
-			c.close(wsBadRequest, "Invalid message received")
-			return
-		}
-		switch m.Type {
-		case "connection_init":
-			if initialised {
-				c.close(wsTooManyInitRequests, "Too many initialisation requests")
-				return
-			}
-			initialised = true
-			if !c.init(ctx, m.Payload) {
-				return
-			}
-		case "ping":
-			c.write(ctx, []byte(`{"type":"pong"}`))
-		case "pong":
-		case "subscribe":
-			if !c.acked.Load() {
-				c.close(wsUnauthorized, "Unauthorized")
-				return
-			}
-			if m.ID == "" || len(m.Payload) == 0 {
-				c.close(wsBadRequest, "Invalid message received")
-				return
-			}
-			if !c.subscribe(ctx, m.ID, m.Payload) {
-				return
-			}
-		case "complete":
-			// The id is free again at once, though the operation may
-			// still be finishing.
-			c.mu.Lock()
-			if sub := c.subs[m.ID]; sub != nil {
-				sub.stop(errClientComplete)
-				delete(c.subs, m.ID)
-			}
-			c.mu.Unlock()
-		default:
-			c.close(wsBadRequest, "Invalid message received")
+	for c.handle() {
+	}
+	c.end()
+}
+
+// wait waits, on a goroutine with nothing else on its stack, until input
+// arrives; then it reads and handles the messages that have arrived and
+// hands the wait over to a new goroutine. The runtime cannot shrink the
+// stack of a goroutine waiting deep in the WebSocket library's Read (it
+// keeps the size its deepest call needed, 4 KiB or more); a new
+// goroutine waiting here starts, and stays, at the smallest stack.
+func (c *wsConn) wait() {
+	if !c.buffered() && c.ready() != nil {
+		// The socket is closed or failed; the read tells which.
+		c.handle()
+		c.end()
+		return
+	}
+	for c.handle() {
+		if !c.buffered() {
+			go c.wait()
 			return
 		}
 	}
+	c.end()
+}
+
+// buffered reports whether the reader's buffer holds input.
+func (c *wsConn) buffered() bool {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	return c.br.Buffered() > 0 || len(c.src.pending) > 0
+}
+
+// end ends the connection once its reader stopped: it cancels and waits
+// for every subscription of the connection, closes the socket and
+// releases the connection.
+func (c *wsConn) end() {
+	c.stop()
+	c.cancel()
+	// The connection's end cancels every subscription.
+	c.mu.Lock()
+	for _, sub := range c.subs {
+		sub.stop(context.Canceled)
+	}
+	c.mu.Unlock()
+	c.wg.Wait()
+	_ = c.c.CloseNow()
+	c.r.subs.releaseConn()
+}
+
+// handle reads one message and handles it. It reports false when the
+// connection ended.
+func (c *wsConn) handle() bool {
+	ctx := c.life
+	// Reads end when the connection closes (the client left, a close
+	// code, shutdown); a context without cancellation saves the library
+	// a callback per read.
+	typ, data, err := c.c.Read(context.Background())
+	if err != nil {
+		return false
+	}
+	var m wsMessage
+	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil {
+		c.close(wsBadRequest, "Invalid message received")
+		return false
+	}
+	switch m.Type {
+	case "connection_init":
+		if c.inited {
+			c.close(wsTooManyInitRequests, "Too many initialisation requests")
+			return false
+		}
+		c.inited = true
+		return c.init(ctx, m.Payload)
+	case "ping":
+		c.write(ctx, []byte(`{"type":"pong"}`))
+	case "pong":
+	case "subscribe":
+		if !c.acked.Load() {
+			c.close(wsUnauthorized, "Unauthorized")
+			return false
+		}
+		if m.ID == "" || len(m.Payload) == 0 {
+			c.close(wsBadRequest, "Invalid message received")
+			return false
+		}
+		return c.subscribe(ctx, m.ID, m.Payload)
+	case "complete":
+		// The id is free again at once, though the operation may still
+		// be finishing.
+		c.mu.Lock()
+		if sub := c.subs[m.ID]; sub != nil {
+			sub.stop(errClientComplete)
+			delete(c.subs, m.ID)
+		}
+		c.mu.Unlock()
+	default:
+		c.close(wsBadRequest, "Invalid message received")
+		return false
+	}
+	return true
 }
 
 // init runs the OnConnect hook and acknowledges the connection.
@@ -402,7 +485,7 @@ func (c *wsConn) schedule(sub *wsSub) {
 	c.mu.Lock()
 	if !sub.queued {
 		sub.queued = true
-		c.ready = append(c.ready, sub)
+		c.pending = append(c.pending, sub)
 	}
 	start := !c.draining
 	c.draining = true
@@ -419,15 +502,15 @@ func (c *wsConn) drain() {
 	var buf []byte
 	for {
 		c.mu.Lock()
-		if len(c.ready) == 0 {
-			c.ready = nil
+		if len(c.pending) == 0 {
+			c.pending = nil
 			c.draining = false
 			c.mu.Unlock()
 			return
 		}
-		sub := c.ready[0]
-		c.ready[0] = nil
-		c.ready = c.ready[1:]
+		sub := c.pending[0]
+		c.pending[0] = nil
+		c.pending = c.pending[1:]
 		sub.queued = false
 		c.mu.Unlock()
 		buf = c.deliver(sub, buf)
@@ -507,5 +590,7 @@ func (c *wsConn) write(ctx context.Context, msg []byte) bool {
 
 // close closes the connection with a protocol close code.
 func (c *wsConn) close(code websocket.StatusCode, reason string) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
 	_ = c.c.Close(code, reason)
 }

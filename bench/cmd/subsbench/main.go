@@ -28,13 +28,15 @@ import (
 	"github.com/coder/websocket"
 )
 
+const graftPkg = "github.com/graftgql/graft/cmd/graft"
+
 func main() {
 	n := flag.Int("n", 10000, "subscribers")
 	events := flag.Int("events", 20, "messages posted")
 	server := flag.String("server", "graft", "graft (cmd/graft) or gqlgen (cmd/gqlgenchat)")
 	flag.Parse()
 	pkg := map[string]string{
-		"graft":  "github.com/graftgql/graft/cmd/graft",
+		"graft":  graftPkg,
 		"gqlgen": "github.com/graftgql/graft/bench/cmd/gqlgenchat",
 	}[*server]
 	if pkg == "" {
@@ -54,7 +56,17 @@ func run(pkg string, n, events int) error {
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "graft")
-	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+	build := exec.Command("go", "build", "-o", bin, pkg)
+	if pkg == graftPkg {
+		// cmd/graft is built in its own module, whose go.sum covers its
+		// dependencies (OpenTelemetry's exporters) that bench's does not.
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/graftgql/graft").Output()
+		if err != nil {
+			return fmt.Errorf("locate the graft module: %v", err)
+		}
+		build.Dir = strings.TrimSpace(string(out))
+	}
+	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
