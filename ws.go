@@ -53,13 +53,12 @@ type wsConn struct {
 	ctx    context.Context // the connection's: Auth's and OnConnect's values
 	header func(string) string
 	acked  atomic.Bool
+	ended  atomic.Bool // the reader stopped: nothing more is sent
 	wg     sync.WaitGroup
+	inited bool // connection_init was received; used by the reader only
 
-	// life ends with the connection; cancel ends it.
-	life   context.Context
-	cancel context.CancelFunc
-	stop   func() // stops supervise
-	inited bool   // connection_init was received; used by the reader only
+	// Tickets of the connection's deadlines in the hub's clocks.
+	initTicket, pingTicket atomic.Uint64
 
 	// The reader, when the socket allows it, waits for input on a
 	// goroutine of its own with a fresh, small stack (see wait); br and
@@ -70,6 +69,8 @@ type wsConn struct {
 	// rmu orders a close handshake from another goroutine (which reads
 	// br) with the reader's look at br and src between messages.
 	rmu sync.Mutex
+	// wmu makes writes one at a time, each within its own deadline.
+	wmu sync.Mutex
 
 	mu       sync.Mutex
 	subs     map[string]*wsSub
@@ -79,18 +80,17 @@ type wsConn struct {
 
 // wsSub is a running operation of a connection.
 type wsSub struct {
+	key  string // the operation's id
+	id   []byte // as JSON
 	stop context.CancelCauseFunc
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
-	stream  *exec.Stream
-	sctx    context.Context // the subscription's
-	ctx     context.Context // the connection's
-	id      []byte          // as JSON
-	release func()          // ends the subscription's bookkeeping, once
-	queued  bool            // in pending; guarded by the connection's mu
-	done    bool            // released; used by drain only
-	failed  bool            // a write failed; used by drain only
+	stream *exec.Stream
+	sctx   context.Context // the subscription's
+	queued bool            // in pending; guarded by the connection's mu
+	done   bool            // released; used by drain only
+	failed bool            // a write failed; used by drain only
 }
 
 // serveWebSocket serves a graphql-transport-ws connection.
@@ -137,10 +137,12 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: req.Header.Get, subs: map[string]*wsSub{},
-		br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
-	conn.life, conn.cancel = context.WithCancel(conn.ctx)
-	conn.stop = conn.supervise(conn.life)
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: newWSHeader(req.Header).get,
+		subs: map[string]*wsSub{}, br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	if !h.addWS(conn) {
+		go conn.shutdown()
+	}
+	conn.initTicket.Store(h.inits.add(conn))
 	if conn.ready == nil {
 		go conn.serve()
 	} else {
@@ -248,8 +250,11 @@ func (c *wsConn) buffered() bool {
 // for every subscription of the connection, closes the socket and
 // releases the connection.
 func (c *wsConn) end() {
-	c.stop()
-	c.cancel()
+	h := c.r.subs
+	c.ended.Store(true)
+	h.removeWS(c)
+	h.inits.remove(c, c.initTicket.Load())
+	h.pings.remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
 	c.mu.Lock()
 	for _, sub := range c.subs {
@@ -258,13 +263,12 @@ func (c *wsConn) end() {
 	c.mu.Unlock()
 	c.wg.Wait()
 	_ = c.c.CloseNow()
-	c.r.subs.releaseConn()
+	h.releaseConn()
 }
 
 // handle reads one message and handles it. It reports false when the
 // connection ended.
 func (c *wsConn) handle() bool {
-	ctx := c.life
 	// Reads end when the connection closes (the client left, a close
 	// code, shutdown); a context without cancellation saves the library
 	// a callback per read.
@@ -284,9 +288,9 @@ func (c *wsConn) handle() bool {
 			return false
 		}
 		c.inited = true
-		return c.init(ctx, m.Payload)
+		return c.init(m.Payload)
 	case "ping":
-		c.write(ctx, []byte(`{"type":"pong"}`))
+		c.write([]byte(`{"type":"pong"}`))
 	case "pong":
 	case "subscribe":
 		if !c.acked.Load() {
@@ -297,7 +301,7 @@ func (c *wsConn) handle() bool {
 			c.close(wsBadRequest, "Invalid message received")
 			return false
 		}
-		return c.subscribe(ctx, m.ID, m.Payload)
+		return c.subscribe(m.ID, m.Payload)
 	case "complete":
 		// The id is free again at once, though the operation may still
 		// be finishing.
@@ -315,7 +319,7 @@ func (c *wsConn) handle() bool {
 }
 
 // init runs the OnConnect hook and acknowledges the connection.
-func (c *wsConn) init(ctx context.Context, payload json.RawMessage) bool {
+func (c *wsConn) init(payload json.RawMessage) bool {
 	if hook := c.r.subs.cfg.OnConnect; hook != nil {
 		var p map[string]any
 		if len(payload) > 0 && string(payload) != "null" {
@@ -334,65 +338,51 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) bool {
 		}
 	}
 	// acked is set after the ack is written, so no ping precedes it.
-	c.write(ctx, []byte(`{"type":"connection_ack"}`))
+	c.write([]byte(`{"type":"connection_ack"}`))
 	c.acked.Store(true)
+	h := c.r.subs
+	h.inits.remove(c, c.initTicket.Load())
+	if h.cfg.KeepAlive > 0 {
+		c.pingTicket.Store(h.pings.add(c))
+	}
 	return true
 }
 
-// supervise closes a connection not initialised in time, sends pings,
-// and completes everything when the server shuts down. It uses timers and
-// the hub's registry rather than a goroutine per connection, so an idle
-// connection costs no goroutine beyond its read loop. The returned func
-// stops it.
-func (c *wsConn) supervise(ctx context.Context) (stop func()) {
-	cfg := c.r.subs.cfg
-	initTimer := time.AfterFunc(cfg.InitTimeout, func() {
-		if !c.acked.Load() {
-			c.close(wsInitTimeout, "Connection initialisation timeout")
-		}
-	})
-	var ping *time.Timer
-	if cfg.KeepAlive > 0 {
-		// Created stopped and started once assigned, since the callback
-		// resets it.
-		ping = time.AfterFunc(time.Duration(1<<62), func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if c.acked.Load() {
-				c.write(ctx, []byte(`{"type":"ping"}`))
-			}
-			ping.Reset(cfg.KeepAlive)
-		})
-		ping.Reset(cfg.KeepAlive)
+// initExpired closes c if it is not initialised when its init timeout
+// passes. It runs in the clock's goroutine.
+func (c *wsConn) initExpired() {
+	if !c.acked.Load() && !c.ended.Load() {
+		go c.close(wsInitTimeout, "Connection initialisation timeout")
 	}
-	unregister := c.r.subs.register(func() { c.shutdown(ctx) })
-	return func() {
-		initTimer.Stop()
-		if ping != nil {
-			ping.Stop()
-		}
-		unregister()
+}
+
+// keepAlive pings c and schedules its next ping, when c is still open.
+// It runs in the clock's goroutine.
+func (c *wsConn) keepAlive() {
+	if c.ended.Load() {
+		return
 	}
+	c.pingTicket.Store(c.r.subs.pings.add(c))
+	go c.write([]byte(`{"type":"ping"}`))
 }
 
 // shutdown completes every operation of the connection and closes it with
 // 1001 Going Away.
-func (c *wsConn) shutdown(ctx context.Context) {
+func (c *wsConn) shutdown() {
 	c.mu.Lock()
 	for _, sub := range c.subs {
 		sub.stop(errShutdown)
 	}
 	c.mu.Unlock()
 	c.wg.Wait() // each operation sends its complete
-	if ctx.Err() == nil {
+	if !c.ended.Load() {
 		c.close(websocket.StatusGoingAway, "Server shutting down")
 	}
 }
 
 // subscribe starts operation id. It reports false when the connection
 // was closed.
-func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessage) bool {
+func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	c.mu.Lock()
 	if c.subs[id] != nil {
 		c.mu.Unlock()
@@ -404,79 +394,82 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 	case <-c.r.subs.closing:
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
-		c.sendErrors(ctx, idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
+		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return true
 	default:
 	}
 	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.acquireSub() {
 		c.mu.Unlock()
-		c.sendErrors(ctx, idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
+		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
-	sub := &wsSub{stop: stop}
+	sub := &wsSub{key: id, id: idJSON, stop: stop}
 	c.subs[id] = sub
 	c.mu.Unlock()
 	c.wg.Add(1)
-	sub.release = func() {
-		c.mu.Lock()
-		if c.subs[id] == sub {
-			delete(c.subs, id)
-		}
-		c.mu.Unlock()
-		stop(nil)
-		c.r.subs.releaseSub()
-		c.wg.Done()
-	}
 	go func() {
-		if !c.run(sctx, ctx, sub, idJSON, payload) {
-			sub.release()
+		if !c.run(sctx, sub, payload) {
+			c.release(sub)
 		}
 	}()
 	return true
 }
 
+// release ends the bookkeeping of sub, once.
+func (c *wsConn) release(sub *wsSub) {
+	c.mu.Lock()
+	if c.subs[sub.key] == sub {
+		delete(c.subs, sub.key)
+	}
+	c.mu.Unlock()
+	sub.stop(nil)
+	c.r.subs.releaseSub()
+	c.wg.Done()
+}
+
 // run runs one operation of the connection and sends its messages. sctx
-// is the operation's context, ctx the connection's. It reports true when
-// it handed a push subscription over to the connection's drain, which
-// then sends its events and releases it.
-func (c *wsConn) run(sctx, ctx context.Context, sub *wsSub, id []byte, payload json.RawMessage) bool {
+// is the operation's context. It reports true when it handed a push
+// subscription over to the connection's drain, which then sends its
+// events and releases it.
+func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) bool {
+	id := sub.id
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
-		c.sendErrors(ctx, id, appendErrors(nil, e.Err))
+		c.sendErrors(id, appendErrors(nil, e.Err))
 		return false
 	}
 	op := c.r.start(sctx, &req, c.header)
 	switch {
 	case op.stream == nil && op.resp.Status != http.StatusOK:
 		// A request error: one error message, no complete.
-		c.sendErrors(ctx, id, op.resp.Body)
+		c.sendErrors(id, op.resp.Body)
 		return false
 	case op.stream == nil:
-		c.write(ctx, wsFrame(id, "next", op.resp.Body))
+		c.write(wsFrame(id, "next", op.resp.Body))
 	case op.stream.Queue() != nil:
-		sub.stream, sub.sctx, sub.ctx, sub.id = op.stream, op.ctx, ctx, id
+		sub.stream, sub.sctx = op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true
 	default:
 		_ = c.r.pump(op, func(body []byte) error {
-			if !c.write(ctx, wsFrame(id, "next", body)) {
+			if !c.write(wsFrame(id, "next", body)) {
 				return errNotStream
 			}
 			return nil
 		})
 	}
-	c.complete(sctx, ctx, id)
+	c.complete(sctx, id)
 	return false
 }
 
 // complete sends the complete message of a subscription that ended,
 // unless the client asked for the end or the connection is gone.
-func (c *wsConn) complete(sctx, ctx context.Context, id []byte) {
+func (c *wsConn) complete(sctx context.Context, id []byte) {
 	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
 		return
 	}
-	c.write(ctx, wsFrame(id, "complete", nil))
+	c.write(wsFrame(id, "complete", nil))
 }
 
 // schedule queues sub for the drain goroutine, starting one when none
@@ -528,8 +521,8 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		if !ok {
 			if ended {
 				sub.done = true
-				c.complete(sub.sctx, sub.ctx, sub.id)
-				sub.release()
+				c.complete(sub.sctx, sub.id)
+				c.release(sub)
 			}
 			return buf
 		}
@@ -539,7 +532,7 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
 		buf = sub.stream.Execute(ectx, ev, buf[:0])
 		cancel()
-		if !c.write(sub.ctx, wsFrame(sub.id, "next", buf)) {
+		if !c.write(wsFrame(sub.id, "next", buf)) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
 			sub.failed = true
@@ -550,14 +543,14 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 
 // sendErrors sends an error message whose payload is the errors array of
 // body, a {"errors":[...]} response.
-func (c *wsConn) sendErrors(ctx context.Context, id, body []byte) {
+func (c *wsConn) sendErrors(id, body []byte) {
 	var resp struct {
 		Errors json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(body, &resp) != nil || len(resp.Errors) == 0 {
 		resp.Errors = json.RawMessage(`[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]`)
 	}
-	c.write(ctx, wsFrame(id, "error", resp.Errors))
+	c.write(wsFrame(id, "error", resp.Errors))
 }
 
 // wsFrame builds {"id":id,"type":typ,"payload":payload}.
@@ -577,15 +570,23 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 
 // write sends one message within the write timeout; a consumer too slow
 // for it loses the connection. It reports whether the write succeeded.
-func (c *wsConn) write(ctx context.Context, msg []byte) bool {
-	if ctx.Err() != nil {
+// The timeout is the socket's write deadline, set for each write and
+// cleared after it, rather than a context, which the WebSocket library
+// would keep, with its timer, until the next write.
+func (c *wsConn) write(msg []byte) bool {
+	if c.ended.Load() {
 		return false
 	}
-	// The timeout's context does not derive from ctx, which would keep a
-	// table of children for the life of the connection.
-	wctx, cancel := context.WithTimeout(context.Background(), c.r.subs.cfg.WriteTimeout)
-	defer cancel()
-	return c.c.Write(wctx, websocket.MessageText, msg) == nil
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	if c.c.Write(context.Background(), websocket.MessageText, msg) != nil {
+		_ = c.c.CloseNow()
+		return false
+	}
+	// The library's own writes (pongs, close frames) bound themselves.
+	_ = c.src.SetWriteDeadline(time.Time{})
+	return true
 }
 
 // close closes the connection with a protocol close code.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/pubsub"
+	"github.com/graftgql/graft/schema"
 )
 
 // rawWS is a graphql-transport-ws client on a bare TCP socket, for tests
@@ -187,4 +189,44 @@ func TestWebSocketOverTLS(t *testing.T) {
 	}
 	r.CloseSubscriptions()
 	w.expectClose(websocket.StatusGoingAway, "Server shutting down")
+}
+
+func TestWebSocketOperationsSeeTheUpgradeHeaders(t *testing.T) {
+	b := schema.New()
+	schema.Query(b, "header", func(ctx context.Context, a struct{ Name string }) (string, error) {
+		return graft.RequestInfoFrom(ctx).Header(a.Name), nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql", &websocket.DialOptions{
+		Subprotocols: []string{"graphql-transport-ws"},
+		HTTPHeader:   http.Header{"Authorization": {"Bearer a:b"}, "X-Many": {"first", "second"}, "X-Empty": {""}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	w := &wsClient{t: t, c: c}
+	w.init()
+	i := 0
+	for name, want := range map[string]string{
+		"Authorization": "Bearer a:b", "authorization": "Bearer a:b", "x-many": "first", "X-Empty": "",
+		"Sec-WebSocket-Key": "", "X-Missing": "", "Upgrade": "websocket",
+	} {
+		i++
+		id := strconv.Itoa(i)
+		w.send(`{"id":"` + id + `","type":"subscribe","payload":{"query":"query($n: String!) { header(name: $n) }","variables":{"n":"` + name + `"}}}`)
+		w.expect(`{"id":"` + id + `","type":"next","payload":{"data":{"header":"` + want + `"}}}`)
+		w.expect(`{"id":"` + id + `","type":"complete"}`)
+	}
 }
