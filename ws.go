@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -72,8 +73,10 @@ type wsConn struct {
 	// wmu makes writes one at a time, each within its own deadline.
 	wmu sync.Mutex
 
-	mu       sync.Mutex
-	subs     map[string]*wsSub
+	mu sync.Mutex
+	// subs holds the running operations by id, in a slice: a connection
+	// has few (MaxSubscriptionsPerConnection), and a map costs more.
+	subs     []*wsSub
 	pending  []*wsSub // push subscriptions with news, for drain
 	draining bool     // a drain goroutine is running
 }
@@ -138,7 +141,7 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	// The request's context ends when the handler returns; its values
 	// stay.
 	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: newWSHeader(req.Header).get,
-		subs: map[string]*wsSub{}, br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+		br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
 	if !h.addWS(conn) {
 		go conn.shutdown()
 	}
@@ -306,9 +309,9 @@ func (c *wsConn) handle() bool {
 		// The id is free again at once, though the operation may still
 		// be finishing.
 		c.mu.Lock()
-		if sub := c.subs[m.ID]; sub != nil {
+		if sub := c.find(m.ID); sub != nil {
 			sub.stop(errClientComplete)
-			delete(c.subs, m.ID)
+			c.remove(sub)
 		}
 		c.mu.Unlock()
 	default:
@@ -384,7 +387,7 @@ func (c *wsConn) shutdown() {
 // was closed.
 func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	c.mu.Lock()
-	if c.subs[id] != nil {
+	if c.find(id) != nil {
 		c.mu.Unlock()
 		c.close(wsSubscriberExists, "Subscriber for "+id+" already exists")
 		return false
@@ -405,7 +408,7 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
 	sub := &wsSub{key: id, id: idJSON, stop: stop}
-	c.subs[id] = sub
+	c.subs = append(c.subs, sub)
 	c.mu.Unlock()
 	c.wg.Add(1)
 	go func() {
@@ -416,12 +419,31 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	return true
 }
 
+// find returns the running operation id, or nil; c.mu is held.
+func (c *wsConn) find(id string) *wsSub {
+	for _, sub := range c.subs {
+		if sub.key == id {
+			return sub
+		}
+	}
+	return nil
+}
+
+// remove removes sub from the running operations, if it is there; c.mu
+// is held.
+func (c *wsConn) remove(sub *wsSub) {
+	if i := slices.Index(c.subs, sub); i >= 0 {
+		c.subs = slices.Delete(c.subs, i, i+1)
+		if len(c.subs) == 0 {
+			c.subs = nil
+		}
+	}
+}
+
 // release ends the bookkeeping of sub, once.
 func (c *wsConn) release(sub *wsSub) {
 	c.mu.Lock()
-	if c.subs[sub.key] == sub {
-		delete(c.subs, sub.key)
-	}
+	c.remove(sub)
 	c.mu.Unlock()
 	sub.stop(nil)
 	c.r.subs.releaseSub()
