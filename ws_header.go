@@ -15,15 +15,16 @@ type wsHeader string
 func newWSHeader(h http.Header) wsHeader {
 	n := 0
 	for k, vs := range h {
-		for _, v := range vs {
-			n += len(k) + len(v) + 2
+		if !wsHandshakeHeader(k) {
+			for _, v := range vs {
+				n += len(k) + len(v) + 2
+			}
 		}
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for k, vs := range h {
-		switch k {
-		case "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions":
+		if wsHandshakeHeader(k) {
 			continue
 		}
 		for _, v := range vs {
@@ -34,6 +35,16 @@ func newWSHeader(h http.Header) wsHeader {
 		}
 	}
 	return wsHeader(b.String())
+}
+
+// wsHandshakeHeader reports whether the canonical header name k is one of
+// the WebSocket handshake's own, which no hook needs.
+func wsHandshakeHeader(k string) bool {
+	switch k {
+	case "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions":
+		return true
+	}
+	return false
 }
 
 // get returns the first value of header name (any case), as
