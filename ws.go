@@ -153,11 +153,17 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// wsBufferSize is the size of the read and of the write buffer of a
-// WebSocket connection. A message larger than a buffer is read into, or
-// written from, the message itself, so small buffers cost a system call
-// more per large message and save memory on every idle connection.
-const wsBufferSize = 512
+// The sizes of the read and of the write buffer of a WebSocket
+// connection. A message larger than a buffer is read into, or written
+// from, the message itself, so small buffers cost a system call more per
+// large message and save memory on every idle connection. Clients send
+// few and small messages (subscribe, complete, ping, pong): the read
+// buffer holds the small ones whole. The write buffer holds a frame
+// header and a typical event, so an event costs one system call.
+const (
+	wsReadBufferSize  = 128
+	wsWriteBufferSize = 512
+)
 
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
 // library small buffers instead of net/http's (4 KiB each), keeping the
@@ -187,8 +193,8 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	// stay where the connection's reader can see them (see buffered).
 	b, _ := brw.Reader.Peek(brw.Reader.Buffered())
 	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b)}
-	w.br = bufio.NewReaderSize(w.src, wsBufferSize)
-	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(conn, wsBufferSize)), nil
+	w.br = bufio.NewReaderSize(w.src, wsReadBufferSize)
+	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(conn, wsWriteBufferSize)), nil
 }
 
 // wsSource is the connection handed to the WebSocket library: the bytes
