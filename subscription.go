@@ -103,30 +103,36 @@ type hub struct {
 	closing  chan struct{}
 	closed   bool
 	sseConns map[string]*sseConn // single connection mode, by token
-	// onClose holds the shutdown of each open WebSocket connection.
-	onClose map[*func()]struct{}
+	// wsConns holds the open WebSocket connections, for shutdown.
+	wsConns map[*wsConn]struct{}
+	// inits closes WebSocket connections not initialised in time; pings
+	// sends the keep-alive pings of the initialised ones.
+	inits, pings *wsClock
 }
 
-// register adds f to the functions CloseSubscriptions runs, each in its
-// own goroutine, and returns the func that removes it. After shutdown
-// began, f runs at once.
-func (h *hub) register(f func()) (unregister func()) {
+// addWS adds c to the connections CloseSubscriptions shuts down and
+// reports true, or reports false once shutdown has begun.
+func (h *hub) addWS(c *wsConn) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		go f()
-		return func() {}
+		return false
 	}
-	h.onClose[&f] = struct{}{}
-	return func() {
-		h.mu.Lock()
-		delete(h.onClose, &f)
-		h.mu.Unlock()
-	}
+	h.wsConns[c] = struct{}{}
+	return true
+}
+
+func (h *hub) removeWS(c *wsConn) {
+	h.mu.Lock()
+	delete(h.wsConns, c)
+	h.mu.Unlock()
 }
 
 func newHub(cfg SubscriptionConfig) *hub {
-	return &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, onClose: map[*func()]struct{}{}}
+	h := &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, wsConns: map[*wsConn]struct{}{}}
+	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
+	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
+	return h
 }
 
 // acquireConn counts a new connection, or reports false when full or
@@ -184,10 +190,10 @@ func (r *Router) CloseSubscriptions() {
 	if !h.closed {
 		h.closed = true
 		close(h.closing)
-		for f := range h.onClose {
-			go (*f)()
+		for c := range h.wsConns {
+			go c.shutdown()
 		}
-		clear(h.onClose)
+		clear(h.wsConns)
 	}
 }
 

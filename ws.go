@@ -6,9 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,28 +54,46 @@ type wsConn struct {
 	ctx    context.Context // the connection's: Auth's and OnConnect's values
 	header func(string) string
 	acked  atomic.Bool
+	ended  atomic.Bool // the reader stopped: nothing more is sent
 	wg     sync.WaitGroup
+	inited bool // connection_init was received; used by the reader only
 
-	mu       sync.Mutex
-	subs     map[string]*wsSub
-	ready    []*wsSub // push subscriptions with news, for drain
+	// Tickets of the connection's deadlines in the hub's clocks.
+	initTicket, pingTicket atomic.Uint64
+
+	// The reader, when the socket allows it, waits for input on a
+	// goroutine of its own with a fresh, small stack (see wait); br and
+	// src hold the input not yet handled, ready waits for more.
+	br    *bufio.Reader
+	src   *wsSource
+	ready func() error
+	// rmu orders a close handshake from another goroutine (which reads
+	// br) with the reader's look at br and src between messages.
+	rmu sync.Mutex
+	// wmu makes writes one at a time, each within its own deadline.
+	wmu sync.Mutex
+
+	mu sync.Mutex
+	// subs holds the running operations by id, in a slice: a connection
+	// has few (MaxSubscriptionsPerConnection), and a map costs more.
+	subs     []*wsSub
+	pending  []*wsSub // push subscriptions with news, for drain
 	draining bool     // a drain goroutine is running
 }
 
 // wsSub is a running operation of a connection.
 type wsSub struct {
+	key  string // the operation's id
+	id   []byte // as JSON
 	stop context.CancelCauseFunc
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
-	stream  *exec.Stream
-	sctx    context.Context // the subscription's
-	ctx     context.Context // the connection's
-	id      []byte          // as JSON
-	release func()          // ends the subscription's bookkeeping, once
-	queued  bool            // in ready; guarded by the connection's mu
-	done    bool            // released; used by drain only
-	failed  bool            // a write failed; used by drain only
+	stream *exec.Stream
+	sctx   context.Context // the subscription's
+	queued bool            // in pending; guarded by the connection's mu
+	done   bool            // released; used by drain only
+	failed bool            // a write failed; used by drain only
 }
 
 // serveWebSocket serves a graphql-transport-ws connection.
@@ -102,7 +120,8 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(smallBuffers{w}, req, &websocket.AcceptOptions{
+	sb := &smallBuffers{ResponseWriter: w}
+	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
 		OriginPatterns: h.cfg.OriginPatterns,
 	})
@@ -116,31 +135,49 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	c.SetReadLimit(r.cfg.MaxBodyBytes)
-	// The connection is served by a goroutine of its own, so this handler
+	// The connection is served by goroutines of its own, so this handler
 	// returns and net/http lets go of the request, its buffers and its
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: req.Header.Get, subs: map[string]*wsSub{}}
-	go func() {
-		defer h.releaseConn()
-		conn.serve()
-	}()
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: newWSHeader(req.Header).get,
+		br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	if !h.addWS(conn) {
+		go conn.shutdown()
+	}
+	conn.initTicket.Store(h.inits.add(conn))
+	if conn.ready == nil {
+		go conn.serve()
+	} else {
+		go conn.wait()
+	}
 }
 
-// wsBufferSize is the size of the read and of the write buffer of a
-// WebSocket connection. A message larger than a buffer is read into, or
-// written from, the message itself, so small buffers cost a system call
-// more per large message and save memory on every idle connection.
-const wsBufferSize = 512
+// The sizes of the read and of the write buffer of a WebSocket
+// connection. A message larger than a buffer is read into, or written
+// from, the message itself, so small buffers cost a system call more per
+// large message and save memory on every idle connection. Clients send
+// few and small messages (subscribe, complete, ping, pong): the read
+// buffer holds the small ones whole. The write buffer holds a frame
+// header and a typical event, so an event costs one system call.
+const (
+	wsReadBufferSize  = 128
+	wsWriteBufferSize = 512
+)
 
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
 // library small buffers instead of net/http's (4 KiB each), keeping the
-// bytes already read.
-type smallBuffers struct{ http.ResponseWriter }
+// bytes already read. It keeps the connection and the reader it handed
+// over.
+type smallBuffers struct {
+	http.ResponseWriter
+	conn net.Conn
+	br   *bufio.Reader
+	src  *wsSource
+}
 
 // Hijack takes over the connection.
-func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
@@ -151,88 +188,147 @@ func (w smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		_ = conn.Close()
 		return nil, nil, err
 	}
-	// The bytes net/http has read past the request are kept in the new
-	// reader's buffer, where the WebSocket library looks for them.
-	n := brw.Reader.Buffered()
-	b, _ := brw.Reader.Peek(n)
-	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn), max(wsBufferSize, n))
-	_, _ = br.Peek(n)
-	return conn, bufio.NewReadWriter(br, bufio.NewWriterSize(conn, wsBufferSize)), nil
+	// The bytes net/http has read past the request are read first. The
+	// library reads them through the connection it is handed, so they
+	// stay where the connection's reader can see them (see buffered).
+	b, _ := brw.Reader.Peek(brw.Reader.Buffered())
+	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b)}
+	w.br = bufio.NewReaderSize(w.src, wsReadBufferSize)
+	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(conn, wsWriteBufferSize)), nil
 }
 
-// serve reads messages until the connection ends, then cancels and waits
-// for every subscription of the connection.
+// wsSource is the connection handed to the WebSocket library: the bytes
+// read before the upgrade come first, then the socket's.
+type wsSource struct {
+	net.Conn
+	pending []byte
+}
+
+// Read reads the pending bytes, then the socket.
+func (s *wsSource) Read(p []byte) (int, error) {
+	if len(s.pending) == 0 {
+		return s.Conn.Read(p)
+	}
+	n := copy(p, s.pending)
+	s.pending = s.pending[n:]
+	if len(s.pending) == 0 {
+		s.pending = nil
+	}
+	return n, nil
+}
+
+// serve reads and handles messages until the connection ends, on one
+// goroutine, then ends the connection. It serves sockets whose input wait
+// cannot tell when a message arrives (TLS).
 func (c *wsConn) serve() {
-	ctx, cancel := context.WithCancel(c.ctx)
-	defer func() {
-		cancel()
-		// The connection's end cancels every subscription.
-		c.mu.Lock()
-		for _, sub := range c.subs {
-			sub.stop(context.Canceled)
-		}
-		c.mu.Unlock()
-		c.wg.Wait()
-		_ = c.c.CloseNow()
-	}()
-	defer c.supervise(ctx)()
-	initialised := false
-	for {
-		// Reads end when the connection closes (the client left, a close
-		// code, shutdown); a context without cancellation saves the
-		// library a callback per read.
-		typ, data, err := c.c.Read(context.Background())
-		if err != nil {
-			return
-		}
-		var m wsMessage
-		if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil {
-			c.close(wsBadRequest, "Invalid message received")
-			return
-		}
-		switch m.Type {
-		case "connection_init":
-			if initialised {
-				c.close(wsTooManyInitRequests, "Too many initialisation requests")
-				return
-			}
-			initialised = true
-			if !c.init(ctx, m.Payload) {
-				return
-			}
-		case "ping":
-			c.write(ctx, []byte(`{"type":"pong"}`))
-		case "pong":
-		case "subscribe":
-			if !c.acked.Load() {
-				c.close(wsUnauthorized, "Unauthorized")
-				return
-			}
-			if m.ID == "" || len(m.Payload) == 0 {
-				c.close(wsBadRequest, "Invalid message received")
-				return
-			}
-			if !c.subscribe(ctx, m.ID, m.Payload) {
-				return
-			}
-		case "complete":
-			// The id is free again at once, though the operation may
-			// still be finishing.
-			c.mu.Lock()
-			if sub := c.subs[m.ID]; sub != nil {
-				sub.stop(errClientComplete)
-				delete(c.subs, m.ID)
-			}
-			c.mu.Unlock()
-		default:
-			c.close(wsBadRequest, "Invalid message received")
+	for c.handle() {
+	}
+	c.end()
+}
+
+// wait waits, on a goroutine with nothing else on its stack, until input
+// arrives; then it reads and handles the messages that have arrived and
+// hands the wait over to a new goroutine. The runtime cannot shrink the
+// stack of a goroutine waiting deep in the WebSocket library's Read (it
+// keeps the size its deepest call needed, 4 KiB or more); a new
+// goroutine waiting here starts, and stays, at the smallest stack.
+func (c *wsConn) wait() {
+	if !c.buffered() && c.ready() != nil {
+		// The socket is closed or failed; the read tells which.
+		c.handle()
+		c.end()
+		return
+	}
+	for c.handle() {
+		if !c.buffered() {
+			go c.wait()
 			return
 		}
 	}
+	c.end()
+}
+
+// buffered reports whether the reader's buffer holds input.
+func (c *wsConn) buffered() bool {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	return c.br.Buffered() > 0 || len(c.src.pending) > 0
+}
+
+// end ends the connection once its reader stopped: it cancels and waits
+// for every subscription of the connection, closes the socket and
+// releases the connection.
+func (c *wsConn) end() {
+	h := c.r.subs
+	c.ended.Store(true)
+	h.removeWS(c)
+	h.inits.remove(c, c.initTicket.Load())
+	h.pings.remove(c, c.pingTicket.Load())
+	// The connection's end cancels every subscription.
+	c.mu.Lock()
+	for _, sub := range c.subs {
+		sub.stop(context.Canceled)
+	}
+	c.mu.Unlock()
+	c.wg.Wait()
+	_ = c.c.CloseNow()
+	h.releaseConn()
+}
+
+// handle reads one message and handles it. It reports false when the
+// connection ended.
+func (c *wsConn) handle() bool {
+	// Reads end when the connection closes (the client left, a close
+	// code, shutdown); a context without cancellation saves the library
+	// a callback per read.
+	typ, data, err := c.c.Read(context.Background())
+	if err != nil {
+		return false
+	}
+	var m wsMessage
+	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil {
+		c.close(wsBadRequest, "Invalid message received")
+		return false
+	}
+	switch m.Type {
+	case "connection_init":
+		if c.inited {
+			c.close(wsTooManyInitRequests, "Too many initialisation requests")
+			return false
+		}
+		c.inited = true
+		return c.init(m.Payload)
+	case "ping":
+		c.write([]byte(`{"type":"pong"}`))
+	case "pong":
+	case "subscribe":
+		if !c.acked.Load() {
+			c.close(wsUnauthorized, "Unauthorized")
+			return false
+		}
+		if m.ID == "" || len(m.Payload) == 0 {
+			c.close(wsBadRequest, "Invalid message received")
+			return false
+		}
+		return c.subscribe(m.ID, m.Payload)
+	case "complete":
+		// The id is free again at once, though the operation may still
+		// be finishing.
+		c.mu.Lock()
+		if sub := c.find(m.ID); sub != nil {
+			sub.stop(errClientComplete)
+			c.remove(sub)
+		}
+		c.mu.Unlock()
+	default:
+		c.close(wsBadRequest, "Invalid message received")
+		return false
+	}
+	return true
 }
 
 // init runs the OnConnect hook and acknowledges the connection.
-func (c *wsConn) init(ctx context.Context, payload json.RawMessage) bool {
+func (c *wsConn) init(payload json.RawMessage) bool {
 	if hook := c.r.subs.cfg.OnConnect; hook != nil {
 		var p map[string]any
 		if len(payload) > 0 && string(payload) != "null" {
@@ -251,67 +347,53 @@ func (c *wsConn) init(ctx context.Context, payload json.RawMessage) bool {
 		}
 	}
 	// acked is set after the ack is written, so no ping precedes it.
-	c.write(ctx, []byte(`{"type":"connection_ack"}`))
+	c.write([]byte(`{"type":"connection_ack"}`))
 	c.acked.Store(true)
+	h := c.r.subs
+	h.inits.remove(c, c.initTicket.Load())
+	if h.cfg.KeepAlive > 0 {
+		c.pingTicket.Store(h.pings.add(c))
+	}
 	return true
 }
 
-// supervise closes a connection not initialised in time, sends pings,
-// and completes everything when the server shuts down. It uses timers and
-// the hub's registry rather than a goroutine per connection, so an idle
-// connection costs no goroutine beyond its read loop. The returned func
-// stops it.
-func (c *wsConn) supervise(ctx context.Context) (stop func()) {
-	cfg := c.r.subs.cfg
-	initTimer := time.AfterFunc(cfg.InitTimeout, func() {
-		if !c.acked.Load() {
-			c.close(wsInitTimeout, "Connection initialisation timeout")
-		}
-	})
-	var ping *time.Timer
-	if cfg.KeepAlive > 0 {
-		// Created stopped and started once assigned, since the callback
-		// resets it.
-		ping = time.AfterFunc(time.Duration(1<<62), func() {
-			if ctx.Err() != nil {
-				return
-			}
-			if c.acked.Load() {
-				c.write(ctx, []byte(`{"type":"ping"}`))
-			}
-			ping.Reset(cfg.KeepAlive)
-		})
-		ping.Reset(cfg.KeepAlive)
+// initExpired closes c if it is not initialised when its init timeout
+// passes. It runs in the clock's goroutine.
+func (c *wsConn) initExpired() {
+	if !c.acked.Load() && !c.ended.Load() {
+		go c.close(wsInitTimeout, "Connection initialisation timeout")
 	}
-	unregister := c.r.subs.register(func() { c.shutdown(ctx) })
-	return func() {
-		initTimer.Stop()
-		if ping != nil {
-			ping.Stop()
-		}
-		unregister()
+}
+
+// keepAlive pings c and schedules its next ping, when c is still open.
+// It runs in the clock's goroutine.
+func (c *wsConn) keepAlive() {
+	if c.ended.Load() {
+		return
 	}
+	c.pingTicket.Store(c.r.subs.pings.add(c))
+	go c.write([]byte(`{"type":"ping"}`))
 }
 
 // shutdown completes every operation of the connection and closes it with
 // 1001 Going Away.
-func (c *wsConn) shutdown(ctx context.Context) {
+func (c *wsConn) shutdown() {
 	c.mu.Lock()
 	for _, sub := range c.subs {
 		sub.stop(errShutdown)
 	}
 	c.mu.Unlock()
 	c.wg.Wait() // each operation sends its complete
-	if ctx.Err() == nil {
+	if !c.ended.Load() {
 		c.close(websocket.StatusGoingAway, "Server shutting down")
 	}
 }
 
 // subscribe starts operation id. It reports false when the connection
 // was closed.
-func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessage) bool {
+func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	c.mu.Lock()
-	if c.subs[id] != nil {
+	if c.find(id) != nil {
 		c.mu.Unlock()
 		c.close(wsSubscriberExists, "Subscriber for "+id+" already exists")
 		return false
@@ -321,79 +403,101 @@ func (c *wsConn) subscribe(ctx context.Context, id string, payload json.RawMessa
 	case <-c.r.subs.closing:
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
-		c.sendErrors(ctx, idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
+		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return true
 	default:
 	}
 	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.acquireSub() {
 		c.mu.Unlock()
-		c.sendErrors(ctx, idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
+		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
-	sub := &wsSub{stop: stop}
-	c.subs[id] = sub
+	sub := &wsSub{key: id, id: idJSON, stop: stop}
+	c.subs = append(c.subs, sub)
 	c.mu.Unlock()
 	c.wg.Add(1)
-	sub.release = func() {
-		c.mu.Lock()
-		if c.subs[id] == sub {
-			delete(c.subs, id)
-		}
-		c.mu.Unlock()
-		stop(nil)
-		c.r.subs.releaseSub()
-		c.wg.Done()
-	}
 	go func() {
-		if !c.run(sctx, ctx, sub, idJSON, payload) {
-			sub.release()
+		if !c.run(sctx, sub, payload) {
+			c.release(sub)
 		}
 	}()
 	return true
 }
 
+// find returns the running operation id, or nil; c.mu is held.
+func (c *wsConn) find(id string) *wsSub {
+	for _, sub := range c.subs {
+		if sub.key == id {
+			return sub
+		}
+	}
+	return nil
+}
+
+// remove removes sub from the running operations, if it is there; c.mu
+// is held.
+func (c *wsConn) remove(sub *wsSub) {
+	if i := slices.Index(c.subs, sub); i >= 0 {
+		c.subs = slices.Delete(c.subs, i, i+1)
+		if len(c.subs) == 0 {
+			c.subs = nil
+		}
+	}
+}
+
+// release ends the bookkeeping of sub, once.
+func (c *wsConn) release(sub *wsSub) {
+	c.mu.Lock()
+	c.remove(sub)
+	c.mu.Unlock()
+	sub.stop(nil)
+	c.r.subs.releaseSub()
+	c.wg.Done()
+}
+
 // run runs one operation of the connection and sends its messages. sctx
-// is the operation's context, ctx the connection's. It reports true when
-// it handed a push subscription over to the connection's drain, which
-// then sends its events and releases it.
-func (c *wsConn) run(sctx, ctx context.Context, sub *wsSub, id []byte, payload json.RawMessage) bool {
+// is the operation's context. It reports true when it handed a push
+// subscription over to the connection's drain, which then sends its
+// events and releases it.
+func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) bool {
+	id := sub.id
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
-		c.sendErrors(ctx, id, appendErrors(nil, e.Err))
+		c.sendErrors(id, appendErrors(nil, e.Err))
 		return false
 	}
 	op := c.r.start(sctx, &req, c.header)
 	switch {
 	case op.stream == nil && op.resp.Status != http.StatusOK:
 		// A request error: one error message, no complete.
-		c.sendErrors(ctx, id, op.resp.Body)
+		c.sendErrors(id, op.resp.Body)
 		return false
 	case op.stream == nil:
-		c.write(ctx, wsFrame(id, "next", op.resp.Body))
+		c.write(wsFrame(id, "next", op.resp.Body))
 	case op.stream.Queue() != nil:
-		sub.stream, sub.sctx, sub.ctx, sub.id = op.stream, op.ctx, ctx, id
+		sub.stream, sub.sctx = op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true
 	default:
 		_ = c.r.pump(op, func(body []byte) error {
-			if !c.write(ctx, wsFrame(id, "next", body)) {
+			if !c.write(wsFrame(id, "next", body)) {
 				return errNotStream
 			}
 			return nil
 		})
 	}
-	c.complete(sctx, ctx, id)
+	c.complete(sctx, id)
 	return false
 }
 
 // complete sends the complete message of a subscription that ended,
 // unless the client asked for the end or the connection is gone.
-func (c *wsConn) complete(sctx, ctx context.Context, id []byte) {
+func (c *wsConn) complete(sctx context.Context, id []byte) {
 	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
 		return
 	}
-	c.write(ctx, wsFrame(id, "complete", nil))
+	c.write(wsFrame(id, "complete", nil))
 }
 
 // schedule queues sub for the drain goroutine, starting one when none
@@ -402,7 +506,7 @@ func (c *wsConn) schedule(sub *wsSub) {
 	c.mu.Lock()
 	if !sub.queued {
 		sub.queued = true
-		c.ready = append(c.ready, sub)
+		c.pending = append(c.pending, sub)
 	}
 	start := !c.draining
 	c.draining = true
@@ -419,15 +523,15 @@ func (c *wsConn) drain() {
 	var buf []byte
 	for {
 		c.mu.Lock()
-		if len(c.ready) == 0 {
-			c.ready = nil
+		if len(c.pending) == 0 {
+			c.pending = nil
 			c.draining = false
 			c.mu.Unlock()
 			return
 		}
-		sub := c.ready[0]
-		c.ready[0] = nil
-		c.ready = c.ready[1:]
+		sub := c.pending[0]
+		c.pending[0] = nil
+		c.pending = c.pending[1:]
 		sub.queued = false
 		c.mu.Unlock()
 		buf = c.deliver(sub, buf)
@@ -445,8 +549,8 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		if !ok {
 			if ended {
 				sub.done = true
-				c.complete(sub.sctx, sub.ctx, sub.id)
-				sub.release()
+				c.complete(sub.sctx, sub.id)
+				c.release(sub)
 			}
 			return buf
 		}
@@ -456,7 +560,7 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
 		buf = sub.stream.Execute(ectx, ev, buf[:0])
 		cancel()
-		if !c.write(sub.ctx, wsFrame(sub.id, "next", buf)) {
+		if !c.write(wsFrame(sub.id, "next", buf)) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
 			sub.failed = true
@@ -467,14 +571,14 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 
 // sendErrors sends an error message whose payload is the errors array of
 // body, a {"errors":[...]} response.
-func (c *wsConn) sendErrors(ctx context.Context, id, body []byte) {
+func (c *wsConn) sendErrors(id, body []byte) {
 	var resp struct {
 		Errors json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(body, &resp) != nil || len(resp.Errors) == 0 {
 		resp.Errors = json.RawMessage(`[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]`)
 	}
-	c.write(ctx, wsFrame(id, "error", resp.Errors))
+	c.write(wsFrame(id, "error", resp.Errors))
 }
 
 // wsFrame builds {"id":id,"type":typ,"payload":payload}.
@@ -494,18 +598,28 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 
 // write sends one message within the write timeout; a consumer too slow
 // for it loses the connection. It reports whether the write succeeded.
-func (c *wsConn) write(ctx context.Context, msg []byte) bool {
-	if ctx.Err() != nil {
+// The timeout is the socket's write deadline, set for each write and
+// cleared after it, rather than a context, which the WebSocket library
+// would keep, with its timer, until the next write.
+func (c *wsConn) write(msg []byte) bool {
+	if c.ended.Load() {
 		return false
 	}
-	// The timeout's context does not derive from ctx, which would keep a
-	// table of children for the life of the connection.
-	wctx, cancel := context.WithTimeout(context.Background(), c.r.subs.cfg.WriteTimeout)
-	defer cancel()
-	return c.c.Write(wctx, websocket.MessageText, msg) == nil
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	if c.c.Write(context.Background(), websocket.MessageText, msg) != nil {
+		_ = c.c.CloseNow()
+		return false
+	}
+	// The library's own writes (pongs, close frames) bound themselves.
+	_ = c.src.SetWriteDeadline(time.Time{})
+	return true
 }
 
 // close closes the connection with a protocol close code.
 func (c *wsConn) close(code websocket.StatusCode, reason string) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
 	_ = c.c.Close(code, reason)
 }

@@ -1,0 +1,232 @@
+package graft_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/chat"
+	"github.com/graftgql/graft/pubsub"
+	"github.com/graftgql/graft/schema"
+)
+
+// rawWS is a graphql-transport-ws client on a bare TCP socket, for tests
+// that control how the bytes of frames reach the server.
+type rawWS struct {
+	t  *testing.T
+	c  net.Conn
+	br *bufio.Reader
+}
+
+func dialRawWS(t *testing.T, addr string) *rawWS {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	req := "GET /graphql HTTP/1.1\r\nHost: " + addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n"
+	if _, err := c.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	w := &rawWS{t: t, c: c, br: bufio.NewReader(c)}
+	resp, err := http.ReadResponse(w.br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	return w
+}
+
+// write sends b in pieces of size bytes, one write each.
+func (w *rawWS) write(b []byte, size int) {
+	w.t.Helper()
+	for len(b) > 0 {
+		n := min(size, len(b))
+		if _, err := w.c.Write(b[:n]); err != nil {
+			w.t.Fatal(err)
+		}
+		b = b[n:]
+	}
+}
+
+// frame reads one server frame (unmasked, payload under 126 bytes).
+func (w *rawWS) frame() (opcode byte, payload string) {
+	w.t.Helper()
+	var h [2]byte
+	if _, err := io.ReadFull(w.br, h[:]); err != nil {
+		w.t.Fatal(err)
+	}
+	p := make([]byte, h[1]&0x7f)
+	if _, err := io.ReadFull(w.br, p); err != nil {
+		w.t.Fatal(err)
+	}
+	return h[0] & 0x0f, string(p)
+}
+
+func (w *rawWS) expect(opcode byte, payload string) {
+	w.t.Helper()
+	if op, p := w.frame(); op != opcode || p != payload {
+		w.t.Fatalf("got frame %#x %q, want %#x %q", op, p, opcode, payload)
+	}
+}
+
+// wsControl is a masked client control frame (zero mask).
+func wsControl(opcode byte, payload string) []byte {
+	return append([]byte{0x80 | opcode, 0x80 | byte(len(payload)), 0, 0, 0, 0}, payload...)
+}
+
+func TestWebSocketReaderTakesFramesInAnyPieces(t *testing.T) {
+	srv, _ := chatServer(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	base := runtime.NumGoroutine()
+	w := dialRawWS(t, addr)
+
+	// A message one byte per write: the reader waits for the rest of a
+	// frame it has begun.
+	w.write(wsRawFrame(`{"type":"connection_init"}`), 1)
+	w.expect(0x1, `{"type":"connection_ack"}`)
+
+	// Three messages and a control frame in one write: each is handled,
+	// with none left waiting for more input.
+	var b []byte
+	b = append(b, wsRawFrame(`{"type":"ping"}`)...)
+	b = append(b, wsControl(0x9, "hi")...)
+	b = append(b, wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"{ __typename }"}}`)...)
+	b = append(b, wsRawFrame(`{"type":"ping"}`)...)
+	w.write(b, len(b))
+	w.expect(0x1, `{"type":"pong"}`)
+	w.expect(0xa, "hi")
+	// The operation runs on a goroutine of its own, so its messages and
+	// the second pong come in either order.
+	got := map[string]bool{}
+	for range 3 {
+		_, p := w.frame()
+		got[p] = true
+	}
+	for _, want := range []string{`{"type":"pong"}`, `{"id":"1","type":"next","payload":{"data":{"__typename":"Query"}}}`, `{"id":"1","type":"complete"}`} {
+		if !got[want] {
+			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+
+	// A frame split across writes at every byte boundary of its header.
+	msg := wsRawFrame(`{"type":"ping"}`)
+	w.write(msg[:1], 1)
+	w.write(msg[1:7], 3)
+	w.write(msg[7:], len(msg))
+	w.expect(0x1, `{"type":"pong"}`)
+
+	// The client's close: the server answers it and lets go of the
+	// connection.
+	w.write(wsControl(0x8, "\x03\xe8"), 8)
+	w.expect(0x8, "\x03\xe8")
+	_ = w.c.Close()
+	waitGoroutines(t, base)
+}
+
+func TestWebSocketClientClosingWhileIdle(t *testing.T) {
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	base := runtime.NumGoroutine()
+	w := dialRawWS(t, addr)
+	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
+	w.expect(0x1, `{"type":"connection_ack"}`)
+	w.write(wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"idle\") { id } }"}}`), 1)
+	waitSubscribers(t, ps, "chat:idle", 1)
+	// The socket ends with no close frame: the waiting reader sees it.
+	_ = w.c.Close()
+	waitSubscribers(t, ps, "chat:idle", 0)
+	waitGoroutines(t, base)
+}
+
+func TestWebSocketOverTLS(t *testing.T) {
+	ps := pubsub.NewMemory(pubsub.Options{})
+	s, err := chat.New(ps).Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(r)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "wss"+strings.TrimPrefix(srv.URL, "https")+"/graphql",
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}, HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	w := &wsClient{t: t, c: c}
+	w.init()
+	w.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { countdown(from: 1) }"}}`)
+	w.send(`{"type":"ping"}`)
+	got := map[string]bool{}
+	for range 4 {
+		got[w.read()] = true
+	}
+	for _, want := range []string{`{"type":"pong"}`, `{"id":"1","type":"next","payload":{"data":{"countdown":1}}}`,
+		`{"id":"1","type":"next","payload":{"data":{"countdown":0}}}`, `{"id":"1","type":"complete"}`} {
+		if !got[want] {
+			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+	r.CloseSubscriptions()
+	w.expectClose(websocket.StatusGoingAway, "Server shutting down")
+}
+
+func TestWebSocketOperationsSeeTheUpgradeHeaders(t *testing.T) {
+	b := schema.New()
+	schema.Query(b, "header", func(ctx context.Context, a struct{ Name string }) (string, error) {
+		return graft.RequestInfoFrom(ctx).Header(a.Name), nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql", &websocket.DialOptions{
+		Subprotocols: []string{"graphql-transport-ws"},
+		HTTPHeader:   http.Header{"Authorization": {"Bearer a:b"}, "X-Many": {"first", "second"}, "X-Empty": {""}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	w := &wsClient{t: t, c: c}
+	w.init()
+	i := 0
+	for name, want := range map[string]string{
+		"Authorization": "Bearer a:b", "authorization": "Bearer a:b", "x-many": "first", "X-Empty": "",
+		"Sec-WebSocket-Key": "", "X-Missing": "", "Upgrade": "websocket",
+	} {
+		i++
+		id := strconv.Itoa(i)
+		w.send(`{"id":"` + id + `","type":"subscribe","payload":{"query":"query($n: String!) { header(name: $n) }","variables":{"n":"` + name + `"}}}`)
+		w.expect(`{"id":"` + id + `","type":"next","payload":{"data":{"header":"` + want + `"}}}`)
+		w.expect(`{"id":"` + id + `","type":"complete"}`)
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package graft
+
+import "net"
+
+// readyFunc returns nil: the connection's reader waits in its read.
+func readyFunc(net.Conn) func() error { return nil }

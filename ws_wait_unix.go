@@ -1,0 +1,42 @@
+//go:build unix
+
+package graft
+
+import (
+	"net"
+	"syscall"
+)
+
+// readyFunc returns a func that waits until conn has input (or is closed
+// or failed), without reading it, or nil when conn is not a plain socket
+// (a TLS connection holds input the socket no longer shows).
+func readyFunc(conn net.Conn) func() error {
+	var sc syscall.Conn
+	switch c := conn.(type) {
+	case *net.TCPConn:
+		sc = c
+	case *net.UnixConn:
+		sc = c
+	default:
+		return nil
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	return func() error { return raw.Read(peek) }
+}
+
+// peek reports whether the socket fd has input, an end of input or an
+// error to report, looking at one byte without taking it. The socket is
+// non-blocking: with nothing to read, the runtime's poller waits for it.
+func peek(fd uintptr) bool {
+	var b [1]byte
+	for {
+		_, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK)
+		if err == syscall.EINTR {
+			continue
+		}
+		return err != syscall.EAGAIN && err != syscall.EWOULDBLOCK
+	}
+}
