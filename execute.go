@@ -23,11 +23,19 @@ type Request struct {
 // body. Variables hold JSON values: nil, bool, float64 or int64 numbers,
 // string, []any and map[string]any.
 //
-// The body is the caller's: graft keeps no reference to it. It is
-// written in place, in one buffer sized from the operation's last answer,
-// so its capacity may exceed its length.
+// The body is the caller's: graft keeps no reference to it. It is an
+// exact-size copy of the answer, written into a pooled buffer, so an
+// operation seen for the first time does not grow a new buffer step by
+// step; AppendExecute, given the previous body, saves the copy.
 func (r *Router) Execute(ctx context.Context, req Request) (status int, body []byte) {
-	return r.AppendExecute(ctx, nil, req)
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	status, out := r.AppendExecute(ctx, (*bp)[:0], req)
+	body = append([]byte(nil), out...)
+	if cap(out) <= maxPooledResponse {
+		*bp = out[:0]
+	}
+	return status, body
 }
 
 // AppendExecute is Execute writing the response body into dst: it
