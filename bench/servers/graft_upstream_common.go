@@ -9,6 +9,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/bench/check"
+	"github.com/graftgql/graft/bench/data"
 	"github.com/graftgql/graft/bench/upstream"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
@@ -80,4 +81,22 @@ func batchError(n int, err error) []error {
 		errs[i] = err
 	}
 	return errs
+}
+
+// upstreamRoots declares the root fields every graft upstream server
+// shares: hello, and the authors decoded from the upstream's JSON.
+func upstreamRoots(b *schema.Builder, up *upstream.Client) {
+	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
+	schema.Query(b, "authors", func(ctx context.Context, args upPageArgs) ([]upAuthor, error) {
+		var as []upAuthor
+		err := up.GetJSON(ctx, "/authors", upstream.AuthorsQuery(data.Clamp(args.First, data.AuthorCount)), &as)
+		return as, err
+	})
+	schema.Query(b, "author", func(ctx context.Context, args upAuthorArgs) (*upAuthor, error) {
+		var as []upAuthor
+		if err := up.GetJSON(ctx, "/authors", upstream.AuthorsByIDQuery([]string{string(args.ID)}), &as); err != nil || len(as) == 0 {
+			return nil, err
+		}
+		return &as[0], nil
+	})
 }

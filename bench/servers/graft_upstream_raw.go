@@ -20,19 +20,7 @@ func init() { register(graftUpstream("graft-upstream-raw", graftRawUpstreamSchem
 // them, are decoded.
 func graftRawUpstreamSchema(up *upstream.Client) (*schema.Schema, error) {
 	b := schema.New()
-	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil })
-	schema.Query(b, "authors", func(ctx context.Context, args upPageArgs) ([]upAuthor, error) {
-		var as []upAuthor
-		err := up.GetJSON(ctx, "/authors", upstream.AuthorsQuery(data.Clamp(args.First, data.AuthorCount)), &as)
-		return as, err
-	})
-	schema.Query(b, "author", func(ctx context.Context, args upAuthorArgs) (*upAuthor, error) {
-		var as []upAuthor
-		if err := up.GetJSON(ctx, "/authors", upstream.AuthorsByIDQuery([]string{string(args.ID)}), &as); err != nil || len(as) == 0 {
-			return nil, err
-		}
-		return &as[0], nil
-	})
+	upstreamRoots(b, up)
 	author := schema.Object[upAuthor](b, "Author")
 	schema.BatchFieldFunc(author, "posts", func(ctx context.Context, parents []*upAuthor, args upPageArgs) ([]schema.RawJSON, []error) {
 		ids := make([]string, len(parents))
