@@ -2,7 +2,6 @@ package schemadef
 
 import (
 	"context"
-	"reflect"
 	"sync"
 	"unsafe"
 )
@@ -160,16 +159,9 @@ func (s Sink[R]) Close() { s.q.End() }
 // further behind is disconnected. R and the options are as for
 // Subscription.
 func SubscriptionSink[A, R any](b *Builder, name string, fn func(context.Context, A, Sink[R]) error, opts ...Option) {
-	boxed, direct := compile(func(_ context.Context, parent, _ unsafe.Pointer) (R, error) {
-		return *(*R)(parent), nil
-	})
-	var sub Subscriber
+	var open func(context.Context, A) (Source, error)
 	if fn != nil {
-		sub = func(ctx context.Context, args unsafe.Pointer) (Source, error) {
-			var a A
-			if args != nil {
-				a = *(*A)(args)
-			}
+		open = func(ctx context.Context, a A) (Source, error) {
 			q := newQueue()
 			if err := fn(ctx, a, Sink[R]{q}); err != nil {
 				return Source{}, err
@@ -178,7 +170,5 @@ func SubscriptionSink[A, R any](b *Builder, name string, fn func(context.Context
 			return Source{Next: q.next, Queue: q}, nil
 		}
 	}
-	d := b.rootObject("Subscription")
-	d.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct, fn == nil)
-	d.fields[len(d.fields)-1].subscribe = sub
+	addSubscription[A, R](b, name, opts, open)
 }

@@ -53,18 +53,9 @@ var errNilStream = errors.New("the subscription resolver returned a nil channel"
 // error in the response. Options: Description, Deprecated, OfType, Cost,
 // CostFn.
 func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A) (<-chan R, error), opts ...Option) {
-	// Resolve receives the event as its parent and returns it, as a
-	// resolver returning R would.
-	boxed, direct := compile(func(_ context.Context, parent, _ unsafe.Pointer) (R, error) {
-		return *(*R)(parent), nil
-	})
-	var sub Subscriber
+	var open func(context.Context, A) (Source, error)
 	if fn != nil {
-		sub = func(ctx context.Context, args unsafe.Pointer) (Source, error) {
-			var a A
-			if args != nil {
-				a = *(*A)(args)
-			}
+		open = func(ctx context.Context, a A) (Source, error) {
 			ch, err := fn(ctx, a)
 			if err != nil {
 				return Source{}, err
@@ -85,7 +76,29 @@ func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A)
 			}}, nil
 		}
 	}
+	addSubscription[A, R](b, name, opts, open)
+}
+
+// addSubscription declares the Subscription root field name, whose
+// events are R values, each resolved as a resolver returning it would
+// be. open starts a subscription with the field's arguments; nil declares
+// the field without a resolver.
+func addSubscription[A, R any](b *Builder, name string, opts []Option, open func(context.Context, A) (Source, error)) {
+	// Resolve receives the event as its parent and returns it.
+	boxed, direct := compile(func(_ context.Context, parent, _ unsafe.Pointer) (R, error) {
+		return *(*R)(parent), nil
+	})
+	var sub Subscriber
+	if open != nil {
+		sub = func(ctx context.Context, args unsafe.Pointer) (Source, error) {
+			var a A
+			if args != nil {
+				a = *(*A)(args)
+			}
+			return open(ctx, a)
+		}
+	}
 	d := b.rootObject("Subscription")
-	d.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct, fn == nil)
+	d.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, direct, open == nil)
 	d.fields[len(d.fields)-1].subscribe = sub
 }
