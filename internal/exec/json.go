@@ -1,29 +1,15 @@
 package exec
 
 import (
-	"slices"
 	"strconv"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
 )
 
-// appendString appends s as a JSON string, escaped as the schema's leaf
-// writers escape strings. A string with nothing to escape, the usual
-// case, is copied here, without a second call.
+// appendString appends s as a JSON string, as the schema's leaf writers
+// write strings.
 func appendString(buf []byte, s string) []byte {
-	if !schema.PlainJSONString(s) {
-		return schema.AppendJSONString(buf, s)
-	}
-	n := len(buf)
-	end := n + len(s) + 2
-	if end > cap(buf) {
-		buf = slices.Grow(buf, end-n)
-	}
-	buf = buf[:end]
-	buf[n] = '"'
-	copy(buf[n+1:], s)
-	buf[end-1] = '"'
-	return buf
+	return schema.AppendJSONString(buf, s)
 }
 
 // appendInt appends v in decimal, with no call for values under 1000.

@@ -1,6 +1,7 @@
 package schemadef
 
 import (
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 )
@@ -20,23 +21,71 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 // escaped for JavaScript, and bytes that are not valid UTF-8 become U+FFFD.
 // HTML characters (<, >, &) are left as they are.
 func AppendJSONString(buf []byte, s string) []byte {
-	if !plainString(s) {
-		return appendEscaped(buf, s)
-	}
-	// One grow and one copy.
+	ls := len(s)
 	n := len(buf)
-	end := n + len(s) + 2
-	buf = slices.Grow(buf, end-n)[:end]
-	buf[n] = '"'
-	copy(buf[n+1:], s)
-	buf[end-1] = '"'
-	return buf
-}
-
-// PlainJSONString reports whether AppendJSONString writes s as it is
-// between quotes, so a caller may copy it itself.
-func PlainJSONString(s string) bool {
-	return plainString(s)
+	if cap(buf)-n < max(ls+2, 34) {
+		buf = slices.Grow(buf, max(ls+2, 34))
+	}
+	// A short plain string, the usual case, is tested and copied with the
+	// same loaded words: no loop and no call to memmove. Overlapping
+	// words cover lengths that are not a multiple of the word.
+	switch {
+	case ls >= 8 && ls <= 16:
+		a, b := load64(s), load64(s[ls-8:])
+		if plainWords(a, b) {
+			d := (*[34]byte)(buf[n : n+34])
+			d[0] = '"'
+			binary.LittleEndian.PutUint64(d[1:], a)
+			binary.LittleEndian.PutUint64(d[ls-7:], b)
+			d[ls+1] = '"'
+			return buf[:n+ls+2]
+		}
+	case ls >= 4 && ls < 8:
+		a, b := load32(s), load32(s[ls-4:])
+		if plainWord(uint64(a) | uint64(b)<<32) {
+			d := (*[34]byte)(buf[n : n+34])
+			d[0] = '"'
+			binary.LittleEndian.PutUint32(d[1:], a)
+			binary.LittleEndian.PutUint32(d[ls-3:], b)
+			d[ls+1] = '"'
+			return buf[:n+ls+2]
+		}
+	case ls > 16 && ls <= 32:
+		a, b := load64(s), load64(s[8:])
+		c, e := load64(s[ls-16:]), load64(s[ls-8:])
+		if plainWords(a, b) && plainWords(c, e) {
+			d := (*[34]byte)(buf[n : n+34])
+			d[0] = '"'
+			binary.LittleEndian.PutUint64(d[1:], a)
+			binary.LittleEndian.PutUint64(d[9:], b)
+			binary.LittleEndian.PutUint64(d[ls-15:], c)
+			binary.LittleEndian.PutUint64(d[ls-7:], e)
+			d[ls+1] = '"'
+			return buf[:n+ls+2]
+		}
+	case ls > 0 && ls < 4:
+		// The first, middle and last bytes cover all of s, padded with
+		// a plain 'a'.
+		c0, c1, c2 := s[0], s[ls>>1], s[ls-1]
+		if plainWord(0x6161616161000000 | uint64(c0) | uint64(c1)<<8 | uint64(c2)<<16) {
+			d := (*[34]byte)(buf[n : n+34])
+			d[0] = '"'
+			d[1] = c0
+			d[1+ls>>1] = c1
+			d[ls] = c2
+			d[ls+1] = '"'
+			return buf[:n+ls+2]
+		}
+	default:
+		if plainString(s) {
+			d := buf[n : n+ls+2]
+			d[0] = '"'
+			copy(d[1:], s)
+			d[ls+1] = '"'
+			return buf[:n+ls+2]
+		}
+	}
+	return appendEscaped(buf, s)
 }
 
 // plainString reports whether every byte of s is ASCII that a JSON string
