@@ -3,6 +3,7 @@ package exec
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/graftgql/graft/internal/gqlsyntax"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -20,25 +21,33 @@ import (
 // reasons in e2e/testdata/differential.json.
 
 var (
-	reUnknownType      = regexp.MustCompile(`^Unknown type "([^"]+)"\.`)
-	reNonComposite     = regexp.MustCompile(`cannot condition on non composite type "([^"]+)"\.$`)
-	reNonInput         = regexp.MustCompile(`^Variable "\$[^"]+" cannot be non-input type "([^"]+)"\.$`)
-	reUnknownArg       = regexp.MustCompile(`^Unknown argument "([^"]+)" on `)
-	reDupArg           = regexp.MustCompile(`^There can be only one argument named "([^"]+)"\.$`)
-	reDupOperation     = regexp.MustCompile(`^There can be only one operation named "([^"]*)"\.$`)
-	reDupFragment      = regexp.MustCompile(`^There can be only one fragment named "([^"]+)"\.$`)
-	reDupVariable      = regexp.MustCompile(`^There can be only one variable named "\$([^"]+)"\.$`)
-	reDupDirective     = regexp.MustCompile(`^The directive "@([^"]+)" can only be used once at this location\.$`)
-	reVarPosition      = regexp.MustCompile(`^Variable "\$([^"]+)" of type "[^"]+" used in position expecting type "[^"]+"\.$`)
-	reVarUndefined     = regexp.MustCompile(`^Variable "\$([^"]+)" is not defined`)
-	reVarUnused        = regexp.MustCompile(`^Variable "\$([^"]+)" is never used`)
-	reFieldOnType      = regexp.MustCompile(`^Cannot query field "[^"]+" on type "([^"]+)"\.`)
-	reConflict         = regexp.MustCompile(`^Fields "([^"]+)" conflict because (they|"[^"]+" and)`)
-	reSubConflict      = regexp.MustCompile(`^Fields "([^"]+)" conflict because subfields "`)
-	reSubKey           = regexp.MustCompile(`subfields "([^"]+)" conflict because`)
-	reCycleVia         = regexp.MustCompile(`^Cannot spread fragment "([^"]+)" within itself via "([^"]+)"`)
-	reLeafSubselection = regexp.MustCompile(`^Field "[^"]+" must not have a selection since type "[^"]+" has no subfields\.$`)
+	reUnknownType      = lazyRegexp(`^Unknown type "([^"]+)"\.`)
+	reNonComposite     = lazyRegexp(`cannot condition on non composite type "([^"]+)"\.$`)
+	reNonInput         = lazyRegexp(`^Variable "\$[^"]+" cannot be non-input type "([^"]+)"\.$`)
+	reUnknownArg       = lazyRegexp(`^Unknown argument "([^"]+)" on `)
+	reDupArg           = lazyRegexp(`^There can be only one argument named "([^"]+)"\.$`)
+	reDupOperation     = lazyRegexp(`^There can be only one operation named "([^"]*)"\.$`)
+	reDupFragment      = lazyRegexp(`^There can be only one fragment named "([^"]+)"\.$`)
+	reDupVariable      = lazyRegexp(`^There can be only one variable named "\$([^"]+)"\.$`)
+	reDupDirective     = lazyRegexp(`^The directive "@([^"]+)" can only be used once at this location\.$`)
+	reVarPosition      = lazyRegexp(`^Variable "\$([^"]+)" of type "[^"]+" used in position expecting type "[^"]+"\.$`)
+	reVarUndefined     = lazyRegexp(`^Variable "\$([^"]+)" is not defined`)
+	reVarUnused        = lazyRegexp(`^Variable "\$([^"]+)" is never used`)
+	reFieldOnType      = lazyRegexp(`^Cannot query field "[^"]+" on type "([^"]+)"\.`)
+	reConflict         = lazyRegexp(`^Fields "([^"]+)" conflict because (they|"[^"]+" and)`)
+	reSubConflict      = lazyRegexp(`^Fields "([^"]+)" conflict because subfields "`)
+	reSubKey           = lazyRegexp(`subfields "([^"]+)" conflict because`)
+	reCycleVia         = lazyRegexp(`^Cannot spread fragment "([^"]+)" within itself via "([^"]+)"`)
+	reLeafSubselection = lazyRegexp(`^Field "[^"]+" must not have a selection since type "[^"]+" has no subfields\.$`)
 )
+
+// lazyRegexp returns a pattern compiled on first use: the patterns above
+// serve only documents that fail validation, so a server that never sees
+// one never compiles them (nor holds them, nor runs the compiler's code
+// at start).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // jsValidation places the validation errors of one document.
 type jsValidation struct {
@@ -52,13 +61,13 @@ func jsValidationErrors(s *ast.Schema, src string, errs gqlerror.List) gqlerror.
 	v := &jsValidation{src: src, schema: s, toks: gqlsyntax.Tokens(src)}
 	dupVars := map[string]bool{}
 	for _, ge := range errs {
-		if m := reDupVariable.FindStringSubmatch(ge.Message); m != nil {
+		if m := reDupVariable().FindStringSubmatch(ge.Message); m != nil {
 			dupVars[m[1]] = true
 		}
 	}
 	out := errs[:0]
 	for _, ge := range errs {
-		if m := reFieldOnType.FindStringSubmatch(ge.Message); m != nil {
+		if m := reFieldOnType().FindStringSubmatch(ge.Message); m != nil {
 			// graphql-js checks fields only where the parent type is
 			// composite; a selection on a leaf is ScalarLeafs' error.
 			if t := s.Types[m[1]]; t != nil && !t.IsCompositeType() {
@@ -71,7 +80,7 @@ func jsValidationErrors(s *ast.Schema, src string, errs gqlerror.List) gqlerror.
 		if ge.Message == `There can be only one operation named "".` {
 			continue // LoneAnonymousOperation reports it
 		}
-		if m := reVarUnused.FindStringSubmatch(ge.Message); m != nil && dupVars[m[1]] {
+		if m := reVarUnused().FindStringSubmatch(ge.Message); m != nil && dupVars[m[1]] {
 			continue // the second definition of a duplicated variable
 		}
 		if len(ge.Locations) == 1 {
@@ -188,7 +197,7 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		}
 	}
 	switch {
-	case strings.HasPrefix(msg, "Field ") && reLeafSubselection.MatchString(msg):
+	case strings.HasPrefix(msg, "Field ") && reLeafSubselection().MatchString(msg):
 		// graphql-js points at the selection set.
 		return one(v.forward(i, func(j int) bool { return v.isKind(j, "{") }))
 	}
@@ -196,23 +205,23 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		name := strings.Trim(m, "[]!")
 		return one(v.forward(i, func(j int) bool { return v.isName(j, name) }))
 	}
-	if m := reUnknownArg.FindStringSubmatch(msg); m != nil {
+	if m := reUnknownArg().FindStringSubmatch(msg); m != nil {
 		return one(v.forward(i, argNamed(m[1])))
 	}
-	if m := reDupArg.FindStringSubmatch(msg); m != nil {
+	if m := reDupArg().FindStringSubmatch(msg); m != nil {
 		second := v.forward(i, argNamed(m[1]))
 		return two(v.backward(second, argNamed(m[1])), second)
 	}
-	if m := reDupOperation.FindStringSubmatch(msg); m != nil {
+	if m := reDupOperation().FindStringSubmatch(msg); m != nil {
 		named := namedAfter("query", "mutation", "subscription")(m[1])
 		second := v.forward(i, named)
 		return two(v.first(named), second)
 	}
-	if m := reDupFragment.FindStringSubmatch(msg); m != nil {
+	if m := reDupFragment().FindStringSubmatch(msg); m != nil {
 		named := namedAfter("fragment")(m[1])
 		return two(v.first(named), v.forward(i, named))
 	}
-	if m := reDupVariable.FindStringSubmatch(msg); m != nil {
+	if m := reDupVariable().FindStringSubmatch(msg); m != nil {
 		second := v.forward(i, varDefined(m[1]))
 		first := v.backward(second, varDefined(m[1]))
 		if first < 0 || second < 0 {
@@ -220,7 +229,7 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		}
 		return two(first+1, second+1) // graphql-js points at the names
 	}
-	if m := reDupDirective.FindStringSubmatch(msg); m != nil {
+	if m := reDupDirective().FindStringSubmatch(msg); m != nil {
 		first := v.backward(i, func(j int) bool { return v.isKind(j, "@") && v.isName(j+1, m[1]) })
 		return two(first, i)
 	}
@@ -233,7 +242,7 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 			return one(i)
 		}
 		var subKeys []string
-		for _, sm := range reSubKey.FindAllStringSubmatch(msg, -1) {
+		for _, sm := range reSubKey().FindAllStringSubmatch(msg, -1) {
 			subKeys = append(subKeys, sm[1])
 		}
 		a, b := v.subSelections(first, subKeys), v.subSelections(i, subKeys)
@@ -242,7 +251,7 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		}
 		return append(a, b...)
 	}
-	if m := reCycleVia.FindStringSubmatch(msg); m != nil {
+	if m := reCycleVia().FindStringSubmatch(msg); m != nil {
 		// The first location is the spread of the next fragment inside
 		// the fragment that cycles.
 		def := v.first(func(j int) bool { return v.isName(j, "fragment") && v.isName(j+1, m[1]) })
@@ -255,10 +264,10 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		}
 		return one(i)
 	}
-	if m := reVarPosition.FindStringSubmatch(msg); m != nil {
+	if m := reVarPosition().FindStringSubmatch(msg); m != nil {
 		return two(v.backward(i, varDefined(m[1])), i)
 	}
-	if reVarUndefined.MatchString(msg) {
+	if reVarUndefined().MatchString(msg) {
 		// The second location is the operation's start.
 		depth, op := 0, -1
 		for j := 0; j < i; j++ {
@@ -366,9 +375,9 @@ func (v *jsValidation) subSelections(i int, keys []string) []gqlerror.Location {
 }
 
 // firstMatch returns the first submatch of msg by any of res, or "".
-func firstMatch(msg string, res ...*regexp.Regexp) string {
+func firstMatch(msg string, res ...func() *regexp.Regexp) string {
 	for _, re := range res {
-		if m := re.FindStringSubmatch(msg); m != nil {
+		if m := re().FindStringSubmatch(msg); m != nil {
 			return m[1]
 		}
 	}
