@@ -41,8 +41,6 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer r.load.leave()
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
 	raw := httpapi.RawRequest{
 		Method:      req.Method,
 		Path:        req.URL.Path,
@@ -55,20 +53,23 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The request's state and its answer in one allocation.
 	st := &requestState{}
 	resp := &st.answer
+	var bp *[]byte // the request body's buffer, when there is a body
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
+		bp = bufPool.Get().(*[]byte)
 		body, err := readBody(req, r.cfg.MaxBodyBytes, (*bp)[:0])
 		if cap(body) <= maxPooledBody {
 			*bp = body[:0] // a larger one is let go: the pool keeps no large buffers
 		}
 		if err != nil {
+			bufPool.Put(bp)
 			r.fail(resp, httpapi.ContentTypeJSON, err)
 			writeResponse(w, resp)
 			return
 		}
 		raw.Body = body
 		// The decoder unescapes the query into the buffer's spare room
-		// rather than allocate (the buffer goes back to the pool only
-		// once the answer is written).
+		// rather than allocate (the buffer goes back to the pool once the
+		// answer is complete).
 		raw.Scratch = body[len(body):cap(body)]
 	}
 	rb := bufPool.Get().(*[]byte)
@@ -76,6 +77,11 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	resp.Body = (*rb)[:0]
 	resp.MayShare = true // written below and let go: a cached answer is sent as it is
 	r.serveWith(req.Context(), &raw, resp, st)
+	if bp != nil {
+		// The answer holds nothing of the body: its buffer goes back now,
+		// not after a write that may wait on a slow client.
+		bufPool.Put(bp)
+	}
 	// A large answer is held until the client has read it: the total held
 	// is bounded, so clients that do not read cannot pin memory.
 	if n := len(resp.Body); r.load.hold(n) {
