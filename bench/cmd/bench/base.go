@@ -58,6 +58,9 @@ type baseTree struct {
 	// alone from the tree's cmd/benchserve (trees from the solo harness
 	// on); an entry without one runs from bin, which links every server.
 	solo map[string]string
+	// early is set when the tree predates cmd/benchserve and its graft
+	// entry was built alone from earlySoloMain.
+	early bool
 }
 
 // runsAlone says whether the base entry called name (NAME@<short>) runs
@@ -171,6 +174,17 @@ func prepareBase(ctx context.Context, log *slog.Logger, ref string, probe []stri
 		if b.solo, err = buildSolo(ctx, log, benchDir, filepath.Join(dir, "solo"), names, profile, []string{"GOWORK=off"}); err != nil {
 			return nil, fmt.Errorf("-base %s: %w", ref, err)
 		}
+	} else if !profile {
+		// An earlier tree gets its graft entry built alone from a small
+		// program written against the API of that time, so its memory
+		// compares with today's; if that does not compile, it runs from
+		// the all-in-one binary as before.
+		bin, err := buildEarlySolo(ctx, benchDir, filepath.Join(dir, "solo"))
+		if err != nil {
+			log.Warn("the base's graft runs from its all-in-one binary", "err", err)
+		} else {
+			b.solo, b.early = map[string]string{"graft": bin}, true
+		}
 	}
 	ok = true
 	return b, nil
@@ -247,4 +261,91 @@ func (b *baseTree) server(now servers.Server, profileDir string) servers.Server 
 			return argv, nil
 		},
 	}
+}
+
+// earlySoloMain serves graft as the bench's graft entry did before
+// cmd/benchserve existed (bench/servers.serveGraft of that time): the
+// blog example, the default configuration with automatic persisted
+// queries in memory, graft.Serve. It speaks the serve protocol: -server
+// graft -port N, "ready" once listening, SIGTERM to stop. PKG and LAYER
+// follow the API of the tree (earlyAPIs).
+const earlySoloMain = `package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/PKG"
+)
+
+func main() {
+	name := flag.String("server", "", "server to run")
+	host := flag.String("host", "127.0.0.1", "address to listen on")
+	port := flag.Int("port", 0, "port to listen on")
+	flag.Parse()
+	if *name != "graft" || *port == 0 {
+		fmt.Fprintf(os.Stderr, "unknown server %q or no port\n", *name)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := blog.Schema()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{Path: "/graphql", PersistedQueries: &PKG.Options{Mode: PKG.APQ}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	err = graft.Serve(ctx, r, LAYERgraft.ServeOptions{Host: *host, Port: *port, OnStart: func(string) { fmt.Println("ready") }})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+`
+
+// earlyAPIs are the APIs earlySoloMain is tried with, newest first: the
+// persisted-query package's name (pq before it was renamed persisted) and
+// whether graft.Serve took a layer argument.
+var earlyAPIs = []struct{ pkg, layer string }{
+	{"persisted", ""}, {"persisted", "nil, "}, {"pq", "nil, "}, {"pq", ""},
+}
+
+// buildEarlySolo writes earlySoloMain into the base tree's bench module
+// (a temporary worktree) and builds it, static as buildSolo builds, into
+// dir/graft, with the first of earlyAPIs that compiles.
+func buildEarlySolo(ctx context.Context, benchDir, dir string) (string, error) {
+	src := filepath.Join(benchDir, "cmd", "graftalone")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "graft")
+	var errs []error
+	for _, api := range earlyAPIs {
+		code := strings.NewReplacer("PKG", api.pkg, "LAYER", api.layer).Replace(earlySoloMain)
+		if err := os.WriteFile(filepath.Join(src, "main.go"), []byte(code), 0o644); err != nil {
+			return "", err
+		}
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/graftalone")
+		build.Dir = benchDir
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
+		out, err := build.CombinedOutput()
+		if err == nil {
+			return bin, nil
+		}
+		errs = append(errs, fmt.Errorf("with package %s: %w\n%s", api.pkg, err, out))
+	}
+	return "", fmt.Errorf("go build of a graft-only program in %s: %w", benchDir, errors.Join(errs...))
 }

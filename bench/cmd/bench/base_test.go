@@ -403,3 +403,81 @@ func TestPrepareBaseUnknownRef(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestBaseBeforeBenchserveRunsAlone takes the last tree without
+// cmd/benchserve as the base: its graft entry must still run from a
+// binary of its own (a graft-only program written against that tree's
+// API), so its memory compares with today's, and answer correctly.
+func TestBaseBeforeBenchserveRunsAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the bench module of a checked-out tree; skipped with -short")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	ctx := context.Background()
+	added, err := gitOut(ctx, ".", "log", "-1", "--format=%H", "--diff-filter=A", "--", ":/bench/cmd/benchserve/main.go")
+	if err != nil || added == "" {
+		t.Skipf("no commit adding cmd/benchserve in this clone's history (%v)", err)
+	}
+	if _, err := gitOut(ctx, ".", "rev-parse", "--verify", added+"^{commit}"); err != nil {
+		t.Skipf("the history before %s is not in this clone (shallow?)", added)
+	}
+	if _, err := gitOut(ctx, ".", "rev-parse", "--verify", added+"^1^{commit}"); err != nil {
+		t.Skipf("the history before %s is not in this clone (shallow?)", added)
+	}
+	log := slog.New(slog.DiscardHandler)
+	b, err := prepareBase(ctx, log, added+"^1", []string{"graft"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.remove(log) })
+	if b.solo["graft"] == "" {
+		t.Fatalf("the base's graft has no binary of its own: %v", b.solo)
+	}
+	srvs := withBase(nil, b, "")
+	if len(srvs) != 1 || !b.runsAlone(srvs[0].Name) {
+		t.Fatalf("servers = %v, alone: %v", names(srvs), b.solo)
+	}
+	c, err := startChild(srvs[0], "", -1, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.stop()
+	if exe := c.exe(); exe != b.solo["graft"] {
+		t.Fatalf("graft@%s runs %s, want %s", b.short, exe, b.solo["graft"])
+	}
+	want, err := ceiling.Expected(data.Shared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range workload.Queries()[:4] {
+		if err := checkedFetch(c.addr, request(c.addr, servers.Path, q.Body()), q, want[q.Base], srvs[0].Check); err != nil {
+			t.Fatalf("graft@%s %s: %v", b.short, q.Name, err)
+		}
+	}
+}
+
+// TestBuildNoteNamesTheEarlyBase checks the method line: a base that
+// predates cmd/benchserve is said to run from a graft-only program, not
+// from a benchserve build, and still counts as alone in the peak table.
+func TestBuildNoteNamesTheEarlyBase(t *testing.T) {
+	b := &baseTree{short: "abc1234", solo: map[string]string{"graft": "/x/graft"}, early: true}
+	m := &measurement{
+		servers: []string{"ceiling", "graft@abc1234", "graft"},
+		exe:     map[string]string{"ceiling": "/c", "graft@abc1234": "/x/graft", "graft": "/g"},
+		binary:  map[string]int64{"ceiling": 1 << 20, "graft@abc1234": 1 << 20, "graft": 1 << 20},
+		alone:   map[string]bool{"ceiling": true, "graft": true, "graft@abc1234": b.runsAlone("graft@abc1234")},
+		base:    b,
+	}
+	note := m.buildNote()
+	if !strings.Contains(note, "ceiling, graft. The load") {
+		t.Errorf("the benchserve line should list ceiling and graft only:\n%s", note)
+	}
+	if !strings.Contains(note, "graft@abc1234 predates cmd/benchserve") {
+		t.Errorf("no line for the early base:\n%s", note)
+	}
+	if got := m.runsFrom("graft@abc1234"); got != "alone" {
+		t.Errorf("runsFrom(graft@abc1234) = %q, want alone", got)
+	}
+}

@@ -56,6 +56,9 @@ func (m *measurement) buildNote() string {
 	for _, s := range m.servers {
 		switch m.runsFrom(s) {
 		case "alone":
+			if m.base != nil && m.base.early && s == baseName("graft", m.base.short) {
+				continue // said below
+			}
 			alone = append(alone, s)
 		case "every Go server":
 			shared = append(shared, s)
@@ -64,6 +67,9 @@ func (m *measurement) buildNote() string {
 	var b strings.Builder
 	if len(alone) > 0 {
 		fmt.Fprintf(&b, "- Each Go server runs from a binary holding it alone, `go build -tags solo,solo_NAME ./cmd/benchserve` (NAME with '-' as '_'), as a team would deploy it, built once per run (kept between runs and relinked only when its sources change): %s. The load generator is the bench binary.\n", strings.Join(alone, ", "))
+	}
+	if m.base != nil && m.base.early {
+		fmt.Fprintf(&b, "- %s predates cmd/benchserve: it runs alone from a graft-only program the bench writes against that tree's API, serving what its bench's graft entry served (the blog example, automatic persisted queries in memory, graft.Serve).\n", baseName("graft", m.base.short))
 	}
 	if len(shared) > 0 {
 		fmt.Fprintf(&b, "- From a binary linking every Go server and its libraries (`bench serve`): %s. Their RSS includes the pages of that larger executable; their anon figures compare with the others'.\n", strings.Join(shared, ", "))
