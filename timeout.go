@@ -3,6 +3,7 @@ package graft
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,7 +37,7 @@ func (w *watchdog) start(parent context.Context, timeout time.Duration) *deadlin
 // startIn is start with the context stored in d, a deadlineCtx never
 // used before, so a request can carry it in an allocation it makes anyway.
 func (w *watchdog) startIn(d *deadlineCtx, parent context.Context, timeout time.Duration) *deadlineCtx {
-	d.Context, d.done = parent, make(chan struct{})
+	d.Context = parent
 	d.own = time.Now().Add(timeout)
 	d.deadline = d.own
 	if pd, ok := parent.Deadline(); ok && pd.Before(d.own) {
@@ -132,20 +133,44 @@ type deadlineCtx struct {
 	prev, next      *deadlineCtx // in w's list
 	own             time.Time    // start + Config.Timeout: the list's order
 	deadline        time.Time    // own, or the parent's deadline if earlier
-	done            chan struct{}
+	ended           atomic.Bool  // set once err is
 
 	mu    sync.Mutex
 	err   error
-	funcs []*afterFunc // AfterFunc callbacks, run once done
+	done  chan struct{} // made by the first Done, closed when d ends
+	funcs []*afterFunc  // AfterFunc callbacks, run once done
 }
+
+// closedDone is the Done channel of a context asked for it only once
+// ended.
+var closedDone = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 type afterFunc struct{ f func() }
 
 // Deadline returns the request's deadline.
 func (d *deadlineCtx) Deadline() (time.Time, bool) { return d.deadline, true }
 
-// Done is closed when the context ends.
-func (d *deadlineCtx) Done() <-chan struct{} { return d.done }
+// Done is closed when the context ends. It is made on the first call:
+// the engine polls Ended instead, so most requests never make one.
+func (d *deadlineCtx) Done() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done == nil {
+		if d.err != nil {
+			return closedDone
+		}
+		d.done = make(chan struct{})
+	}
+	return d.done
+}
+
+// Ended reports whether the context has ended (exec.Ender): Err returns
+// non-nil from then on.
+func (d *deadlineCtx) Ended() bool { return d.ended.Load() }
 
 // Err returns why the context ended, nil before. A parent that ended
 // between two ticks of the watchdog ends the context now.
@@ -208,7 +233,10 @@ func (d *deadlineCtx) cancel(err error) {
 		return
 	}
 	d.err = err
-	close(d.done)
+	d.ended.Store(true)
+	if d.done != nil {
+		close(d.done)
+	}
 	funcs := d.funcs
 	d.funcs = nil
 	d.mu.Unlock()

@@ -146,3 +146,35 @@ func TestEachBatchOperationGetsItsOwnExecutionContext(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchdogContextMakesItsChannelOnDemand checks the lazy Done: a
+// context nobody asks for Done ends without making a channel, and Done
+// still works before and after the end.
+func TestWatchdogContextMakesItsChannelOnDemand(t *testing.T) {
+	var w watchdog
+	d := w.start(context.Background(), time.Hour)
+	if d.Ended() || d.done != nil {
+		t.Fatalf("a new context: Ended %v, channel %v", d.Ended(), d.done)
+	}
+	d.finish()
+	if !d.Ended() || d.done != nil || !errors.Is(d.Err(), context.Canceled) {
+		t.Fatalf("after finish: Ended %v, channel %v, Err %v", d.Ended(), d.done, d.Err())
+	}
+	select {
+	case <-d.Done():
+	default:
+		t.Fatal("Done of an ended context is not closed")
+	}
+
+	asked := w.start(context.Background(), time.Hour)
+	done := asked.Done()
+	if asked.Done() != done {
+		t.Fatal("Done made a second channel")
+	}
+	asked.finish()
+	select {
+	case <-done:
+	default:
+		t.Fatal("the channel handed out before the end is not closed by it")
+	}
+}

@@ -514,7 +514,7 @@ func batchResult(res unsafe.Pointer, size uintptr, errs []error, n, j int) (unsa
 // callBatchChecked runs the batch resolver of g for parents unless the
 // request is over.
 func (r *request) callBatchChecked(g *batchGroup, parents []unsafe.Pointer, ctx context.Context) (unsafe.Pointer, uintptr, []error) {
-	if r.done != nil && r.ctx.Err() != nil {
+	if (r.done != nil || r.ender != nil) && r.ctx.Err() != nil {
 		return nil, 0, []error{r.ctx.Err()}
 	}
 	return r.callBatch(g, parents, ctx)

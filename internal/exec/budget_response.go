@@ -59,9 +59,7 @@ func (r *request) introStopped(f *fieldPlan) bool {
 	if len(r.buf) > r.e.maxResponse {
 		return r.overResponseBudget(f)
 	}
-	select {
-	case <-r.done:
-	default:
+	if !r.over() {
 		return false
 	}
 	err := r.ctx.Err()

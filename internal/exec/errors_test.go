@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/graftgql/graft/internal/exec"
@@ -247,5 +248,39 @@ func TestPlanBudget(t *testing.T) {
 	if len(errs) != 1 || errs[0].Extensions["code"] != "GRAPHQL_VALIDATION_FAILED" ||
 		!strings.Contains(errs[0].Message, "expands to more than") {
 		t.Fatalf("got %v, want one plan budget error", errs)
+	}
+}
+
+// enderCtx is an exec.Ender whose Done must not be asked for.
+type enderCtx struct {
+	context.Context
+	ended atomic.Bool
+}
+
+func (c *enderCtx) Ended() bool { return c.ended.Load() }
+
+func (c *enderCtx) Err() error {
+	if c.ended.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *enderCtx) Done() <-chan struct{} { panic("the engine asked an Ender for its Done channel") }
+
+// TestEnderIsPolledNotAskedForDone runs TestCancelledContextStopsResolving's
+// request under an exec.Ender: the engine polls Ended, never makes the
+// context create a Done channel, and stops resolving once it has ended.
+func TestEnderIsPolledNotAskedForDone(t *testing.T) {
+	z, e := newZoo(t)
+	ctx := &enderCtx{Context: context.Background()}
+	z.cancel = func() { ctx.ended.Store(true) }
+	got := run(t, ctx, e, `{ stop maybe text: maybe }`, "", nil)
+	want := `{"errors":[` +
+		`{"message":"Request cancelled.","locations":[{"line":1,"column":8}],"path":["maybe"],"extensions":{"code":"REQUEST_CANCELLED"}},` +
+		`{"message":"Request cancelled.","locations":[{"line":1,"column":14}],"path":["text"],"extensions":{"code":"REQUEST_CANCELLED"}}],` +
+		`"data":{"stop":"stopped","maybe":null,"text":null}}`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -23,13 +23,16 @@ type pathElem struct {
 
 // request is the state of one execution. It is pooled.
 type request struct {
-	e    *Engine
-	ctx  context.Context
-	done <-chan struct{}
-	vars map[string]any
-	buf  []byte
-	path []pathElem
-	errs []*gqlerror.Error
+	e   *Engine
+	ctx context.Context
+	// done is the context's Done channel, or nil when the context is an
+	// Ender (then ender) or is never done.
+	done  <-chan struct{}
+	ender Ender
+	vars  map[string]any
+	buf   []byte
+	path  []pathElem
+	errs  []*gqlerror.Error
 	// sink collects errors resolvers add with AddError: it is ctx.
 	sink *reqCtx
 	// logged counts the field failures logged or suppressed (logbound.go).
@@ -98,7 +101,8 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true
 	}
 	r := requestPool.Get().(*request)
-	r.e, r.done, r.vars = e, ctx.Done(), vars
+	r.e, r.vars = e, vars
+	r.watch(ctx)
 	c := r.newReqCtx(ctx)
 	r.ctx, r.sink = c, c
 	// Grow the buffer once to the size of the last answer rather than
@@ -169,7 +173,7 @@ func (r *request) release() {
 		r.st.release()
 	}
 	// Field by field: a whole-struct store costs a bulk write barrier.
-	r.e, r.ctx, r.done, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil
+	r.e, r.ctx, r.done, r.ender, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil, nil
 	r.path, r.errs = r.path[:0], r.errs[:0]
 	r.logged.Store(0)
 	r.ahead, r.slow = false, 0
@@ -183,4 +187,38 @@ func closeResponse(buf, extensions []byte) []byte {
 		buf = append(buf, extensions...)
 	}
 	return append(buf, '}')
+}
+
+// Ender is a context that reports its end without a channel. The engine
+// polls Ended rather than ask for Done, so a context that makes its Done
+// channel only on demand (the router's execution context) need not make
+// one for a request nobody waits on. Ended must report true once Err
+// returns non-nil.
+type Ender interface {
+	Ended() bool
+}
+
+// watch sets what over polls for ctx.
+func (r *request) watch(ctx context.Context) {
+	if en, ok := ctx.(Ender); ok {
+		r.ender = en
+		return
+	}
+	r.done = ctx.Done()
+}
+
+// over reports whether the request's context is done.
+func (r *request) over() bool {
+	if r.ender != nil {
+		return r.ender.Ended()
+	}
+	if r.done == nil {
+		return false
+	}
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
 }

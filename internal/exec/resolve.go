@@ -165,12 +165,8 @@ func (r *request) resolveInner(f *fieldPlan, obj unsafe.Pointer, ctx context.Con
 		}
 		return unsafe.Add(obj, def.Offset), nil
 	}
-	if r.done != nil {
-		select {
-		case <-r.done:
-			return nil, r.ctx.Err()
-		default:
-		}
+	if r.over() {
+		return nil, r.ctx.Err()
 	}
 	args := f.args
 	if f.argsErr != nil {

@@ -53,7 +53,8 @@ func (e *Engine) Subscribe(ctx context.Context, o *Operation, vars map[string]an
 	s := &Stream{e: e, op: o, vars: vars, index: index, field: o.root.object.fields[index]}
 	r := requestPool.Get().(*request)
 	defer r.release()
-	r.e, r.ctx, r.done, r.vars = e, ctx, ctx.Done(), vars
+	r.e, r.ctx, r.vars = e, ctx, vars
+	r.watch(ctx)
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
 	src, err := s.start(r)
 	if err != nil {
