@@ -36,6 +36,9 @@ func NewClient(base string) *Client {
 // Base returns the service's base URL.
 func (c *Client) Base() string { return c.base }
 
+// maxAnswer bounds the body Get reads.
+const maxAnswer = 64 << 20
+
 // Get calls path with the query q and returns the body of a 200 answer.
 func (c *Client) Get(ctx context.Context, path string, q url.Values) ([]byte, error) {
 	u := c.base + path
@@ -51,7 +54,19 @@ func (c *Client) Get(ctx context.Context, path string, q url.Values) ([]byte, er
 		return nil, fmt.Errorf("upstream: %w", err)
 	}
 	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
+	var b []byte
+	if n := res.ContentLength; n >= 0 && n <= maxAnswer {
+		// The service sends Content-Length: one buffer of that size,
+		// rather than io.ReadAll's doubling (twice the bytes allocated,
+		// zeroed and copied for a large answer).
+		b = make([]byte, n)
+		_, err = io.ReadFull(res.Body, b)
+	} else {
+		b, err = io.ReadAll(io.LimitReader(res.Body, maxAnswer+1))
+		if err == nil && len(b) > maxAnswer {
+			err = fmt.Errorf("%s: answer over %d bytes", path, maxAnswer)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("upstream: %w", err)
 	}
