@@ -69,3 +69,30 @@ func TestService(t *testing.T) {
 		t.Errorf("GET /stats = %v, %v", st, err)
 	}
 }
+
+// TestServiceKeepsAnswersBounded: a repeated call gets the same bytes and
+// is still counted (and waits the latency: the kept answer only saves
+// building it), and no more than maxAnswers answers are kept.
+func TestServiceKeepsAnswersBounded(t *testing.T) {
+	svc := New(data.Generate(), 0)
+	srv := httptest.NewServer(svc)
+	defer srv.Close()
+	c := NewClient(srv.URL)
+	ctx := context.Background()
+	a, errA := c.Get(ctx, "/posts", PostsQuery([]string{"a2", "a5"}, 3))
+	b, errB := c.Get(ctx, "/posts", PostsQuery([]string{"a2", "a5"}, 3))
+	if errA != nil || errB != nil || string(a) != string(b) || len(a) < 1000 {
+		t.Fatalf("two calls: %d and %d bytes, %v, %v", len(a), len(b), errA, errB)
+	}
+	if n := svc.Calls(); n != 2 {
+		t.Errorf("calls = %d, want 2", n)
+	}
+	for i := range maxAnswers + 20 {
+		if _, err := c.Get(ctx, "/authors", AuthorsQuery(i%data.AuthorCount+1+data.AuthorCount*(i/data.AuthorCount))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := svc.answerCount.Load(); n != maxAnswers {
+		t.Errorf("%d answers kept, want the bound %d", n, maxAnswers)
+	}
+}
