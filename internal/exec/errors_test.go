@@ -156,18 +156,21 @@ func TestPanicIsLogged(t *testing.T) {
 	}
 }
 
+// cancelledAnswer is the answer to `{ stop maybe text: maybe }` when stop
+// ends the request's context.
+const cancelledAnswer = `{"errors":[` +
+	`{"message":"Request cancelled.","locations":[{"line":1,"column":8}],"path":["maybe"],"extensions":{"code":"REQUEST_CANCELLED"}},` +
+	`{"message":"Request cancelled.","locations":[{"line":1,"column":14}],"path":["text"],"extensions":{"code":"REQUEST_CANCELLED"}}],` +
+	`"data":{"stop":"stopped","maybe":null,"text":null}}`
+
 func TestCancelledContextStopsResolving(t *testing.T) {
 	z, e := newZoo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	z.cancel = cancel
 	got := run(t, ctx, e, `{ stop maybe text: maybe }`, "", nil)
-	want := `{"errors":[` +
-		`{"message":"Request cancelled.","locations":[{"line":1,"column":8}],"path":["maybe"],"extensions":{"code":"REQUEST_CANCELLED"}},` +
-		`{"message":"Request cancelled.","locations":[{"line":1,"column":14}],"path":["text"],"extensions":{"code":"REQUEST_CANCELLED"}}],` +
-		`"data":{"stop":"stopped","maybe":null,"text":null}}`
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+	if got != cancelledAnswer {
+		t.Errorf("got\n%s\nwant\n%s", got, cancelledAnswer)
 	}
 }
 
@@ -276,11 +279,7 @@ func TestEnderIsPolledNotAskedForDone(t *testing.T) {
 	ctx := &enderCtx{Context: context.Background()}
 	z.cancel = func() { ctx.ended.Store(true) }
 	got := run(t, ctx, e, `{ stop maybe text: maybe }`, "", nil)
-	want := `{"errors":[` +
-		`{"message":"Request cancelled.","locations":[{"line":1,"column":8}],"path":["maybe"],"extensions":{"code":"REQUEST_CANCELLED"}},` +
-		`{"message":"Request cancelled.","locations":[{"line":1,"column":14}],"path":["text"],"extensions":{"code":"REQUEST_CANCELLED"}}],` +
-		`"data":{"stop":"stopped","maybe":null,"text":null}}`
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+	if got != cancelledAnswer {
+		t.Errorf("got\n%s\nwant\n%s", got, cancelledAnswer)
 	}
 }
