@@ -30,6 +30,16 @@ func chatServer(t *testing.T, cfg graft.Config) (*httptest.Server, *graft.Router
 // chatServerPS is chatServer that also returns the chat's PubSub.
 func chatServerPS(t *testing.T, cfg graft.Config) (*httptest.Server, *graft.Router, *pubsub.Memory) {
 	t.Helper()
+	r, ps := chatRouter(t, cfg)
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	return srv, r, ps
+}
+
+// chatRouter returns a router over the chat example with cfg, and the
+// chat's PubSub.
+func chatRouter(t *testing.T, cfg graft.Config) (*graft.Router, *pubsub.Memory) {
+	t.Helper()
 	ps := pubsub.NewMemory(pubsub.Options{})
 	s, err := chat.New(ps).Schema()
 	if err != nil {
@@ -39,9 +49,7 @@ func chatServerPS(t *testing.T, cfg graft.Config) (*httptest.Server, *graft.Rout
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	return srv, r, ps
+	return r, ps
 }
 
 // waitSubscribers waits until topic has n subscribers: a WebSocket
@@ -69,10 +77,15 @@ func dialWS(t *testing.T, srv *httptest.Server, protocols ...string) *wsClient {
 	if protocols == nil {
 		protocols = []string{"graphql-transport-ws"}
 	}
+	return dialWSWith(t, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql", &websocket.DialOptions{Subprotocols: protocols})
+}
+
+// dialWSWith dials the WebSocket URL u with opts.
+func dialWSWith(t *testing.T, u string, opts *websocket.DialOptions) *wsClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql",
-		&websocket.DialOptions{Subprotocols: protocols})
+	c, _, err := websocket.Dial(ctx, u, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

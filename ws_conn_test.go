@@ -16,8 +16,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/examples/chat"
-	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -154,26 +152,11 @@ func TestWebSocketClientClosingWhileIdle(t *testing.T) {
 }
 
 func TestWebSocketOverTLS(t *testing.T) {
-	ps := pubsub.NewMemory(pubsub.Options{})
-	s, err := chat.New(ps).Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := chatRouter(t, graft.Config{})
 	srv := httptest.NewTLSServer(r)
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "wss"+strings.TrimPrefix(srv.URL, "https")+"/graphql",
+	w := dialWSWith(t, "wss"+strings.TrimPrefix(srv.URL, "https")+"/graphql",
 		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}, HTTPClient: srv.Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	w := &wsClient{t: t, c: c}
 	w.init()
 	w.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { countdown(from: 1) }"}}`)
 	w.send(`{"type":"ping"}`)
@@ -206,17 +189,10 @@ func TestWebSocketOperationsSeeTheUpgradeHeaders(t *testing.T) {
 	}
 	srv := httptest.NewServer(r)
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql", &websocket.DialOptions{
+	w := dialWSWith(t, "ws"+strings.TrimPrefix(srv.URL, "http")+"/graphql", &websocket.DialOptions{
 		Subprotocols: []string{"graphql-transport-ws"},
 		HTTPHeader:   http.Header{"Authorization": {"Bearer a:b"}, "X-Many": {"first", "second"}, "X-Empty": {""}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	w := &wsClient{t: t, c: c}
 	w.init()
 	i := 0
 	for name, want := range map[string]string{
