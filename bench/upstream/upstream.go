@@ -43,12 +43,17 @@ type Service struct {
 	// a lookup, not a copy of every post: the service stands for a
 	// remote API's latency, not for CPU taken from the load generator's
 	// core, which it shares.
-	answers     sync.Map // string -> []byte
-	answerCount atomic.Int64
+	answers   sync.Map   // string -> []byte
+	keepMu    sync.Mutex // guards kept and keptBytes
+	kept      int
+	keptBytes int
 }
 
-// maxAnswers bounds the answers a Service keeps.
-const maxAnswers = 256
+// maxAnswers and maxAnswerBytes bound the answers a Service keeps.
+const (
+	maxAnswers     = 256
+	maxAnswerBytes = 16 << 20
+)
 
 type authorOut struct {
 	ID    string `json:"id"`
@@ -120,11 +125,13 @@ func (s *Service) answer(r *http.Request, build func(*http.Request) []byte) []by
 		return b.([]byte)
 	}
 	b := build(r)
-	if s.answerCount.Load() < maxAnswers {
+	s.keepMu.Lock()
+	if s.kept < maxAnswers && s.keptBytes+len(b) <= maxAnswerBytes {
 		if _, loaded := s.answers.LoadOrStore(key, b); !loaded {
-			s.answerCount.Add(1)
+			s.kept, s.keptBytes = s.kept+1, s.keptBytes+len(b)
 		}
 	}
+	s.keepMu.Unlock()
 	return b
 }
 

@@ -11,10 +11,7 @@ import (
 )
 
 func TestService(t *testing.T) {
-	svc := New(data.Generate(), 0)
-	srv := httptest.NewServer(svc)
-	defer srv.Close()
-	c := NewClient(srv.URL)
+	svc, c := serveService(t)
 	ctx := context.Background()
 
 	var first []authorOut
@@ -59,7 +56,7 @@ func TestService(t *testing.T) {
 	if _, err := c.Get(ctx, "/nope", nil); err == nil {
 		t.Error("no error for an unknown path")
 	}
-	res, err := http.Get(srv.URL + "/stats")
+	res, err := http.Get(c.Base() + "/stats")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,10 +71,7 @@ func TestService(t *testing.T) {
 // is still counted (and waits the latency: the kept answer only saves
 // building it), and no more than maxAnswers answers are kept.
 func TestServiceKeepsAnswersBounded(t *testing.T) {
-	svc := New(data.Generate(), 0)
-	srv := httptest.NewServer(svc)
-	defer srv.Close()
-	c := NewClient(srv.URL)
+	svc, c := serveService(t)
 	ctx := context.Background()
 	a, errA := c.Get(ctx, "/posts", PostsQuery([]string{"a2", "a5"}, 3))
 	b, errB := c.Get(ctx, "/posts", PostsQuery([]string{"a2", "a5"}, 3))
@@ -92,7 +86,20 @@ func TestServiceKeepsAnswersBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := svc.answerCount.Load(); n != maxAnswers {
-		t.Errorf("%d answers kept, want the bound %d", n, maxAnswers)
+	svc.keepMu.Lock()
+	n, size := svc.kept, svc.keptBytes
+	svc.keepMu.Unlock()
+	if n != maxAnswers || size > maxAnswerBytes {
+		t.Errorf("%d answers of %d bytes kept, want the bound %d and at most %d bytes", n, size, maxAnswers, maxAnswerBytes)
 	}
+}
+
+// serveService runs a Service with no latency and returns it with a
+// client.
+func serveService(t *testing.T) (*Service, *Client) {
+	t.Helper()
+	svc := New(data.Generate(), 0)
+	srv := httptest.NewServer(svc)
+	t.Cleanup(srv.Close)
+	return svc, NewClient(srv.URL)
 }
