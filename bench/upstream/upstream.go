@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -39,14 +40,18 @@ type Service struct {
 	authorJSON [][]byte
 	postJSON   [][][]byte
 	// answers keeps the bytes of answers already built, by path and
-	// query (at most maxAnswers), so a repeated call costs the service
-	// a lookup, not a copy of every post: the service stands for a
+	// query (at most maxAnswers and maxAnswerBytes; when full, it starts
+	// over, so the answers of the server being measured are always kept,
+	// whatever the servers before it asked), so a repeated call costs the
+	// service a lookup, not a copy of every post: the service stands for a
 	// remote API's latency, not for CPU taken from the load generator's
 	// core, which it shares.
 	answers   sync.Map   // string -> []byte
 	keepMu    sync.Mutex // guards kept and keptBytes
 	kept      int
 	keptBytes int
+	// built counts the answers built rather than found kept.
+	built atomic.Int64
 }
 
 // maxAnswers and maxAnswerBytes bound the answers a Service keeps.
@@ -125,11 +130,17 @@ func (s *Service) answer(r *http.Request, build func(*http.Request) []byte) []by
 		return b.([]byte)
 	}
 	b := build(r)
+	s.built.Add(1)
+	if len(b) > maxAnswerBytes {
+		return b
+	}
 	s.keepMu.Lock()
-	if s.kept < maxAnswers && s.keptBytes+len(b) <= maxAnswerBytes {
-		if _, loaded := s.answers.LoadOrStore(key, b); !loaded {
-			s.kept, s.keptBytes = s.kept+1, s.keptBytes+len(b)
-		}
+	if s.kept == maxAnswers || s.keptBytes+len(b) > maxAnswerBytes {
+		s.answers.Clear()
+		s.kept, s.keptBytes = 0, 0
+	}
+	if _, loaded := s.answers.LoadOrStore(key, b); !loaded {
+		s.kept, s.keptBytes = s.kept+1, s.keptBytes+len(b)
 	}
 	s.keepMu.Unlock()
 	return b
@@ -172,18 +183,31 @@ func (s *Service) authorsAnswer(r *http.Request) []byte {
 func (s *Service) postsAnswer(r *http.Request) []byte {
 	q := r.URL.Query()
 	first := clamp(q.Get("first"), data.PostsPerAuthor)
-	out := []byte{'{'}
-	seen := make(map[int]bool)
+	var want []int // author indexes, each once, in the order asked
+	size := 2      // {}
 	for _, id := range q["author"] {
 		i, ok := s.authors[id]
-		if !ok || seen[i] {
+		if !ok || slices.Contains(want, i) {
 			continue
 		}
-		seen[i] = true
-		if len(out) > 1 {
+		if len(want) > 0 {
+			size++ // ,
+		}
+		want = append(want, i)
+		size += len(id) + 5 // "id":[]
+		for j, p := range s.postJSON[i][:min(first, len(s.postJSON[i]))] {
+			size += len(p) + min(j, 1)
+		}
+	}
+	// One buffer of the answer's size: a large answer is not copied
+	// while it grows.
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for k, i := range want {
+		if k > 0 {
 			out = append(out, ',')
 		}
-		out = strconv.AppendQuote(out, id)
+		out = strconv.AppendQuote(out, s.d.Authors[i].ID)
 		out = append(out, ':', '[')
 		for j, p := range s.postJSON[i][:min(first, len(s.postJSON[i]))] {
 			if j > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/graftgql/graft/bench/data"
@@ -69,7 +70,9 @@ func TestService(t *testing.T) {
 
 // TestServiceKeepsAnswersBounded: a repeated call gets the same bytes and
 // is still counted (and waits the latency: the kept answer only saves
-// building it), and no more than maxAnswers answers are kept.
+// building it); no more than maxAnswers answers are kept, and when the
+// store is full a new answer is still kept, so the calls of the server
+// measured last are answered from it whatever came before.
 func TestServiceKeepsAnswersBounded(t *testing.T) {
 	svc, c := serveService(t)
 	ctx := context.Background()
@@ -78,19 +81,28 @@ func TestServiceKeepsAnswersBounded(t *testing.T) {
 	if errA != nil || errB != nil || string(a) != string(b) || len(a) < 1000 {
 		t.Fatalf("two calls: %d and %d bytes, %v, %v", len(a), len(b), errA, errB)
 	}
-	if n := svc.Calls(); n != 2 {
-		t.Errorf("calls = %d, want 2", n)
+	if n, built := svc.Calls(), svc.built.Load(); n != 2 || built != 1 {
+		t.Errorf("calls = %d, built = %d; want 2 calls and 1 answer built", n, built)
 	}
 	for i := range maxAnswers + 20 {
 		if _, err := c.Get(ctx, "/authors", AuthorsQuery(i%data.AuthorCount+1+data.AuthorCount*(i/data.AuthorCount))); err != nil {
 			t.Fatal(err)
 		}
+		svc.keepMu.Lock()
+		n, size := svc.kept, svc.keptBytes
+		svc.keepMu.Unlock()
+		if n < 1 || n > maxAnswers || size > maxAnswerBytes {
+			t.Fatalf("after %d answers, %d of %d bytes kept, want 1 to %d and at most %d bytes", i+1, n, size, maxAnswers, maxAnswerBytes)
+		}
 	}
-	svc.keepMu.Lock()
-	n, size := svc.kept, svc.keptBytes
-	svc.keepMu.Unlock()
-	if n != maxAnswers || size > maxAnswerBytes {
-		t.Errorf("%d answers of %d bytes kept, want the bound %d and at most %d bytes", n, size, maxAnswers, maxAnswerBytes)
+	built := svc.built.Load()
+	for range 3 {
+		if _, err := c.Get(ctx, "/posts", PostsQuery([]string{"a9", "a1", "a9"}, 20)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := svc.built.Load() - built; n != 1 {
+		t.Errorf("a full store: three calls built %d answers, want 1", n)
 	}
 }
 
@@ -102,4 +114,25 @@ func serveService(t *testing.T) (*Service, *Client) {
 	srv := httptest.NewServer(svc)
 	t.Cleanup(srv.Close)
 	return svc, NewClient(srv.URL)
+}
+
+// TestPostsAnswerIsBuiltInOneBuffer: the posts answer skips unknown and
+// repeated authors, keeps the order asked, and fills exactly the buffer
+// sized for it.
+func TestPostsAnswerIsBuiltInOneBuffer(t *testing.T) {
+	svc := New(data.Generate(), 0)
+	for _, first := range []int{0, 1, 20} {
+		r := httptest.NewRequest(http.MethodGet, "/posts?"+PostsQuery([]string{"a9", "nope", "a1", "a9"}, first).Encode(), nil)
+		b := svc.postsAnswer(r)
+		if len(b) != cap(b) {
+			t.Errorf("first=%d: %d bytes in a buffer of %d", first, len(b), cap(b))
+		}
+		var posts map[string][]postOut
+		if err := json.Unmarshal(b, &posts); err != nil {
+			t.Fatalf("first=%d: %v in %s", first, err, b)
+		}
+		if len(posts) != 2 || len(posts["a9"]) != first || len(posts["a1"]) != first || !strings.HasPrefix(string(b), `{"a9":[`) {
+			t.Errorf("first=%d: %.80s…", first, b)
+		}
+	}
 }
