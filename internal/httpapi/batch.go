@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -20,8 +19,14 @@ func IsBatch(raw *RawRequest) bool {
 	if raw.Method != http.MethodPost {
 		return false
 	}
-	b := bytes.TrimLeft(raw.Body, " \t\r\n")
-	return len(b) > 0 && b[0] == '['
+	for _, c := range raw.Body {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c == '['
+	}
+	return false
 }
 
 // DecodeBatch decodes a batch, a POST body holding a JSON array of

@@ -73,4 +73,12 @@ func TestDecodeBatch(t *testing.T) {
 	if IsBatch(&RawRequest{Method: http.MethodGet, Body: []byte(`[`)}) {
 		t.Error("a GET is never a batch")
 	}
+	for body, want := range map[string]bool{
+		"": false, " \t\r\n": false, "[": true, "\r\n\t [1]": true, `{"query":"[a]"}`: false,
+		"\v[": false, "\u00a0[": false, "x[": false, ` {}[`: false,
+	} {
+		if got := IsBatch(&RawRequest{Method: http.MethodPost, Body: []byte(body)}); got != want {
+			t.Errorf("IsBatch(%q) = %v, want %v", body, got, want)
+		}
+	}
 }
