@@ -59,6 +59,26 @@ func (m *measurement) summary(server, query string) summary {
 	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), anon: median(anon), timeouts: to, ok: true}
 }
 
+// pairedCPURatio is the median over the rounds of server's CPU per
+// request on query a over its CPU per request on query b in the same round,
+// for two queries measured back to back (see pairPersisted): each round's
+// pair shares the machine's state, so the ratio cancels most of its drift.
+// ok is false unless both were measured in every round.
+func (m *measurement) pairedCPURatio(server, a, b string) (float64, bool) {
+	ca, cb := m.cells[[2]string{server, a}], m.cells[[2]string{server, b}]
+	if ca == nil || cb == nil || len(ca.samples) == 0 || len(ca.samples) != len(cb.samples) {
+		return 0, false
+	}
+	var rs []float64
+	for i, sa := range ca.samples {
+		if cb.samples[i].cpuPerReq <= 0 {
+			return 0, false
+		}
+		rs = append(rs, float64(sa.cpuPerReq)/float64(cb.samples[i].cpuPerReq))
+	}
+	return median(rs), true
+}
+
 func ratio(a, b summary) string {
 	if !a.ok || !b.ok || b.rps == 0 {
 		return "–"
@@ -306,7 +326,7 @@ func (m *measurement) markdown() string {
 		fmt.Fprintf(&b, ", %d for the upstream queries' latency at rest", o.connsLow)
 	}
 	b.WriteString(".\n")
-	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
+	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round; each hash-only query measured right after its full query on the same server and shape, and judged by the median over the rounds of their paired CPU ratio), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
 	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
 	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")

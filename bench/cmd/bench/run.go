@@ -230,16 +230,19 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		m.servers = append(m.servers, s.Name)
 		m.noteBinary(s, c, bins[s.Name] != "")
 	}
+	outer, after := pairPersisted(qs)
 	for r := 0; r < o.rounds; r++ {
-		for _, q := range qs {
+		for _, q := range outer {
 			for _, conns := range m.shapes(q) {
 				for i := range srvs {
 					k := (i + r) % len(srvs)
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-					if err := measureOne(ctx, log, m, srvs[k], srvChildren[k], q, expected[q.Base], r, conns); err != nil {
-						return err
+					for _, q := range append([]workload.Query{q}, after[q.Name]...) {
+						if err := ctx.Err(); err != nil {
+							return err
+						}
+						if err := measureOne(ctx, log, m, srvs[k], srvChildren[k], q, expected[q.Base], r, conns); err != nil {
+							return err
+						}
 					}
 				}
 			}
@@ -266,6 +269,24 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 	}
 	log.Info("report written", "path", path)
 	return nil
+}
+
+// pairPersisted splits qs into the queries the rounds walk and, by base
+// query, the hash-only variants measured right after their base on the
+// same server and load shape: the two are compared with each other, so
+// they are measured seconds apart, not minutes, and the machine's drift
+// between them is small. A variant whose base is not selected is walked
+// on its own.
+func pairPersisted(qs []workload.Query) (outer []workload.Query, after map[string][]workload.Query) {
+	after = map[string][]workload.Query{}
+	for _, q := range qs {
+		if q.Persisted && slices.ContainsFunc(qs, func(b workload.Query) bool { return b.Name == q.Base && !b.Persisted }) {
+			after[q.Base] = append(after[q.Base], q)
+			continue
+		}
+		outer = append(outer, q)
+	}
+	return outer, after
 }
 
 // measureOne checks the answer of s to q, then measures it at conns

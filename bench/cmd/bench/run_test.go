@@ -84,3 +84,24 @@ func TestReportPath(t *testing.T) {
 		t.Errorf("second report %s", got)
 	}
 }
+
+// TestPairPersistedMeasuresVariantsAfterTheirBase: a hash-only variant
+// follows its base query; one whose base is not selected stays in the
+// rounds on its own.
+func TestPairPersistedMeasuresVariantsAfterTheirBase(t *testing.T) {
+	qs, err := selectQueries([]string{"q1", "q2", "q1-apq", "q3-apq", "q5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outer, after := pairPersisted(qs)
+	var names []string
+	for _, q := range outer {
+		names = append(names, q.Name)
+		for _, v := range after[q.Name] {
+			names = append(names, "+"+v.Name)
+		}
+	}
+	if got, want := strings.Join(names, " "), "q1 +q1-apq q2 q3-apq q5"; got != want {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}

@@ -116,7 +116,12 @@ func targets(conns, connsHigh int) []target {
 				if !h.ok || !f.ok || f.cpuPerReq == 0 {
 					return "–", false, false
 				}
-				return fmt.Sprintf("%s vs %s CPU µs/req", micros(h.cpuPerReq), micros(f.cpuPerReq)), h.cpuPerReq <= f.cpuPerReq, true
+				fig := fmt.Sprintf("%s vs %s CPU µs/req", micros(h.cpuPerReq), micros(f.cpuPerReq))
+				r, ok := m.pairedCPURatio("graft", q+"-apq", q)
+				if !ok {
+					return fig, h.cpuPerReq <= f.cpuPerReq, true
+				}
+				return fmt.Sprintf("%s; paired ratio %.3f", fig, r), r <= 1, true
 			},
 		})
 	}
