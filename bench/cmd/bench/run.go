@@ -236,7 +236,7 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			for _, conns := range m.shapes(q) {
 				for i := range srvs {
 					k := (i + r) % len(srvs)
-					for _, q := range append([]workload.Query{q}, after[q.Name]...) {
+					for _, q := range pairOrder(q, after[q.Name], r) {
 						if err := ctx.Err(); err != nil {
 							return err
 						}
@@ -273,9 +273,9 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 
 // pairPersisted splits qs into the queries the rounds walk and, by base
 // query, the hash-only variants measured right after their base on the
-// same server and load shape: the two are compared with each other, so
-// they are measured seconds apart, not minutes, and the machine's drift
-// between them is small. A variant whose base is not selected is walked
+// same server and load shape (before or after it, see pairOrder): the two
+// are compared with each other, so they are measured seconds apart, not
+// minutes, and the machine's drift between them is small. A variant whose base is not selected is walked
 // on its own.
 func pairPersisted(qs []workload.Query) (outer []workload.Query, after map[string][]workload.Query) {
 	after = map[string][]workload.Query{}
@@ -287,6 +287,16 @@ func pairPersisted(qs []workload.Query) (outer []workload.Query, after map[strin
 		outer = append(outer, q)
 	}
 	return outer, after
+}
+
+// pairOrder is the order base and its hash-only variants are measured in
+// round r: the base first in even rounds, last in odd ones, so that being
+// measured second (a slightly warmer or cooler machine) favours neither.
+func pairOrder(base workload.Query, variants []workload.Query, r int) []workload.Query {
+	if r%2 == 1 {
+		return append(slices.Clone(variants), base)
+	}
+	return append([]workload.Query{base}, variants...)
 }
 
 // measureOne checks the answer of s to q, then measures it at conns

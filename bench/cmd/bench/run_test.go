@@ -85,10 +85,11 @@ func TestReportPath(t *testing.T) {
 	}
 }
 
-// TestPairPersistedMeasuresVariantsAfterTheirBase: a hash-only variant
-// follows its base query; one whose base is not selected stays in the
-// rounds on its own.
-func TestPairPersistedMeasuresVariantsAfterTheirBase(t *testing.T) {
+// TestPairPersistedMeasuresVariantsBesideTheirBase: a hash-only variant
+// is measured beside its base query, after it in even rounds and before it
+// in odd ones; one whose base is not selected stays in the rounds on its
+// own.
+func TestPairPersistedMeasuresVariantsBesideTheirBase(t *testing.T) {
 	qs, err := selectQueries([]string{"q1", "q2", "q1-apq", "q3-apq", "q5"})
 	if err != nil {
 		t.Fatal(err)
@@ -103,5 +104,14 @@ func TestPairPersistedMeasuresVariantsAfterTheirBase(t *testing.T) {
 	}
 	if got, want := strings.Join(names, " "), "q1 +q1-apq q2 q3-apq q5"; got != want {
 		t.Errorf("order %q, want %q", got, want)
+	}
+	for r, want := range []string{"q1 q1-apq", "q1-apq q1", "q1 q1-apq"} {
+		var got []string
+		for _, q := range pairOrder(outer[0], after["q1"], r) {
+			got = append(got, q.Name)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("round %d measures %v, want %s", r, got, want)
+		}
 	}
 }
