@@ -183,19 +183,24 @@ func (s *Service) authorsAnswer(r *http.Request) []byte {
 func (s *Service) postsAnswer(r *http.Request) []byte {
 	q := r.URL.Query()
 	first := clamp(q.Get("first"), data.PostsPerAuthor)
-	var want []int // author indexes, each once, in the order asked
-	size := 2      // {}
+	type part struct {
+		id    string
+		posts [][]byte
+	}
+	var parts []part // each author once, in the order asked
+	size := 2        // {}
 	for _, id := range q["author"] {
 		i, ok := s.authors[id]
-		if !ok || slices.Contains(want, i) {
+		if !ok || slices.ContainsFunc(parts, func(p part) bool { return p.id == id }) {
 			continue
 		}
-		if len(want) > 0 {
+		if len(parts) > 0 {
 			size++ // ,
 		}
-		want = append(want, i)
+		ps := s.postJSON[i][:min(first, len(s.postJSON[i]))]
+		parts = append(parts, part{id, ps})
 		size += len(id) + 5 // "id":[]
-		for j, p := range s.postJSON[i][:min(first, len(s.postJSON[i]))] {
+		for j, p := range ps {
 			size += len(p) + min(j, 1)
 		}
 	}
@@ -203,13 +208,13 @@ func (s *Service) postsAnswer(r *http.Request) []byte {
 	// while it grows.
 	out := make([]byte, 0, size)
 	out = append(out, '{')
-	for k, i := range want {
+	for k, pt := range parts {
 		if k > 0 {
 			out = append(out, ',')
 		}
-		out = strconv.AppendQuote(out, s.d.Authors[i].ID)
+		out = strconv.AppendQuote(out, pt.id)
 		out = append(out, ':', '[')
-		for j, p := range s.postJSON[i][:min(first, len(s.postJSON[i]))] {
+		for j, p := range pt.posts {
 			if j > 0 {
 				out = append(out, ',')
 			}

@@ -230,13 +230,13 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		m.servers = append(m.servers, s.Name)
 		m.noteBinary(s, c, bins[s.Name] != "")
 	}
-	outer, after := pairPersisted(qs)
+	outer, beside := pairPersisted(qs)
 	for r := 0; r < o.rounds; r++ {
 		for _, q := range outer {
 			for _, conns := range m.shapes(q) {
 				for i := range srvs {
 					k := (i + r) % len(srvs)
-					for _, q := range pairOrder(q, after[q.Name], r) {
+					for _, q := range pairOrder(q, beside[q.Name], r) {
 						if err := ctx.Err(); err != nil {
 							return err
 						}
@@ -272,26 +272,27 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 }
 
 // pairPersisted splits qs into the queries the rounds walk and, by base
-// query, the hash-only variants measured right after their base on the
-// same server and load shape (before or after it, see pairOrder): the two
-// are compared with each other, so they are measured seconds apart, not
-// minutes, and the machine's drift between them is small. A variant whose base is not selected is walked
-// on its own.
-func pairPersisted(qs []workload.Query) (outer []workload.Query, after map[string][]workload.Query) {
-	after = map[string][]workload.Query{}
+// query, the hash-only variants measured beside their base on the same
+// server and load shape (in the order pairOrder gives): the two are
+// compared with each other, so they are measured seconds apart, not
+// minutes, and the machine's drift between them is small. A variant whose
+// base is not selected is walked on its own.
+func pairPersisted(qs []workload.Query) (outer []workload.Query, beside map[string][]workload.Query) {
+	beside = map[string][]workload.Query{}
 	for _, q := range qs {
 		if q.Persisted && slices.ContainsFunc(qs, func(b workload.Query) bool { return b.Name == q.Base && !b.Persisted }) {
-			after[q.Base] = append(after[q.Base], q)
+			beside[q.Base] = append(beside[q.Base], q)
 			continue
 		}
 		outer = append(outer, q)
 	}
-	return outer, after
+	return outer, beside
 }
 
 // pairOrder is the order base and its hash-only variants are measured in
-// round r: the base first in even rounds, last in odd ones, so that being
-// measured second (a slightly warmer or cooler machine) favours neither.
+// round r (from 0): the base first in even rounds, last in odd ones, so
+// that being measured second (a slightly warmer or cooler machine) favours
+// neither.
 func pairOrder(base workload.Query, variants []workload.Query, r int) []workload.Query {
 	if r%2 == 1 {
 		return append(slices.Clone(variants), base)

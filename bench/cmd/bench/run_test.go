@@ -94,11 +94,11 @@ func TestPairPersistedMeasuresVariantsBesideTheirBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outer, after := pairPersisted(qs)
+	outer, beside := pairPersisted(qs)
 	var names []string
 	for _, q := range outer {
 		names = append(names, q.Name)
-		for _, v := range after[q.Name] {
+		for _, v := range beside[q.Name] {
 			names = append(names, "+"+v.Name)
 		}
 	}
@@ -107,7 +107,7 @@ func TestPairPersistedMeasuresVariantsBesideTheirBase(t *testing.T) {
 	}
 	for r, want := range []string{"q1 q1-apq", "q1-apq q1", "q1 q1-apq"} {
 		var got []string
-		for _, q := range pairOrder(outer[0], after["q1"], r) {
+		for _, q := range pairOrder(outer[0], beside["q1"], r) {
 			got = append(got, q.Name)
 		}
 		if strings.Join(got, " ") != want {
