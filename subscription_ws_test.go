@@ -234,7 +234,9 @@ func TestWebSocketCloseCodes(t *testing.T) {
 		}
 		return ctx, nil
 	}
-	srv, _ := chatServer(t, graft.Config{Subscriptions: graft.SubscriptionConfig{OnConnect: reject, InitTimeout: 50 * time.Millisecond}})
+	// The shared server waits long for connection_init, so a slow machine
+	// never turns another case into 4408; the 4408 case has its own server.
+	srv, _ := chatServer(t, graft.Config{Subscriptions: graft.SubscriptionConfig{OnConnect: reject, InitTimeout: time.Minute}})
 	t.Run("4400 invalid message", func(t *testing.T) {
 		w := dialWS(t, srv)
 		w.send(`{"type":`)
@@ -263,7 +265,8 @@ func TestWebSocketCloseCodes(t *testing.T) {
 		w.expectClose(4403, "Forbidden")
 	})
 	t.Run("4408 init timeout", func(t *testing.T) {
-		w := dialWS(t, srv)
+		quick, _ := chatServer(t, graft.Config{Subscriptions: graft.SubscriptionConfig{InitTimeout: 50 * time.Millisecond}})
+		w := dialWS(t, quick)
 		w.expectClose(4408, "Connection initialisation timeout")
 	})
 	t.Run("4409 duplicate id", func(t *testing.T) {
