@@ -65,16 +65,31 @@ func (m *measurement) summary(server, query string) summary {
 // pair shares the machine's state, so the ratio cancels most of its drift.
 // ok is false unless both were measured in every round.
 func (m *measurement) pairedCPURatio(server, a, b string) (float64, bool) {
-	ca, cb := m.cells[[2]string{server, a}], m.cells[[2]string{server, b}]
+	return m.paired([2]string{server, a}, [2]string{server, b}, func(s sample) float64 { return float64(s.cpuPerReq) })
+}
+
+// pairedRPSRatio is the median over the rounds of server's req/s on query
+// over base's in the same round, for two servers measured back to back
+// (see judgedTogether). ok is false unless both were measured in every
+// round.
+func (m *measurement) pairedRPSRatio(server, base, query string) (float64, bool) {
+	return m.paired([2]string{server, query}, [2]string{base, query}, func(s sample) float64 { return s.rps })
+}
+
+// paired is the median over the rounds of of(a's sample) over of(b's
+// sample) of the same round.
+func (m *measurement) paired(a, b [2]string, of func(sample) float64) (float64, bool) {
+	ca, cb := m.cells[a], m.cells[b]
 	if ca == nil || cb == nil || len(ca.samples) == 0 || len(ca.samples) != len(cb.samples) {
 		return 0, false
 	}
 	var rs []float64
 	for i, sa := range ca.samples {
-		if cb.samples[i].cpuPerReq <= 0 {
+		d := of(cb.samples[i])
+		if d <= 0 {
 			return 0, false
 		}
-		rs = append(rs, float64(sa.cpuPerReq)/float64(cb.samples[i].cpuPerReq))
+		rs = append(rs, of(sa)/d)
 	}
 	return median(rs), true
 }
@@ -326,7 +341,7 @@ func (m *measurement) markdown() string {
 		fmt.Fprintf(&b, ", %d for the upstream queries' latency at rest", o.connsLow)
 	}
 	b.WriteString(".\n")
-	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round; each hash-only query measured right beside its full query on the same server and shape, after it in odd rounds and before it in even ones, and judged by the median over the rounds of their paired CPU ratio), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
+	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round, the servers a target compares measured back to back in an order reversed each round and judged by the median over the rounds of each round's ratio; each hash-only query measured right beside its full query on the same server and shape, after it in odd rounds and before it in even ones, and judged by the median over the rounds of their paired CPU ratio), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
 	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
 	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")

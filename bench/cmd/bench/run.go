@@ -231,11 +231,15 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		m.noteBinary(s, c, bins[s.Name] != "")
 	}
 	outer, beside := pairPersisted(qs)
+	var names []string
+	for _, s := range srvs {
+		names = append(names, s.Name)
+	}
 	for r := 0; r < o.rounds; r++ {
+		order := roundOrder(names, r)
 		for _, q := range outer {
 			for _, conns := range m.shapes(q) {
-				for i := range srvs {
-					k := (i + r) % len(srvs)
+				for _, k := range order {
 					for _, q := range pairOrder(q, beside[q.Name], r) {
 						if err := ctx.Err(); err != nil {
 							return err
@@ -298,6 +302,54 @@ func pairOrder(base workload.Query, variants []workload.Query, r int) []workload
 		return append(slices.Clone(variants), base)
 	}
 	return append([]workload.Query{base}, variants...)
+}
+
+// judgedTogether are the servers a target compares with each other: each
+// group is measured back to back on every query and load shape, so that a
+// ratio a target judges comes from measurements seconds apart, not the
+// whole round, and the machine's drift between them is small.
+var judgedTogether = [][]string{
+	{"ceiling", "graft"},
+	{"gqlgen-upstream", graftUpstreamStructs, graftUpstreamRaw},
+}
+
+// roundOrder is the order the servers named are measured in round r (from
+// 0), as indexes into names: the servers of each group of judgedTogether
+// form one unit (in the group's order, reversed in odd rounds so that
+// being measured first favours no one), every other server a unit of its
+// own, and the units rotate by one place a round.
+func roundOrder(names []string, r int) []int {
+	var units [][]int
+	placed := map[string]bool{}
+	for i, n := range names {
+		if placed[n] {
+			continue
+		}
+		unit := []int{i}
+		for _, g := range judgedTogether {
+			if !slices.Contains(g, n) {
+				continue
+			}
+			unit = unit[:0]
+			for _, member := range g {
+				if j := slices.Index(names, member); j >= 0 && !placed[member] {
+					unit = append(unit, j)
+					placed[member] = true
+				}
+			}
+			break
+		}
+		placed[n] = true
+		if r%2 == 1 {
+			slices.Reverse(unit)
+		}
+		units = append(units, unit)
+	}
+	var out []int
+	for u := range units {
+		out = append(out, units[(u+r)%len(units)]...)
+	}
+	return out
 }
 
 // measureOne checks the answer of s to q, then measures it at conns

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -113,5 +114,39 @@ func TestPairPersistedMeasuresVariantsBesideTheirBase(t *testing.T) {
 		if strings.Join(got, " ") != want {
 			t.Errorf("round %d measures %v, want %s", r, got, want)
 		}
+	}
+}
+
+// TestRoundOrder: the servers a target compares are measured back to back,
+// in reversed order every other round, every server once a round, and the
+// rest rotate as before.
+func TestRoundOrder(t *testing.T) {
+	names := []string{"ceiling", "ceiling-decode", "gqlgen", "graft", "graft-upstream", "gqlgen-upstream", "graft-upstream-raw", "yoga"}
+	want := []string{
+		"ceiling graft ceiling-decode gqlgen gqlgen-upstream graft-upstream graft-upstream-raw yoga",
+		"ceiling-decode gqlgen graft-upstream-raw graft-upstream gqlgen-upstream yoga graft ceiling",
+		"gqlgen gqlgen-upstream graft-upstream graft-upstream-raw yoga ceiling graft ceiling-decode",
+	}
+	for r, w := range want {
+		var got []string
+		for _, k := range roundOrder(names, r) {
+			got = append(got, names[k])
+		}
+		if strings.Join(got, " ") != w {
+			t.Errorf("round %d: %v, want %s", r, got, w)
+		}
+	}
+	for r := range 6 {
+		seen := map[int]bool{}
+		for _, k := range roundOrder(names, r) {
+			seen[k] = true
+		}
+		if len(seen) != len(names) {
+			t.Errorf("round %d measures %d servers, want %d", r, len(seen), len(names))
+		}
+	}
+	// A group with one member present is a unit of one.
+	if got := roundOrder([]string{"graft", "gqlgen"}, 1); !slices.Equal(got, []int{1, 0}) {
+		t.Errorf("graft and gqlgen in round 1: %v, want [1 0]", got)
 	}
 }

@@ -33,14 +33,34 @@ func (m *measurement) rpsRatio(server, base, query string) (float64, bool) {
 	return a.rps / b.rps, true
 }
 
+// judgedRatio is server's throughput over base's on query as a target
+// judges it: the paired ratio of their rounds (the two are measured back
+// to back, see judgedTogether), or the ratio of the medians when a round
+// lacks one of them. The figure shows the medians' ratio beside when it
+// differs.
+func (m *measurement) judgedRatio(server, base, query, format string) (r float64, figure string, ok bool) {
+	med, ok := m.rpsRatio(server, base, query)
+	if !ok {
+		return 0, "–", false
+	}
+	r, paired := m.pairedRPSRatio(server, base, query)
+	if !paired {
+		return med, fmt.Sprintf(format, med), true
+	}
+	figure = fmt.Sprintf(format, r)
+	if mf := fmt.Sprintf(format, med); mf != figure {
+		figure += " paired by round; medians " + mf
+	}
+	return r, figure, true
+}
+
 // ratioTarget: graft (net/http) reaches min of the ceiling's req/s on
 // query; graft-fasthttp's ratio is reported beside.
 func ratioTarget(query string, min float64) target {
 	return target{
 		what: fmt.Sprintf("graft %s ≥ %.2f of the ceiling's req/s", query, min),
 		judge: func(m *measurement) (string, bool, bool) {
-			r, ok := m.rpsRatio("graft", "ceiling", query)
-			fig := fmt.Sprintf("%.2f", r)
+			r, fig, ok := m.judgedRatio("graft", "ceiling", query, "%.2f")
 			if f, fok := m.rpsRatio("graft-fasthttp", "ceiling", query); fok {
 				fig += fmt.Sprintf(" (graft-fasthttp %.2f)", f)
 			}
@@ -54,8 +74,8 @@ func upstreamRatioTarget(server, base, query string, min float64) target {
 	return target{
 		what: fmt.Sprintf("%s %s ≥ %.1f× %s's req/s", server, query, min, base),
 		judge: func(m *measurement) (string, bool, bool) {
-			r, ok := m.rpsRatio(server, base, query)
-			return fmt.Sprintf("%.2f×", r), r >= min, ok
+			r, fig, ok := m.judgedRatio(server, base, query, "%.2f×")
+			return fig, r >= min, ok
 		},
 	}
 }
