@@ -47,7 +47,7 @@ func runInProcessAB(ctx context.Context, log *slog.Logger, b *baseTree, cpu int,
 				dir, side = filepath.Join(b.tree, "bench"), "before"
 			}
 			log.Info("in-process benchmarks", "round", r+1, "side", side)
-			res := goBench(ctx, dir, cpu, benchtime, baseInProcessPattern)
+			res := goBench(ctx, dir, cpu, benchtime, baseInProcessPattern, 1)
 			if res.skipped != "" {
 				ab.skipped = fmt.Sprintf("%s (%s tree)", res.skipped, side)
 				return ab

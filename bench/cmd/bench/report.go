@@ -316,6 +316,9 @@ func (m *measurement) markdown() string {
 			fmt.Fprintf(&b, "`cd bench && %s`: cold = a document text the engine has not seen (parse, validate, execute); warm = the engine's document cache (graphql-go: a document parsed and validated once by the caller; graph-gophers has no cache). Each op returns the whole JSON response.\n\n", m.inProc.command)
 			b.WriteString(m.inProc.table())
 			b.WriteString("\n<details><summary>raw output (benchstat input)</summary>\n\n```\n" + m.inProc.output + "```\n\n</details>\n")
+			if m.inProc.repeats != "" {
+				fmt.Fprintf(&b, "\nThe in-process target is judged on the medians of %d further runs, `cd bench && %s`:\n\n```\n%s```\n", judgedRepeats, m.inProc.repeatCommand, m.inProc.repeats)
+			}
 		}
 	}
 	if m.base != nil {

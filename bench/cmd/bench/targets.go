@@ -244,18 +244,26 @@ func (m *measurement) targetsMarkdown() string {
 	return b.String()
 }
 
-// find returns ns/op and allocs/op of the benchmark line named name.
+// find returns ns/op and allocs/op of the benchmark named name: the
+// medians over its repeated runs when there are any, else its one line in
+// the whole set.
 func (r inProcessResult) find(name string) (ns float64, allocs int, ok bool) {
-	sc := bufio.NewScanner(strings.NewReader(r.output))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 8 || strings.TrimSuffix(f[0], "-1") != name {
-			continue
+	for _, out := range []string{r.repeats, r.output} {
+		var nss, as []float64
+		sc := bufio.NewScanner(strings.NewReader(out))
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) < 8 || strings.TrimSuffix(f[0], "-1") != name {
+				continue
+			}
+			ns, err1 := strconv.ParseFloat(f[2], 64)
+			a, err2 := strconv.Atoi(f[6])
+			if err1 == nil && err2 == nil {
+				nss, as = append(nss, ns), append(as, float64(a))
+			}
 		}
-		ns, err1 := strconv.ParseFloat(f[2], 64)
-		a, err2 := strconv.Atoi(f[6])
-		if err1 == nil && err2 == nil {
-			return ns, a, true
+		if len(nss) > 0 {
+			return median(nss), int(median(as)), true
 		}
 	}
 	return 0, 0, false
