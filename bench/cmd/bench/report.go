@@ -59,13 +59,13 @@ func (m *measurement) summary(server, query string) summary {
 	return summary{rps: median(rps), p50: median(p50), p99: median(p99), cpuPerReq: median(cpu), rss: median(rss), anon: median(anon), timeouts: to, ok: true}
 }
 
-// pairedCPURatio is the median over the rounds of server's CPU per
-// request on query a over its CPU per request on query b in the same round,
-// for two queries measured back to back (see pairPersisted): each round's
-// pair shares the machine's state, so the ratio cancels most of its drift.
-// ok is false unless both were measured in every round.
-func (m *measurement) pairedCPURatio(server, a, b string) (float64, bool) {
-	return m.paired([2]string{server, a}, [2]string{server, b}, func(s sample) float64 { return float64(s.cpuPerReq) })
+// pairedCPURounds is, for each round, server's CPU per request on query a
+// over its CPU per request on query b in the same round, for two queries
+// measured back to back (see pairPersisted): each round's pair shares the
+// machine's state, so the ratio cancels most of its drift. It is nil
+// unless both were measured in every round.
+func (m *measurement) pairedCPURounds(server, a, b string) []float64 {
+	return m.pairedRounds([2]string{server, a}, [2]string{server, b}, func(s sample) float64 { return float64(s.cpuPerReq) })
 }
 
 // pairedRPSRatio is the median over the rounds of server's req/s on query
@@ -79,19 +79,29 @@ func (m *measurement) pairedRPSRatio(server, base, query string) (float64, bool)
 // paired is the median over the rounds of of(a's sample) over of(b's
 // sample) of the same round.
 func (m *measurement) paired(a, b [2]string, of func(sample) float64) (float64, bool) {
-	ca, cb := m.cells[a], m.cells[b]
-	if ca == nil || cb == nil || len(ca.samples) == 0 || len(ca.samples) != len(cb.samples) {
+	rs := m.pairedRounds(a, b, of)
+	if rs == nil {
 		return 0, false
 	}
-	var rs []float64
+	return median(rs), true
+}
+
+// pairedRounds is each round's of(a's sample) over of(b's sample), in
+// round order; nil unless both were measured in every round.
+func (m *measurement) pairedRounds(a, b [2]string, of func(sample) float64) []float64 {
+	ca, cb := m.cells[a], m.cells[b]
+	if ca == nil || cb == nil || len(ca.samples) == 0 || len(ca.samples) != len(cb.samples) {
+		return nil
+	}
+	rs := make([]float64, 0, len(ca.samples))
 	for i, sa := range ca.samples {
 		d := of(cb.samples[i])
 		if d <= 0 {
-			return 0, false
+			return nil
 		}
 		rs = append(rs, of(sa)/d)
 	}
-	return median(rs), true
+	return rs
 }
 
 func ratio(a, b summary) string {

@@ -137,11 +137,22 @@ func targets(conns, connsHigh int) []target {
 					return "–", false, false
 				}
 				fig := fmt.Sprintf("%s vs %s CPU µs/req", micros(h.cpuPerReq), micros(f.cpuPerReq))
-				r, ok := m.pairedCPURatio("graft", q+"-apq", q)
-				if !ok {
+				rounds := m.pairedCPURounds("graft", q+"-apq", q)
+				if rounds == nil {
 					return fig, h.cpuPerReq <= f.cpuPerReq, true
 				}
-				return fmt.Sprintf("%s; paired ratio %.3f", fig, r), r <= 1, true
+				r := median(rounds)
+				fig = fmt.Sprintf("%s; paired ratio %.3f", fig, r)
+				if len(rounds) > 1 {
+					fig += " (rounds " + joinRatios(rounds) + ")"
+				}
+				// The ceiling does the same work for either body: its
+				// paired ratio is what the host and the bodies' sizes
+				// alone make of the comparison.
+				if c := m.pairedCPURounds("ceiling", q+"-apq", q); c != nil {
+					fig += fmt.Sprintf("; the ceiling on the same two bodies %.3f", median(c))
+				}
+				return fig, r <= 1, true
 			},
 		})
 	}
@@ -267,4 +278,13 @@ func (r inProcessResult) find(name string) (ns float64, allocs int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// joinRatios formats ratios to three decimals, separated by commas.
+func joinRatios(rs []float64) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("%.3f", r)
+	}
+	return strings.Join(parts, ", ")
 }
