@@ -24,9 +24,13 @@ import (
 // is made with a deadline well above it: a request that reaches its
 // deadline blocked longer than the store allows. It is long enough that a
 // call to a running Redis does not reach it on a loaded machine under
-// -race (at 150 ms, one in a few hundred did), since the phases with Redis
-// up accept no misses.
+// -race (at 150 ms some did), since the phases with Redis up accept no
+// misses.
 const redisFaultTimeout = 500 * time.Millisecond
+
+// faultClients is the number of concurrent clients in each phase of the
+// fault test.
+const faultClients = 8
 
 // TestRedisFaultsUnderLoad serves automatic persisted queries and a
 // safelist from one Redis while it runs, stops, restarts, freezes
@@ -78,9 +82,9 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 			t.Fatalf("listing q1: %v", err)
 		}
 	}
-	// warmPool leaves eight connections in the client's pool that have
-	// answered a PING, one per concurrent client, so that a phase with
-	// Redis up measures the store and not eight dials racing the store
+	// warmPool leaves one connection per concurrent client in the client's
+	// pool, each having answered a PING, so that a phase with Redis up
+	// measures the store and not the clients' dials racing the store
 	// timeout on a loaded machine (after a restart, the pool's broken
 	// connections are found and dropped here too).
 	warmPool := func(t *testing.T) {
@@ -88,7 +92,7 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		for {
-			conns := make([]*redis.Conn, 8)
+			conns := make([]*redis.Conn, faultClients)
 			var failed error
 			for i := range conns {
 				conns[i] = client.Conn()
@@ -121,7 +125,8 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 	for k := range up {
 		recovering[k] = append(append([]faultExpect{}, up[k]...), down[k]...)
 	}
-	// waitSafelist waits until the safelist answers q1 again.
+	// waitSafelist waits until the safelist answers q1 again, then warms
+	// the pool.
 	waitSafelist := func(t *testing.T) {
 		t.Helper()
 		deadline := time.NewTimer(15 * time.Second)
@@ -131,6 +136,7 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 		for {
 			a, err := faultPostBody(context.Background(), safeSrv, safeSrv.URL, gqlBody(hostileQ1, "", ""))
 			if err == nil && a.status == 200 {
+				warmPool(t)
 				return
 			}
 			select {
@@ -148,10 +154,10 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 		{name: "running", before: warmPool, want: up},
 		{name: "stopped", before: func(*testing.T) { redisServer.Stop() }, want: down},
 		{name: "restarted", before: func(t *testing.T) { redisServer.Start(); listQ1(t) }, want: recovering},
-		{name: "recovered after restart", before: func(t *testing.T) { waitSafelist(t); warmPool(t) }, want: up},
+		{name: "recovered after restart", before: waitSafelist, want: up},
 		{name: "paused", before: func(*testing.T) { redisServer.Pause() }, want: down},
 		{name: "resumed", before: func(t *testing.T) { redisServer.Resume(); listQ1(t) }, want: recovering},
-		{name: "recovered after pause", before: func(t *testing.T) { waitSafelist(t); warmPool(t) }, want: up},
+		{name: "recovered after pause", before: waitSafelist, want: up},
 	}
 	for _, ph := range phases {
 		t.Run(ph.name, func(t *testing.T) {
@@ -161,7 +167,7 @@ func TestRedisFaultsUnderLoad(t *testing.T) {
 			var mu sync.Mutex
 			counts := map[string]int{}
 			var wg sync.WaitGroup
-			for c := 0; c < 8; c++ {
+			for c := range faultClients {
 				wg.Go(func() {
 					for i := 0; i < 12; i++ {
 						kind, url, body := "apq-register", apqSrv.URL, registerBody
