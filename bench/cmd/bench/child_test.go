@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestProcReadings(t *testing.T) {
@@ -34,7 +36,40 @@ func TestProcReadings(t *testing.T) {
 	if mem.rss <= 0 || mem.hwm < mem.rss || mem.anon <= 0 || mem.anon > mem.rss {
 		t.Errorf("rss %d, hwm %d, anon %d: want 0 < anon <= rss <= hwm", mem.rss, mem.hwm, mem.anon)
 	}
-	if _, err := procCPU(-1); err == nil {
-		t.Error("no error for a missing process")
+	for _, pid := range []int{-1, 0} {
+		if _, err := procCPU(pid); err == nil {
+			t.Errorf("no error for process %d", pid)
+		}
+	}
+}
+
+// TestProcessClock: the clock procCPU reads first is this process's CPU
+// time to the nanosecond, as getrusage counts it, and finer than the clock
+// ticks of /proc stat.
+func TestProcessClock(t *testing.T) {
+	pid := os.Getpid()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	clock, err := processClock(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &after); err != nil {
+		t.Fatal(err)
+	}
+	lo := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	hi := time.Duration(after.Utime.Nano() + after.Stime.Nano())
+	// getrusage rounds to microseconds; allow for that and a little work in between.
+	if clock < lo-time.Millisecond || clock > hi+time.Millisecond {
+		t.Errorf("process clock %v, getrusage %v..%v", clock, lo, hi)
+	}
+	if clock%time.Millisecond == 0 {
+		t.Errorf("process clock %v looks like clock ticks", clock)
+	}
+	if d, err := procCPU(pid); err != nil || d < clock {
+		t.Errorf("procCPU = %v, %v; want at least %v", d, err, clock)
 	}
 }

@@ -51,6 +51,56 @@ func (r loadResult) percentile(p float64) time.Duration {
 	return r.latencies[i]
 }
 
+// outcome is how one request under load ended.
+type outcome int
+
+const (
+	answered outcome = iota // status 200
+	failed                  // another status, or a broken connection
+	timedOut                // unanswered after requestTimeout
+)
+
+// connLoop sends requests on one keep-alive connection to addr until stop
+// is set, dialling again when the server closes it: each time the request
+// next returns, reading the whole response before the next, and hands each
+// outcome and latency to record. It returns the error of a failed dial.
+func connLoop(addr string, stop *atomic.Bool, next func() []byte, record func(outcome, time.Duration)) error {
+	var c net.Conn
+	var br *bufio.Reader
+	defer func() {
+		if c != nil {
+			c.Close()
+		}
+	}()
+	for !stop.Load() {
+		if c == nil {
+			var err error
+			c, err = net.DialTimeout("tcp", addr, 5*time.Second)
+			if err != nil {
+				return err
+			}
+			br = bufio.NewReaderSize(c, 64<<10)
+		}
+		// Slow servers at 256 connections queue requests for seconds.
+		_ = c.SetDeadline(time.Now().Add(requestTimeout))
+		t0 := time.Now()
+		ok, reuse, late := roundTrip(c, br, next())
+		switch {
+		case ok:
+			record(answered, time.Since(t0))
+		case late:
+			record(timedOut, 0)
+		default:
+			record(failed, 0)
+		}
+		if !reuse {
+			c.Close()
+			c = nil
+		}
+	}
+	return nil
+}
+
 // load drives addr with conns keep-alive connections, each sending req
 // and reading the whole response before the next, for d.
 func load(ctx context.Context, addr string, req []byte, conns int, d time.Duration) (loadResult, error) {
@@ -71,40 +121,16 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 		w := &ws[i]
 		w.lat = make([]time.Duration, 0, 4096)
 		wg.Go(func() {
-			var c net.Conn
-			var br *bufio.Reader
-			defer func() {
-				if c != nil {
-					c.Close()
-				}
-			}()
-			for !stop.Load() {
-				if c == nil {
-					var err error
-					c, err = net.DialTimeout("tcp", addr, 5*time.Second)
-					if err != nil {
-						w.err = err
-						return
-					}
-					br = bufio.NewReaderSize(c, 64<<10)
-				}
-				// Slow servers at 256 connections queue requests for seconds.
-				_ = c.SetDeadline(time.Now().Add(requestTimeout))
-				t0 := time.Now()
-				ok, reuse, timedOut := roundTrip(c, br, req)
-				switch {
-				case ok:
-					w.lat = append(w.lat, time.Since(t0))
+			w.err = connLoop(addr, &stop, func() []byte { return req }, func(o outcome, lat time.Duration) {
+				switch o {
+				case answered:
+					w.lat = append(w.lat, lat)
 				case timedOut:
 					w.timeouts++
 				default:
 					w.errors++
 				}
-				if !reuse {
-					c.Close()
-					c = nil
-				}
-			}
+			})
 		})
 	}
 	wg.Wait()
@@ -120,6 +146,117 @@ func load(ctx context.Context, addr string, req []byte, conns int, d time.Durati
 	}
 	slices.Sort(res.latencies)
 	return res, nil
+}
+
+// block is one block of an alternating load: which of the two requests
+// every connection sent, how many were answered within it, and the CPU
+// time the server used meanwhile.
+type block struct {
+	kind     int
+	requests int64
+	cpu      time.Duration
+}
+
+// perRequest is the server CPU time per answered request of b.
+func (b block) perRequest() float64 { return float64(b.cpu) / float64(b.requests) }
+
+// blockKind is the request of block i in an alternating load: 0 1 1 0 0 1
+// 1 0 …, so that each pair of blocks (0 and 1, 2 and 3, …) holds one of
+// each, and each request goes first in every other pair.
+func blockKind(i int) int { return (i + i/2) % 2 }
+
+// loadAlternating drives addr with conns keep-alive connections that send
+// reqs[0] or reqs[1], switching all together from block to block in the
+// order of blockKind: n blocks, each measured for d after settle (the
+// requests of the previous block finish), with cpu, the server's CPU time,
+// read at both ends. The blocks are a fraction of a second, so a change of
+// the machine's speed, which takes seconds, falls on both requests alike.
+// Any request not answered with 200 fails the load.
+func loadAlternating(ctx context.Context, addr string, reqs [2][]byte, conns, n int, d, settle time.Duration, cpu func() (time.Duration, error)) ([]block, error) {
+	var stop atomic.Bool
+	var kind atomic.Int32
+	var done [2]atomic.Int64
+	var bad atomic.Int64
+	errs := make([]error, conns)
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Go(func() {
+			k := 0
+			errs[i] = connLoop(addr, &stop, func() []byte {
+				k = int(kind.Load())
+				return reqs[k]
+			}, func(o outcome, _ time.Duration) {
+				if o == answered {
+					done[k].Add(1)
+				} else {
+					bad.Add(1)
+				}
+			})
+		})
+	}
+	finish := func() error {
+		stop.Store(true)
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return fmt.Errorf("connect: %w", err)
+		}
+		if b := bad.Load(); b > 0 {
+			return fmt.Errorf("%d requests not answered with 200", b)
+		}
+		return nil
+	}
+	pause := func(d time.Duration) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+			return nil
+		}
+	}
+	blocks := make([]block, 0, n)
+	for i := range n {
+		k := blockKind(i)
+		kind.Store(int32(k))
+		if err := pause(settle); err != nil {
+			return nil, errors.Join(err, finish())
+		}
+		c0, err := cpu()
+		r0 := done[k].Load()
+		if err == nil {
+			err = pause(d)
+		}
+		c1, err2 := cpu()
+		r1 := done[k].Load()
+		if err := errors.Join(err, err2); err != nil {
+			return nil, errors.Join(err, finish())
+		}
+		if bad.Load() > 0 {
+			break
+		}
+		blocks = append(blocks, block{kind: k, requests: r1 - r0, cpu: c1 - c0})
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return blocks, nil
+}
+
+// pairedBlockRatios returns, for each pair of blocks of an alternating
+// load (see blockKind), the server CPU per request of request 1 over that
+// of request 0; a pair with a block that answered nothing is left out.
+func pairedBlockRatios(blocks []block) []float64 {
+	var out []float64
+	for i := 0; i+1 < len(blocks); i += 2 {
+		a, b := blocks[i], blocks[i+1]
+		if a.kind == 1 {
+			a, b = b, a
+		}
+		if a.kind != 0 || b.kind != 1 || a.requests == 0 || b.requests == 0 || a.cpu <= 0 {
+			continue
+		}
+		out = append(out, b.perRequest()/a.perRequest())
+	}
+	return out
 }
 
 // roundTrip sends one request and reads the response: ok when the status is

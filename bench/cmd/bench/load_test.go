@@ -5,7 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -91,5 +93,71 @@ func TestLoadTimeouts(t *testing.T) {
 	}
 	if res.timeouts != 2 || res.errors != 0 || res.requests != 0 {
 		t.Errorf("timeouts %d, errors %d, requests %d; want 2, 0, 0", res.timeouts, res.errors, res.requests)
+	}
+}
+
+// TestLoadAlternating: every connection switches request with the block,
+// in the order 0 1 1 0 0 1 1 0; a block counts the answers to its own
+// request and the CPU read around it; the paired ratios give the cost of
+// request 1 over request 0. A request not answered with 200 fails the load.
+func TestLoadAlternating(t *testing.T) {
+	// cost stands in for the server's CPU clock: each request adds its
+	// body's price before it is answered.
+	var cost atomic.Int64
+	price := map[string]int64{`{"a":1}`: 1000, `{"b":1}`: 3000}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		p, ok := price[string(body)]
+		if !ok {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		cost.Add(p)
+		_, _ = w.Write([]byte(`{"data":{}}`))
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	cpu := func() (time.Duration, error) { return time.Duration(cost.Load()), nil }
+	reqs := [2][]byte{request(addr, "/graphql", []byte(`{"a":1}`)), request(addr, "/graphql", []byte(`{"b":1}`))}
+	blocks, err := loadAlternating(context.Background(), addr, reqs, 4, 8, 50*time.Millisecond, 10*time.Millisecond, cpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []int
+	for _, b := range blocks {
+		kinds = append(kinds, b.kind)
+		if b.requests == 0 {
+			t.Errorf("block %+v answered nothing", b)
+		}
+	}
+	if want := []int{0, 1, 1, 0, 0, 1, 1, 0}; !slices.Equal(kinds, want) {
+		t.Fatalf("block kinds %v, want %v", kinds, want)
+	}
+	ratios := pairedBlockRatios(blocks)
+	if len(ratios) != 4 {
+		t.Fatalf("%d paired ratios, want 4", len(ratios))
+	}
+	// At most one request per connection straddles a block's edge.
+	for _, r := range ratios {
+		if r < 2.7 || r > 3.3 {
+			t.Errorf("paired ratios %v, want each near 3", ratios)
+			break
+		}
+	}
+	reqs[1] = request(addr, "/graphql", []byte(`{"c":1}`))
+	if _, err := loadAlternating(context.Background(), addr, reqs, 2, 2, 20*time.Millisecond, 5*time.Millisecond, cpu); err == nil || !strings.Contains(err.Error(), "not answered with 200") {
+		t.Errorf("a 400 under alternating load: err %v", err)
+	}
+}
+
+func TestPairedBlockRatios(t *testing.T) {
+	blocks := []block{
+		{kind: 0, requests: 10, cpu: 100}, {kind: 1, requests: 10, cpu: 90}, // 0.9
+		{kind: 1, requests: 5, cpu: 100}, {kind: 0, requests: 10, cpu: 100}, // 2
+		{kind: 0, requests: 0, cpu: 100}, {kind: 1, requests: 10, cpu: 90}, // left out
+		{kind: 0, requests: 10, cpu: 100}, // unpaired
+	}
+	if got, want := pairedBlockRatios(blocks), []float64{0.9, 2}; !slices.Equal(got, want) {
+		t.Errorf("pairedBlockRatios = %v, want %v", got, want)
 	}
 }

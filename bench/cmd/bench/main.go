@@ -58,14 +58,19 @@ type options struct {
 	firstWarmup time.Duration
 	conns       int
 	connsHigh   int
-	connsLow    int
-	serverCPU   int
-	clientCPU   int
-	out         string
-	smoke       bool
-	inProcess   bool
-	benchtime   string
-	profile     string
+	// alternate is the number of alternating blocks per round of each
+	// hash-only query against its full query (see loadAlternating), and
+	// block the measured length of one; 0 blocks for none.
+	alternate int
+	block     time.Duration
+	connsLow  int
+	serverCPU int
+	clientCPU int
+	out       string
+	smoke     bool
+	inProcess bool
+	benchtime string
+	profile   string
 	// solo runs each Go server from a binary holding it alone
 	// (cmd/benchserve built with its solo tags), not from this one.
 	solo bool
@@ -89,6 +94,8 @@ func parseOptions(args []string) (options, error) {
 	fs.IntVar(&o.conns, "conns", 32, "concurrent keep-alive connections of the main load shape")
 	fs.IntVar(&o.connsHigh, "conns-high", 256, "connections of the second load shape, measured for every query (0: none)")
 	fs.IntVar(&o.connsLow, "conns-low", 1, "connections of the latency shape, measured for the upstream queries (0: none)")
+	fs.IntVar(&o.alternate, "alternate", 160, "blocks per round in which graft and the ceiling serve each hash-only query and its full query in turn, on the same connections, for the hash-only target (a multiple of 4; 0: none)")
+	fs.DurationVar(&o.block, "block", 50*time.Millisecond, "measured length of one alternating block")
 	fs.IntVar(&o.serverCPU, "server-cpu", 1, "CPU the servers are pinned to")
 	fs.IntVar(&o.clientCPU, "client-cpu", 0, "CPU the load generator is pinned to")
 	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
@@ -105,6 +112,9 @@ func parseOptions(args []string) (options, error) {
 		o.rounds, o.duration, o.warmup, o.firstWarmup, o.inProcess = 1, 300*time.Millisecond, 100*time.Millisecond, 100*time.Millisecond, false
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["alternate"] {
+			o.alternate = 4
+		}
 		if !set["conns-high"] {
 			o.connsHigh = 0
 		}
@@ -123,6 +133,9 @@ func parseOptions(args []string) (options, error) {
 	}
 	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.conns < 1 || o.connsHigh < 0 || o.connsLow < 0 {
 		return o, fmt.Errorf("rounds, duration and conns must be positive")
+	}
+	if o.alternate < 0 || o.alternate%4 != 0 || (o.alternate > 0 && o.block <= 0) {
+		return o, fmt.Errorf("-alternate must be a multiple of 4 (0: none) and -block positive")
 	}
 	o.args = args
 	return o, nil

@@ -301,6 +301,7 @@ func (m *measurement) markdown() string {
 				micros(sm.p50), p99Cell(sm), lowCell, micros(sm.cpuPerReq), mib(sm.rss), anonCell(sm))
 		}
 	}
+	b.WriteString(m.alternatedMarkdown())
 	if o.connsHigh > 0 && o.connsHigh != o.conns {
 		fmt.Fprintf(&b, "\n## Second load shape: %d connections\n\n", o.connsHigh)
 		b.WriteString("Queueing, scheduler and GC pressure show here. Medians over the rounds; RSS is VmRSS after the measurement, anon its anonymous part (heap, stacks, runtime).\n")
@@ -354,11 +355,14 @@ func (m *measurement) markdown() string {
 		fmt.Fprintf(&b, ", %d for the upstream queries' latency at rest", o.connsLow)
 	}
 	b.WriteString(".\n")
-	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round, the servers a target compares measured back to back in an order reversed each round and judged by the median over the rounds of each round's ratio; each hash-only query measured right beside its full query on the same server and shape, after it in odd rounds and before it in even ones, and judged by the median over the rounds of their paired CPU ratio), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
+	fmt.Fprintf(&b, "- %d round(s); in each, every query at every load shape on every server (server order rotated each round, the servers a target compares measured back to back in an order reversed each round and judged by the median over the rounds of each round's ratio; each hash-only query measured right beside its full query on the same server and shape, after it in odd rounds and before it in even ones, and compared with it by their paired CPU ratio), %s warm-up (%s in the first round, so JITs settle) then %s measured; requests still in flight at the end are awaited and counted. Figures are medians over the rounds.\n", o.rounds, o.warmup, max(o.warmup, o.firstWarmup), o.duration)
+	if o.alternate > 0 {
+		fmt.Fprintf(&b, "- After those two, in each round, %s served the full query and the hash-only one in %d alternating blocks (see the section on them), on the same %d connections: %s measured after %s in which the previous block's requests finish. The hash-only target is judged on these.\n", strings.Join(alternatedServers, " and "), o.alternate, o.conns, o.block, alternateSettle)
+	}
 	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
 	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")
-	b.WriteString("- server CPU µs/req: the child's utime+stime over the measured period (from /proc/PID/stat) divided by the requests answered. RSS: VmRSS after the measurement; anon: its anonymous part (RssAnon: heap, stacks and the runtime's own memory), the rest being mostly pages of the executable.\n")
+	b.WriteString("- server CPU µs/req: the child's CPU time over the measured period (its process CPU clock, user plus system time in nanoseconds) divided by the requests answered. RSS: VmRSS after the measurement; anon: its anonymous part (RssAnon: heap, stacks and the runtime's own memory), the rest being mostly pages of the executable.\n")
 	b.WriteString(m.buildNote())
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Reproduce: `cd bench && go run ./cmd/bench %s`\n", strings.Join(o.args, " "))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,11 +82,14 @@ func TestParseOptions(t *testing.T) {
 		check   func(options) bool
 	}{
 		{"defaults", nil, false, func(o options) bool {
-			return o.rounds == 3 && o.conns == 32 && len(o.queries) == 8 && o.connsHigh == 256 && o.connsLow == 1
+			return o.rounds == 3 && o.conns == 32 && len(o.queries) == 8 && o.connsHigh == 256 && o.connsLow == 1 && o.alternate == 160 && o.block == 50*time.Millisecond
 		}},
 		{"smoke is one short round", []string{"-smoke"}, false, func(o options) bool {
-			return o.rounds == 1 && o.duration < time.Second && !o.inProcess && o.connsHigh == 0 && o.connsLow == 0
+			return o.rounds == 1 && o.duration < time.Second && !o.inProcess && o.connsHigh == 0 && o.connsLow == 0 && o.alternate == 4
 		}},
+		{"no alternating blocks", []string{"-alternate", "0"}, false, func(o options) bool { return o.alternate == 0 }},
+		{"alternating blocks come in fours", []string{"-alternate", "6"}, true, nil},
+		{"an alternating block needs a length", []string{"-block", "0"}, true, nil},
 		{"smoke with the second shape", []string{"-smoke", "-conns-high", "64"}, false, func(o options) bool { return o.connsHigh == 64 }},
 		{"server list", []string{"-servers", "ceiling,graft"}, false, func(o options) bool { return len(o.servers) == 2 }},
 		{"zero connections", []string{"-conns", "0"}, true, nil},
@@ -232,5 +236,53 @@ func TestInProcessTargetTakesTheMedianOfRepeats(t *testing.T) {
 	want := "| in process, q2 warm through the engine (Router.AppendExecute) ≤ 45 µs and ≤ 10 allocs/op | 43 µs, 7 allocs/op | yes |"
 	if out := m.targetsMarkdown(); !strings.Contains(out, want) {
 		t.Errorf("targets lack %q:\n%s", want, out)
+	}
+}
+
+// TestHashOnlyTargetJudgedOnAlternatingBlocks: with alternating blocks the
+// hash-only target is judged on the median of their pairs, not on the
+// rounds (here the rounds say cheaper and the blocks dearer), and the
+// report lists the blocks of graft and the ceiling.
+func TestHashOnlyTargetJudgedOnAlternatingBlocks(t *testing.T) {
+	q1 := workload.Queries()[0]
+	all := workload.All()
+	q1apq := all[slices.IndexFunc(all, func(q workload.Query) bool { return q.Name == "q1-apq" })]
+	m := &measurement{
+		opts:    options{rounds: 2, conns: 32, alternate: 8, block: 50 * time.Millisecond},
+		servers: []string{"ceiling", "graft"},
+		queries: []workload.Query{q1, q1apq},
+		cells: map[[2]string]*cell{
+			{"graft", "q1"}: {samples: []sample{{cpuPerReq: 100 * time.Microsecond}, {cpuPerReq: 100 * time.Microsecond}}},
+			{"graft", "q1-apq"}: {samples: []sample{{cpuPerReq: 98 * time.Microsecond}, {cpuPerReq: 97 * time.Microsecond}},
+				alt: alternated{ratios: []float64{1.02, 0.99, 1.01, 1.03}, cpu: [2]time.Duration{4 * time.Millisecond, 4100 * time.Microsecond}, requests: [2]int64{200, 200}}},
+			{"ceiling", "q1"}: {samples: []sample{{cpuPerReq: 50 * time.Microsecond}, {cpuPerReq: 50 * time.Microsecond}}},
+			{"ceiling", "q1-apq"}: {samples: []sample{{cpuPerReq: 50 * time.Microsecond}, {cpuPerReq: 50 * time.Microsecond}},
+				alt: alternated{ratios: []float64{0.99, 1.0, 1.0}, cpu: [2]time.Duration{time.Millisecond, time.Millisecond}, requests: [2]int64{100, 100}}},
+		},
+		peakRSS: map[string]int64{},
+	}
+	out := m.markdown()
+	for _, want := range []string{
+		"| graft q1-apq (hash only) no dearer than q1 | paired ratio 1.015, the median of 4 pairs of alternating blocks (mean 1.012 ± 0.009; 20 vs 20 CPU µs/req); the ceiling on the same two bodies 1.000; in the rounds 98 vs 100 CPU µs/req; paired ratio 0.975 (rounds 0.980, 0.970); the ceiling on the same two bodies 1.000 | no |",
+		"## Hash-only persisted queries against their full queries, in alternating blocks\n",
+		"switching all together every 60ms",
+		"| ceiling | q1-apq against q1 | 3 | 1.000 | 0.990–1.000 | 0.997 ± 0.003 | 10 | 10 |\n| graft | q1-apq against q1 | 4 | 1.015 | 0.990–1.020 | 1.012 ± 0.009 | 20 | 20 |\n",
+		"ceiling and graft served the full query and the hash-only one in 8 alternating blocks",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// Without blocks (-alternate 0), the rounds judge.
+	m.opts.alternate = 0
+	for _, k := range [][2]string{{"graft", "q1-apq"}, {"ceiling", "q1-apq"}} {
+		m.cells[k].alt = alternated{}
+	}
+	out = m.markdown()
+	if want := "| graft q1-apq (hash only) no dearer than q1 | 98 vs 100 CPU µs/req; paired ratio 0.975 (rounds 0.980, 0.970); the ceiling on the same two bodies 1.000 | yes |"; !strings.Contains(out, want) {
+		t.Errorf("report lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "alternating blocks") {
+		t.Errorf("a report without blocks mentions them:\n%s", out)
 	}
 }

@@ -42,6 +42,21 @@ type cell struct {
 	// oneCalls is the upstream calls of one checked request (upstream
 	// queries only), -1 when not known.
 	oneCalls int64
+	// alt is the alternating measurement of a hash-only query against its
+	// full query (see measureAlternating), in the hash-only query's cell.
+	alt alternated
+}
+
+// alternated gathers the alternating blocks of a hash-only query and its
+// full query on one server over the rounds.
+type alternated struct {
+	// ratios is each pair of blocks' CPU per request of the hash-only
+	// query over the full query's.
+	ratios []float64
+	// cpu and requests total the blocks of the full query ([0]) and the
+	// hash-only query ([1]).
+	cpu      [2]time.Duration
+	requests [2]int64
 }
 
 // Why a server does not run a query of the other kind.
@@ -245,6 +260,14 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 							return err
 						}
 						if err := measureOne(ctx, log, m, srvs[k], srvChildren[k], q, expected[q.Base], r, conns); err != nil {
+							return err
+						}
+					}
+					if conns != o.conns {
+						continue
+					}
+					for _, v := range beside[q.Name] {
+						if err := measureAlternating(ctx, log, m, srvs[k], srvChildren[k], q, v, r); err != nil {
 							return err
 						}
 					}
@@ -463,6 +486,47 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 		"rps", int(sm.rps), "p50", sm.p50, "p99", sm.p99, "cpu_per_req", sm.cpuPerReq)
 	return nil
 }
+
+// alternatedServers are the servers whose hash-only queries are also
+// measured against their full queries in alternating blocks: graft, whose
+// target it is, and the ceiling, which does the same work for either body
+// and so shows what the bodies' sizes alone make of the comparison.
+var alternatedServers = []string{"ceiling", "graft"}
+
+// measureAlternating measures the full query q and its hash-only variant v
+// on s in alternating blocks (loadAlternating) at the main load shape, after
+// measureOne checked both answers and registered v in the round. The blocks
+// are a fraction of a second, so the machine's changes of speed, which
+// spoil a comparison of measurements seconds apart, fall on both alike.
+func measureAlternating(ctx context.Context, log *slog.Logger, m *measurement, s servers.Server, c *child, q, v workload.Query, round int) error {
+	if m.opts.alternate == 0 || !slices.Contains(alternatedServers, s.Name) {
+		return nil
+	}
+	for _, name := range []string{q.Name, v.Name} {
+		if ce := m.cells[[2]string{s.Name, name}]; ce == nil || ce.skipped != "" {
+			return nil
+		}
+	}
+	reqs := [2][]byte{request(c.addr, servers.Path, q.Body()), request(c.addr, servers.Path, v.Body())}
+	blocks, err := loadAlternating(ctx, c.addr, reqs, m.opts.conns, m.opts.alternate, m.opts.block, alternateSettle, c.cpuTime)
+	if err != nil {
+		return fmt.Errorf("%s %s against %s, alternating: %w", s.Name, v.Name, q.Name, err)
+	}
+	alt := &m.cells[[2]string{s.Name, v.Name}].alt
+	ratios := pairedBlockRatios(blocks)
+	alt.ratios = append(alt.ratios, ratios...)
+	for _, b := range blocks {
+		alt.cpu[b.kind] += b.cpu
+		alt.requests[b.kind] += b.requests
+	}
+	log.Info("alternated", "round", round+1, "server", s.Name, "query", v.Name, "against", q.Name,
+		"pairs", len(ratios), "median_ratio", fmt.Sprintf("%.3f", median(ratios)), "median_so_far", fmt.Sprintf("%.3f", median(alt.ratios)))
+	return nil
+}
+
+// alternateSettle is the unmeasured start of each alternating block, in
+// which the requests of the block before finish.
+const alternateSettle = 10 * time.Millisecond
 
 // soloBuilds builds each Go server of srvs alone (cmd/benchserve with its
 // solo tags, and the tag profile with profile) into the per-tree cache
