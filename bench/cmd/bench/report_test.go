@@ -240,9 +240,10 @@ func TestInProcessTargetTakesTheMedianOfRepeats(t *testing.T) {
 }
 
 // TestHashOnlyTargetJudgedOnAlternatingBlocks: with alternating blocks the
-// hash-only target is judged on the median of their pairs, not on the
-// rounds (here the rounds say cheaper and the blocks dearer), and the
-// report lists the blocks of graft and the ceiling.
+// hash-only target is judged by a sign test over their pairs, not on the
+// rounds (which here say cheaper) nor on the median alone; fewer than
+// minPairs pairs judge nothing; the report lists the blocks of graft and
+// the ceiling.
 func TestHashOnlyTargetJudgedOnAlternatingBlocks(t *testing.T) {
 	q1 := workload.Queries()[0]
 	all := workload.All()
@@ -252,21 +253,45 @@ func TestHashOnlyTargetJudgedOnAlternatingBlocks(t *testing.T) {
 		servers: []string{"ceiling", "graft"},
 		queries: []workload.Query{q1, q1apq},
 		cells: map[[2]string]*cell{
-			{"graft", "q1"}: {samples: []sample{{cpuPerReq: 100 * time.Microsecond}, {cpuPerReq: 100 * time.Microsecond}}},
-			{"graft", "q1-apq"}: {samples: []sample{{cpuPerReq: 98 * time.Microsecond}, {cpuPerReq: 97 * time.Microsecond}},
-				alt: alternated{ratios: []float64{1.02, 0.99, 1.01, 1.03}, cpu: [2]time.Duration{4 * time.Millisecond, 4100 * time.Microsecond}, requests: [2]int64{200, 200}}},
-			{"ceiling", "q1"}: {samples: []sample{{cpuPerReq: 50 * time.Microsecond}, {cpuPerReq: 50 * time.Microsecond}}},
+			{"graft", "q1"}:     {samples: []sample{{cpuPerReq: 100 * time.Microsecond}, {cpuPerReq: 100 * time.Microsecond}}},
+			{"graft", "q1-apq"}: {samples: []sample{{cpuPerReq: 98 * time.Microsecond}, {cpuPerReq: 97 * time.Microsecond}}},
+			{"ceiling", "q1"}:   {samples: []sample{{cpuPerReq: 50 * time.Microsecond}, {cpuPerReq: 50 * time.Microsecond}}},
 			{"ceiling", "q1-apq"}: {samples: []sample{{cpuPerReq: 50 * time.Microsecond}, {cpuPerReq: 50 * time.Microsecond}},
-				alt: alternated{ratios: []float64{0.99, 1.0, 1.0}, cpu: [2]time.Duration{time.Millisecond, time.Millisecond}, requests: [2]int64{100, 100}}},
+				alt: alternated{ratios: append(repeat(0.98, 55), repeat(1.02, 55)...), cpu: [2]time.Duration{time.Millisecond, time.Millisecond}, requests: [2]int64{100, 100}}},
 		},
 		peakRSS: map[string]int64{},
 	}
+	graft := m.cells[[2]string{"graft", "q1-apq"}]
+	const rounds = "; in the rounds 98 vs 100 CPU µs/req; paired ratio 0.975 (rounds 0.980, 0.970); the ceiling on the same two bodies 1.000"
+	const ceiling = "; the ceiling on the same two bodies 1.000 (90% interval 0.980–1.020), p = 0.54"
+	tests := []struct {
+		name   string
+		ratios []float64
+		want   string
+	}{
+		{"dearer in significantly more than half the pairs", append(repeat(1.01, 70), repeat(0.99, 40)...),
+			"| graft q1-apq (hash only) no dearer than q1 | median ratio 1.010 (90% interval 1.010–1.010) over 110 pairs of alternating blocks; dearer in 70 of 110, sign test p = 0.00: dearer (20 vs 20 CPU µs/req)" + ceiling + rounds + " | no |"},
+		// The median is above 1, but no more pairs say dearer than cheaper
+		// than chance gives: a rule on the median alone would fail it.
+		{"dearer in about half the pairs", append(repeat(0.99, 54), repeat(1.01, 56)...),
+			"| graft q1-apq (hash only) no dearer than q1 | median ratio 1.010 (90% interval 0.990–1.010) over 110 pairs of alternating blocks; dearer in 56 of 110, sign test p = 0.46: not measurably dearer (20 vs 20 CPU µs/req)" + ceiling + rounds + " | yes |"},
+		{"too few pairs", []float64{0.9, 0.95, 0.97, 0.99},
+			"| graft q1-apq (hash only) no dearer than q1 | median ratio 0.960 (90% interval 0.900–0.990) over 4 pairs of alternating blocks; dearer in 0 of 4, sign test p = 1.00: too few pairs to judge (fewer than 100) (20 vs 20 CPU µs/req)" + ceiling + rounds + " | no |"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			graft.alt = alternated{ratios: tt.ratios, cpu: [2]time.Duration{4 * time.Millisecond, 4 * time.Millisecond}, requests: [2]int64{200, 200}}
+			if out := m.markdown(); !strings.Contains(out, tt.want) {
+				t.Errorf("report lacks %q:\n%s", tt.want, out)
+			}
+		})
+	}
+	graft.alt = alternated{ratios: append(repeat(0.99, 54), repeat(1.01, 56)...), cpu: [2]time.Duration{4 * time.Millisecond, 4100 * time.Microsecond}, requests: [2]int64{200, 200}}
 	out := m.markdown()
 	for _, want := range []string{
-		"| graft q1-apq (hash only) no dearer than q1 | paired ratio 1.015, the median of 4 pairs of alternating blocks (mean 1.012 ± 0.009; 20 vs 20 CPU µs/req); the ceiling on the same two bodies 1.000; in the rounds 98 vs 100 CPU µs/req; paired ratio 0.975 (rounds 0.980, 0.970); the ceiling on the same two bodies 1.000 | no |",
 		"## Hash-only persisted queries against their full queries, in alternating blocks\n",
 		"switching all together every 60ms",
-		"| ceiling | q1-apq against q1 | 3 | 1.000 | 0.990–1.000 | 0.997 ± 0.003 | 10 | 10 |\n| graft | q1-apq against q1 | 4 | 1.015 | 0.990–1.020 | 1.012 ± 0.009 | 20 | 20 |\n",
+		"| ceiling | q1-apq against q1 | 110 | 1.000 | 0.980–1.020 | 0.980–1.020 | 1.000 ± 0.002 | 55 of 110, p = 0.54 | 10 | 10 |\n| graft | q1-apq against q1 | 110 | 1.010 | 0.990–1.010 | 0.990–1.010 | 1.000 ± 0.001 | 56 of 110, p = 0.46 | 20 | 20 |\n",
 		"ceiling and graft served the full query and the hash-only one in 8 alternating blocks",
 	} {
 		if !strings.Contains(out, want) {
