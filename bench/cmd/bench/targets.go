@@ -211,6 +211,15 @@ func (m *measurement) alternatedMarkdown() string {
 	b.WriteString("The hash-only target is judged by a one-sided sign test over graft's pairs: the hash-only query is dearer when it cost more in significantly more than half of them (p < 0.05), the way benchstat calls a difference, with at least 100 pairs. The 90% interval of the median ratio gives one-sided 95% bounds.\n\n")
 	b.WriteString("| server | queries | pairs | median ratio | 90% interval | quartiles | mean ± standard error | hash only dearer | CPU µs/req, full | CPU µs/req, hash only |\n|---|---|---:|---:|---|---|---:|---|---:|---:|\n")
 	b.WriteString(strings.Join(rows, "\n") + "\n")
+	b.WriteString("\n<details><summary>each pair's ratio, in the order measured</summary>\n\n```\n")
+	for _, q := range m.queries {
+		for _, s := range alternatedServers {
+			if a := m.alternation(s, q.Name); len(a.ratios) > 0 {
+				fmt.Fprintf(&b, "%s %s: %s\n", s, q.Name, joinRatios(a.ratios))
+			}
+		}
+	}
+	b.WriteString("```\n\n</details>\n")
 	return b.String()
 }
 
