@@ -60,18 +60,14 @@ func TestMarkdownRatios(t *testing.T) {
 		peakRSS: map[string]int64{},
 	}
 	out := m.markdown()
-	for _, want := range []string{
+	assertContains(t, "report", out,
 		"| graft | 0.80 |",              // median of 900, 800, 100 over the ceiling's 1000
 		"| graft | 800 | 0.80 | 3.20 |", // and over gqlgen's 250
 		"| ceiling | 1000 | 1.00 | 4.00 | – | 1000 |",
 		"| gqlgen | 0.50 |\n", // CPU ratio: 50µs over 100µs; graft has no CPU figure
 		"| graft | – |\n",
 		"go run ./cmd/bench -smoke",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 func TestParseOptions(t *testing.T) {
@@ -198,17 +194,13 @@ func TestMarkdownShapesAndUpstream(t *testing.T) {
 		peakRSS: map[string]int64{},
 	}
 	out := m.markdown()
-	for _, want := range []string{
+	assertContains(t, "report", out,
 		"| graft | 0.90 |\n",
 		"### q1 at 256 connections\n\n| server | req/s | p50 µs | p99 µs | RSS MiB | anon MiB |\n|---|---:|---:|---:|---:|---:|\n| ceiling | not measured | | | | |\n| graft | 800 | 3000 | 7000 | 20.0 | 9.0 |\n\n",
 		"| graft-upstream | 2 | 2.00 | 400 | 4.00 | 4000 | 8000 | 2100 | 300 | 10.0 |",
 		"| gqlgen-upstream | 3 | 2.50 | 100 | 1.00 | 9000 |",
 		"| graft-upstream | 420 | 30000 | 60000 |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "| gqlgen-upstream | not measured (upstream server)") {
 		t.Errorf("an upstream server is listed for an in-memory query:\n%s", out)
 	}
@@ -281,35 +273,38 @@ func TestHashOnlyTargetJudgedOnAlternatingBlocks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			graft.alt = alternated{ratios: tt.ratios, cpu: [2]time.Duration{4 * time.Millisecond, 4 * time.Millisecond}, requests: [2]int64{200, 200}}
-			if out := m.markdown(); !strings.Contains(out, tt.want) {
-				t.Errorf("report lacks %q:\n%s", tt.want, out)
-			}
+			assertContains(t, "report", m.markdown(), tt.want)
 		})
 	}
 	graft.alt = alternated{ratios: append(repeat(0.99, 54), repeat(1.01, 56)...), cpu: [2]time.Duration{4 * time.Millisecond, 4100 * time.Microsecond}, requests: [2]int64{200, 200}}
 	out := m.markdown()
-	for _, want := range []string{
+	assertContains(t, "report", out,
 		"## Hash-only persisted queries against their full queries, in alternating blocks\n",
 		"switching all together every 60ms",
 		"| ceiling | q1-apq against q1 | 110 | 1.000 | 0.980–1.020 | 0.980–1.020 | 1.000 ± 0.002 | 55 of 110, p = 0.54 | 10 | 10 |\n| graft | q1-apq against q1 | 110 | 1.010 | 0.990–1.010 | 0.990–1.010 | 1.000 ± 0.001 | 56 of 110, p = 0.46 | 20 | 20 |\n",
 		"ceiling and graft served the full query and the hash-only one in 8 alternating blocks",
 		"<details><summary>each pair's ratio, in the order measured</summary>\n\n```\nceiling q1-apq: 0.980, 0.980,",
 		"\ngraft q1-apq: 0.990, 0.990,",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	// Without blocks (-alternate 0), the rounds judge.
 	m.opts.alternate = 0
 	for _, k := range [][2]string{{"graft", "q1-apq"}, {"ceiling", "q1-apq"}} {
 		m.cells[k].alt = alternated{}
 	}
 	out = m.markdown()
-	if want := "| graft q1-apq (hash only) no dearer than q1 | 98 vs 100 CPU µs/req; paired ratio 0.975 (rounds 0.980, 0.970); the ceiling on the same two bodies 1.000 | yes |"; !strings.Contains(out, want) {
-		t.Errorf("report lacks %q:\n%s", want, out)
-	}
+	assertContains(t, "report", out, "| graft q1-apq (hash only) no dearer than q1 | 98 vs 100 CPU µs/req; paired ratio 0.975 (rounds 0.980, 0.970); the ceiling on the same two bodies 1.000 | yes |")
 	if strings.Contains(out, "alternating blocks") {
 		t.Errorf("a report without blocks mentions them:\n%s", out)
+	}
+}
+
+// assertContains reports each of wants that out (what, for the message)
+// lacks.
+func assertContains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
 	}
 }
