@@ -262,13 +262,13 @@ func TestHashOnlyTargetJudgedOnAlternatingBlocks(t *testing.T) {
 		want   string
 	}{
 		{"dearer in significantly more than half the pairs", append(repeat(1.01, 70), repeat(0.99, 40)...),
-			"| graft q1-apq (hash only) no dearer than q1 | median ratio 1.010 (90% interval 1.010–1.010) over 110 pairs of alternating blocks; dearer in 70 of 110, sign test p = 0.00: dearer (20 vs 20 CPU µs/req)" + ceiling + rounds + " | no |"},
+			"| graft q1-apq (hash only) no dearer than q1 | median ratio 1.010 (90% interval 1.010–1.010) over 110 pairs of alternating blocks; dearer in 70 of 110, sign test p = 0.00: dearer (20 vs 20 CPU µs/req)" + ceiling + "; graft's pairs above the ceiling's, rank-sum p = 0.50" + rounds + " | no |"},
 		// The median is above 1, but no more pairs say dearer than cheaper
 		// than chance gives: a rule on the median alone would fail it.
 		{"dearer in about half the pairs", append(repeat(0.99, 54), repeat(1.01, 56)...),
-			"| graft q1-apq (hash only) no dearer than q1 | median ratio 1.010 (90% interval 0.990–1.010) over 110 pairs of alternating blocks; dearer in 56 of 110, sign test p = 0.46: not measurably dearer (20 vs 20 CPU µs/req)" + ceiling + rounds + " | yes |"},
+			"| graft q1-apq (hash only) no dearer than q1 | median ratio 1.010 (90% interval 0.990–1.010) over 110 pairs of alternating blocks; dearer in 56 of 110, sign test p = 0.46: not measurably dearer (20 vs 20 CPU µs/req)" + ceiling + "; graft's pairs above the ceiling's, rank-sum p = 0.50" + rounds + " | yes |"},
 		{"too few pairs", []float64{0.9, 0.95, 0.97, 0.99},
-			"| graft q1-apq (hash only) no dearer than q1 | median ratio 0.960 (90% interval 0.900–0.990) over 4 pairs of alternating blocks; dearer in 0 of 4, sign test p = 1.00: too few pairs to judge (fewer than 100) (20 vs 20 CPU µs/req)" + ceiling + rounds + " | no |"},
+			"| graft q1-apq (hash only) no dearer than q1 | median ratio 0.960 (90% interval 0.900–0.990) over 4 pairs of alternating blocks; dearer in 0 of 4, sign test p = 1.00: too few pairs to judge (fewer than 100) (20 vs 20 CPU µs/req)" + ceiling + "; graft's pairs above the ceiling's, rank-sum p = 0.99" + rounds + " | no |"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -84,4 +85,47 @@ func binomialCDF(k, n int) float64 {
 		sum += math.Exp(lgN - a - b - float64(n)*math.Ln2)
 	}
 	return min(sum, 1)
+}
+
+// rankSumTest is the one-sided p-value of a Mann–Whitney rank-sum test
+// that the values of a tend to be larger than those of b (the normal
+// approximation, with ties given their mean rank): small when a's values
+// rank above b's more often than chance gives.
+func rankSumTest(a, b []float64) float64 {
+	n1, n2 := float64(len(a)), float64(len(b))
+	if n1 == 0 || n2 == 0 {
+		return 1
+	}
+	type v struct {
+		x    float64
+		inA  bool
+		rank float64
+	}
+	all := make([]v, 0, len(a)+len(b))
+	for _, x := range a {
+		all = append(all, v{x: x, inA: true})
+	}
+	for _, x := range b {
+		all = append(all, v{x: x})
+	}
+	slices.SortFunc(all, func(p, q v) int { return cmp.Compare(p.x, q.x) })
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].x == all[i].x {
+			j++
+		}
+		for k := i; k < j; k++ {
+			all[k].rank = float64(i+j+1) / 2 // the mean of ranks i+1..j
+		}
+		i = j
+	}
+	var r1 float64
+	for _, e := range all {
+		if e.inA {
+			r1 += e.rank
+		}
+	}
+	u := r1 - n1*(n1+1)/2
+	z := (u - n1*n2/2 - 0.5) / math.Sqrt(n1*n2*(n1+n2+1)/12)
+	return 0.5 * math.Erfc(z/math.Sqrt2)
 }

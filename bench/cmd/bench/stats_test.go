@@ -72,3 +72,23 @@ func repeat(x float64, n int) []float64 {
 	}
 	return out
 }
+
+func TestRankSumTest(t *testing.T) {
+	low := []float64{0.97, 0.98, 0.99, 1.00, 1.01}
+	high := []float64{1.02, 1.03, 1.04, 1.05, 1.06}
+	// Every value of high above every one of low: U = 25, z = (25 - 12.5
+	// - 0.5)/√(25·11/12) = 2.507, p = 0.0061.
+	if p := rankSumTest(high, low); math.Abs(p-0.0061) > 0.0002 {
+		t.Errorf("rankSumTest(high, low) = %.4f, want 0.0061", p)
+	}
+	if p := rankSumTest(low, high); p < 0.99 {
+		t.Errorf("rankSumTest(low, high) = %.4f, want near 1", p)
+	}
+	// The same values: U is half of n1·n2, p just above one half.
+	if p := rankSumTest(low, low); p < 0.5 || p > 0.6 {
+		t.Errorf("rankSumTest(low, low) = %.4f, want just above 0.5", p)
+	}
+	if p := rankSumTest(nil, low); p != 1 {
+		t.Errorf("rankSumTest(nil, …) = %v, want 1", p)
+	}
+}

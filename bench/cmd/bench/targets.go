@@ -121,9 +121,12 @@ func hashOnlyTarget(q string) target {
 			fig += fmt.Sprintf(" (%s vs %s CPU µs/req)", micros(alt.perRequest(1)), micros(alt.perRequest(0)))
 			// The ceiling does the same work for either body: its ratio is
 			// what the bodies' sizes alone make of the comparison.
+			// Beside it, graft's pairs against the ceiling's: whether graft's
+			// hash-only query costs more than the bodies alone make it.
 			if c := m.alternation("ceiling", q+"-apq"); len(c.ratios) > 0 {
 				_, _, cp := signTest(c.ratios)
-				fig += fmt.Sprintf("; the ceiling on the same two bodies %s, p = %.2f", withInterval(c.ratios), cp)
+				fig += fmt.Sprintf("; the ceiling on the same two bodies %s, p = %.2f; graft's pairs above the ceiling's, rank-sum p = %.2f",
+					withInterval(c.ratios), cp, rankSumTest(alt.ratios, c.ratios))
 			}
 			if rok {
 				fig += "; in the rounds " + rounds
