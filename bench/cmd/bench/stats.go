@@ -2,9 +2,39 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 )
+
+// pairStats summarises the ratios of the pairs of an alternating load.
+type pairStats struct {
+	pairs  int
+	median float64
+	// lo and hi bound the median's 90% interval (one-sided 95% bounds).
+	lo, hi float64
+	// q1 and q3 are the quartiles.
+	q1, q3   float64
+	mean, se float64
+	// dearer counts the ratios above 1 among the n not equal to 1, and p
+	// is the sign test's one-sided p-value.
+	dearer, n int
+	p         float64
+}
+
+// summarizePairs computes the pairStats of ratios.
+func summarizePairs(ratios []float64) pairStats {
+	s := pairStats{pairs: len(ratios), median: median(ratios), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75)}
+	s.lo, s.hi = medianInterval(ratios, 0.90)
+	s.mean, s.se = meanSE(ratios)
+	s.dearer, s.n, s.p = signTest(ratios)
+	return s
+}
+
+// withInterval formats the median with its 90% interval.
+func (s pairStats) withInterval() string {
+	return fmt.Sprintf("%.3f (90%% interval %.3f–%.3f)", s.median, s.lo, s.hi)
+}
 
 // meanSE is the mean of xs and its standard error.
 func meanSE(xs []float64) (mean, se float64) {

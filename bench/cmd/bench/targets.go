@@ -106,12 +106,12 @@ func hashOnlyTarget(q string) target {
 			if len(alt.ratios) == 0 {
 				return rounds, rr <= 1, rok
 			}
-			dearer, n, p := signTest(alt.ratios)
+			st := summarizePairs(alt.ratios)
 			fig := fmt.Sprintf("median ratio %s over %d pairs of alternating blocks; dearer in %d of %d, sign test p = %.2f",
-				withInterval(alt.ratios), len(alt.ratios), dearer, n, p)
-			met := p >= 0.05 && len(alt.ratios) >= minPairs
+				st.withInterval(), st.pairs, st.dearer, st.n, st.p)
+			met := st.p >= 0.05 && st.pairs >= minPairs
 			switch {
-			case len(alt.ratios) < minPairs:
+			case st.pairs < minPairs:
 				fig += fmt.Sprintf(": too few pairs to judge (fewer than %d)", minPairs)
 			case met:
 				fig += ": not measurably dearer"
@@ -124,9 +124,9 @@ func hashOnlyTarget(q string) target {
 			// Beside it, graft's pairs against the ceiling's: whether graft's
 			// hash-only query costs more than the bodies alone make it.
 			if c := m.alternation("ceiling", q+"-apq"); len(c.ratios) > 0 {
-				_, _, cp := signTest(c.ratios)
+				cs := summarizePairs(c.ratios)
 				fig += fmt.Sprintf("; the ceiling on the same two bodies %s, p = %.2f; graft's pairs above the ceiling's, rank-sum p = %.2f",
-					withInterval(c.ratios), cp, rankSumTest(alt.ratios, c.ratios))
+					cs.withInterval(), cs.p, rankSumTest(alt.ratios, c.ratios))
 			}
 			if rok {
 				fig += "; in the rounds " + rounds
@@ -134,12 +134,6 @@ func hashOnlyTarget(q string) target {
 			return fig, met, true
 		},
 	}
-}
-
-// withInterval formats the median of ratios with its 90% interval.
-func withInterval(ratios []float64) string {
-	lo, hi := medianInterval(ratios, 0.90)
-	return fmt.Sprintf("%.3f (90%% interval %.3f–%.3f)", median(ratios), lo, hi)
 }
 
 // hashOnlyRounds is graft's CPU per request on q-apq against q from the
@@ -198,11 +192,9 @@ func (m *measurement) alternatedMarkdown() string {
 			if len(a.ratios) == 0 {
 				continue
 			}
-			mean, se := meanSE(a.ratios)
-			lo, hi := medianInterval(a.ratios, 0.90)
-			dearer, n, p := signTest(a.ratios)
-			rows = append(rows, fmt.Sprintf("| %s | %s against %s | %d | %.3f | %.3f–%.3f | %.3f–%.3f | %.3f ± %.3f | %d of %d, p = %.2f | %s | %s |", s, q.Name, q.Base, len(a.ratios),
-				median(a.ratios), lo, hi, quantile(a.ratios, 0.25), quantile(a.ratios, 0.75), mean, se, dearer, n, p, micros(a.perRequest(0)), micros(a.perRequest(1))))
+			st := summarizePairs(a.ratios)
+			rows = append(rows, fmt.Sprintf("| %s | %s against %s | %d | %.3f | %.3f–%.3f | %.3f–%.3f | %.3f ± %.3f | %d of %d, p = %.2f | %s | %s |", s, q.Name, q.Base, st.pairs,
+				st.median, st.lo, st.hi, st.q1, st.q3, st.mean, st.se, st.dearer, st.n, st.p, micros(a.perRequest(0)), micros(a.perRequest(1))))
 		}
 	}
 	if len(rows) == 0 {
@@ -211,7 +203,7 @@ func (m *measurement) alternatedMarkdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n## Hash-only persisted queries against their full queries, in alternating blocks\n\n")
 	fmt.Fprintf(&b, "In each round the server's %d connections sent the full query, then the hash-only one, switching all together every %s (blocks in the order full, hash-only, hash-only, full, …), and the server's CPU time was read around each block. A pair of neighbouring blocks gives one ratio: hash-only CPU per request over the full query's. The machine's speed changes over seconds, which spoils a comparison of measurements seconds apart; neighbouring blocks share it. The ceiling does the same work for either body, so its ratio is what the bodies' sizes alone make of the comparison.\n\n", m.opts.conns, m.opts.block+alternateSettle)
-	b.WriteString("The hash-only target is judged by a one-sided sign test over graft's pairs: the hash-only query is dearer when it cost more in significantly more than half of them (p < 0.05), the way benchstat calls a difference, with at least 100 pairs. The 90% interval of the median ratio gives one-sided 95% bounds.\n\n")
+	fmt.Fprintf(&b, "The hash-only target is judged by a one-sided sign test over graft's pairs: the hash-only query is dearer when it cost more in significantly more than half of them (p < 0.05), the way benchstat calls a difference, with at least %d pairs. The 90%% interval of the median ratio gives one-sided 95%% bounds.\n\n", minPairs)
 	b.WriteString("| server | queries | pairs | median ratio | 90% interval | quartiles | mean ± standard error | hash only dearer | CPU µs/req, full | CPU µs/req, hash only |\n|---|---|---:|---:|---|---|---:|---|---:|---:|\n")
 	b.WriteString(strings.Join(rows, "\n") + "\n")
 	b.WriteString("\n<details><summary>each pair's ratio, in the order measured</summary>\n\n```\n")
