@@ -40,28 +40,18 @@ const evictionLogEvery = 1000
 // register theirs again. Stats and the log line written when the store
 // starts evicting make this visible.
 type MemoryStore struct {
-	cache  *costlru.Cache[string, *memoryEntry]
+	// cache holds each query with the slot of what a router attached to
+	// it (see internal/pqattach).
+	cache  *pqattach.Cache
 	logger atomic.Pointer[slog.Logger]
 }
 
-// memoryEntry is a stored query and what a router attached to it (see
-// internal/pqattach).
-type memoryEntry struct {
-	query string
-	slot  pqattach.Slot
-}
-
 func init() {
-	pqattach.Get = func(store any, hash string) (string, *pqattach.Slot, bool, bool) {
-		s, ok := store.(*MemoryStore)
-		if !ok {
-			return "", nil, false, false
+	pqattach.CacheOf = func(store any) *pqattach.Cache {
+		if s, ok := store.(*MemoryStore); ok {
+			return s.cache
 		}
-		e, found := s.cache.Get(hash)
-		if !found {
-			return "", nil, false, true
-		}
-		return e.query, &e.slot, true, true
+		return nil
 	}
 }
 
@@ -96,7 +86,7 @@ func NewMemoryStoreBytes(maxSize int, maxBytes int64) (*MemoryStore, error) {
 		return nil, fmt.Errorf("persisted: memory store bytes must be positive, got %d", maxBytes)
 	}
 	s := &MemoryStore{}
-	c, err := costlru.New[string, *memoryEntry](maxSize, maxBytes, max(maxBytes/8, 1), s.evicted)
+	c, err := costlru.New[string, *pqattach.Entry](maxSize, maxBytes, max(maxBytes/8, 1), s.evicted)
 	if err != nil {
 		return nil, fmt.Errorf("persisted: memory store: %w", err)
 	}
@@ -110,14 +100,14 @@ func (s *MemoryStore) Get(_ context.Context, hash string) (string, bool, error) 
 	if !ok {
 		return "", false, nil
 	}
-	return e.query, true, nil
+	return e.Query, true, nil
 }
 
 // Set stores query under hash, evicting the least recently used entries
 // when the store is full. A query too large for the store is not stored,
 // and Set still returns nil: the store is a cache.
 func (s *MemoryStore) Set(_ context.Context, hash, query string) error {
-	s.cache.Add(hash, &memoryEntry{query: query}, int64(len(hash)+len(query)+entryOverhead))
+	s.cache.Add(hash, &pqattach.Entry{Query: query}, int64(len(hash)+len(query)+entryOverhead))
 	return nil
 }
 

@@ -16,15 +16,10 @@ import (
 // concurrent use. Queries without escapes need no entry: they are read in
 // place.
 type QueryTexts struct {
-	c        *costlru.Cache[string, *queryText]
+	// c holds each query with the slot of what the router attached to it
+	// (its prepared document; see internal/pqattach).
+	c        *pqattach.Cache
 	maxEntry int64
-}
-
-// queryText is a kept query and what the router attached to it (its
-// prepared document; see internal/pqattach).
-type queryText struct {
-	query string
-	slot  pqattach.Slot
 }
 
 // queryTextOverhead is the bookkeeping counted for each entry beside its
@@ -36,7 +31,7 @@ const queryTextOverhead = 128
 // count); a query longer than an eighth of that is not kept.
 func NewQueryTexts(entries int, bytes int64) (*QueryTexts, error) {
 	maxEntry := max(bytes/8, 1)
-	c, err := costlru.New[string, *queryText](entries, bytes, maxEntry, nil)
+	c, err := costlru.New[string, *pqattach.Entry](entries, bytes, maxEntry, nil)
 	if err != nil {
 		return nil, fmt.Errorf("query texts: %w", err)
 	}
@@ -51,7 +46,7 @@ func (t *QueryTexts) lookup(escaped []byte) (string, *pqattach.Slot, bool) {
 	if !ok {
 		return "", nil, false
 	}
-	return e.query, &e.slot, true
+	return e.Query, &e.Slot, true
 }
 
 // add remembers query under its escaped form (both are copied) and
@@ -62,9 +57,9 @@ func (t *QueryTexts) add(escaped []byte, query string) (string, *pqattach.Slot) 
 	if cost > t.maxEntry {
 		return query, nil // not copied only to be refused
 	}
-	e := &queryText{query: string(append([]byte(nil), query...))}
+	e := &pqattach.Entry{Query: string(append([]byte(nil), query...))}
 	t.c.Add(string(escaped), e, cost)
-	return e.query, &e.slot
+	return e.Query, &e.Slot
 }
 
 // Len returns the number of texts kept.

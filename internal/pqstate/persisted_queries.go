@@ -7,19 +7,30 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/persisted"
 )
 
 // PersistedQueries resolves the persisted-query part of requests. It is
 // safe for concurrent use.
 type PersistedQueries struct {
+	// The fields a hash-only hit reads come first, so they share a cache
+	// line.
+
+	// mem is the memory store's cache when the store is one
+	// (pqattach.CacheOf): its entries keep what the router attaches to
+	// them, and a lookup needs no call through the store.
+	mem          *pqattach.Cache
+	store        persisted.Store
+	hashLen      int  // hex digits in a hash of the algorithm
+	sha512       bool // the algorithm is SHA-512
+	safelist     bool
+	enableGet    bool
+	validateHash bool
+	algorithm    string
+	hashKey      string
+
 	opts          persisted.Options
-	store         persisted.Store
-	safelist      bool
-	enableGet     bool
-	validateHash  bool
-	algorithm     string
-	hashKey       string
 	malformedHash map[string]string
 	cacheControl  string
 	maxQueryBytes int
@@ -29,9 +40,6 @@ type PersistedQueries struct {
 	// shares the request's memory is handed to them as it is, and copied
 	// for any other store.
 	keepsNoHash bool
-	// attach is set for the memory store, whose entries keep what the
-	// router attaches to them (see internal/pqattach).
-	attach bool
 }
 
 // New checks opts, fills in the defaults and returns the PersistedQueries
@@ -116,12 +124,14 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 		maxQueryBytes: opts.MaxQueryBytes,
 		logger:        opts.Logger,
 		keepsNoHash:   memory || listed,
-		attach:        memory,
+		mem:           pqattach.CacheOf(opts.Store),
+		hashLen:       hashLength(opts.HashAlgorithm),
+		sha512:        opts.HashAlgorithm == persisted.SHA512,
 	}
-	if p.algorithm == persisted.SHA512 {
+	if p.sha512 {
 		p.hashKey = sha512Key
 	}
-	n := hashLength(p.algorithm)
+	n := p.hashLen
 	p.malformedHash = map[string]string{
 		sha256Key: fmt.Sprintf("extensions.persistedQuery.%s must be a %s hash: %d hex digits", sha256Key, p.algorithm, n),
 		sha512Key: fmt.Sprintf("extensions.persistedQuery.%s must be a %s hash: %d hex digits", sha512Key, p.algorithm, n),

@@ -92,6 +92,20 @@ type Extension struct {
 // persistedQuery, already decoded into ext, so the hot path of hash-only
 // requests needs no maps. It answers exactly as Resolve does.
 func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, query string, ext Extension) (Resolution, error) {
+	// The common case, kept short so that it runs in few instructions
+	// and cache lines: a lowercase SHA-256 hash, alone, found in the
+	// memory store.
+	if h := ext.SHA256Hash; p.mem != nil && query == "" && ext.Version == 1 && ext.LowerHex && !p.sha512 &&
+		len(h) == p.hashLen && (!isGet || p.enableGet) {
+		if e, ok := p.mem.Get(h); ok {
+			return Resolution{Query: e.Query, Hash: h, Persisted: true, Slot: &e.Slot, CacheControl: p.getCacheControl(isGet)}, nil
+		}
+	}
+	return p.resolveExtension(ctx, isGet, query, ext)
+}
+
+// resolveExtension is ResolveExtension for every request.
+func (p *PersistedQueries) resolveExtension(ctx context.Context, isGet bool, query string, ext Extension) (Resolution, error) {
 	if isGet && !p.enableGet {
 		return Resolution{}, errGetNotEnabled()
 	}
@@ -99,7 +113,7 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 		return Resolution{}, errVersion(float64(ext.Version))
 	}
 	key, h := p.hashKey, ext.SHA256Hash
-	if key == sha512Key {
+	if p.sha512 {
 		if ext.SHA512Hash != "" {
 			h = ext.SHA512Hash
 		} else {
@@ -110,7 +124,7 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 		return Resolution{}, errInvalid("extensions.persistedQuery." + p.hashKey + " is required")
 	}
 	hash, ok := h, true
-	if !ext.LowerHex || h != ext.SHA256Hash || len(h) != hashLength(p.algorithm) {
+	if !ext.LowerHex || h != ext.SHA256Hash || len(h) != p.hashLen {
 		hash, ok = normalizeHash(p.algorithm, h)
 	}
 	if !ok {
@@ -126,9 +140,12 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 		slot   *pqattach.Slot
 		found  bool
 	)
-	if p.attach {
+	if p.mem != nil {
 		// The memory store: the query and its entry's slot in one lookup.
-		stored, slot, found, _ = pqattach.Get(p.store, hash)
+		var e *pqattach.Entry
+		if e, found = p.mem.Get(hash); found {
+			stored, slot = e.Query, &e.Slot
+		}
 	} else {
 		var perr *Error
 		if stored, found, perr = p.lookup(ctx, hash); perr != nil {

@@ -9,9 +9,14 @@ import (
 	"github.com/graftgql/graft/persisted"
 )
 
+// otherStore is a Store of a type pqstate does not know: it is asked
+// through the Store interface.
+type otherStore struct{ persisted.Store }
+
 // TestResolveExtensionMatchesResolve checks that the typed entry point
-// answers exactly as Resolve does for the same extension, in both modes
-// and with both algorithms.
+// (with its short path for a hash found in the memory store) answers
+// exactly as Resolve does for the same extension: in both modes, with both
+// algorithms, with GET refused, and with a store of another type.
 func TestResolveExtensionMatchesResolve(t *testing.T) {
 	logger, _ := newTestLogger()
 	exts := []Extension{
@@ -42,8 +47,14 @@ func TestResolveExtensionMatchesResolve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		memory, err := persisted.NewMemoryStore(10)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, opts := range []persisted.Options{
 			{Mode: persisted.APQ, HashAlgorithm: alg, Logger: logger},
+			{Mode: persisted.APQ, HashAlgorithm: alg, Logger: logger, EnableGet: new(false)},
+			{Mode: persisted.APQ, HashAlgorithm: alg, Logger: logger, Store: otherStore{memory}},
 			{Mode: persisted.Safelist, HashAlgorithm: alg, Store: safelist, Logger: logger},
 		} {
 			p, err := New(opts)
