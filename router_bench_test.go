@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
@@ -136,6 +138,77 @@ func BenchmarkRouter(b *testing.B) {
 				vars, _ := eng.CoerceVariables(op, nil)
 				buf = eng.Execute(ctx, op, vars, buf[:0], nil)
 			}
+		})
+	}
+}
+
+// coldCacheBytes is what BenchmarkRouterColdCache writes between two
+// requests: more than a core's L1 and L2 caches hold.
+const coldCacheBytes = 8 << 20
+
+// BenchmarkRouterColdCache serves each hash-only query and its full query
+// in turn, as BenchmarkRouter does, but writes coldCacheBytes of other
+// memory before every request, as a server's other work does between two
+// requests: a path that touches more code and data than another costs
+// more here even when both cost the same in a hot loop. It reports the
+// median time of each (full-ns, hash-only-ns) and the median of their
+// paired differences (diff-ns: hash-only minus full, the order
+// alternating); ns/op includes the writing and means nothing.
+func BenchmarkRouterColdCache(b *testing.B) {
+	s, err := blog.Schema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases := map[string]routerBenchCase{}
+	for _, c := range routerBenchCases(b) {
+		cases[c.name] = c
+	}
+	other := make([]byte, coldCacheBytes)
+	evict := func() {
+		for i := 0; i < len(other); i += 64 {
+			other[i]++
+		}
+	}
+	req := httptest.NewRequest("POST", "/graphql", nil)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	w := &nopWriter{h: http.Header{}}
+	serve := func(body string) float64 {
+		evict()
+		clear(w.h)
+		req.Body = readerOf(body)
+		req.ContentLength = int64(len(body))
+		start := time.Now()
+		r.ServeHTTP(w, req)
+		return float64(time.Since(start))
+	}
+	median := func(x []float64) float64 {
+		slices.Sort(x)
+		return x[len(x)/2]
+	}
+	for _, name := range []string{"q1", "q3"} {
+		full, hashOnly := cases[name], cases[name+"-apq"]
+		b.Run(name, func(b *testing.B) {
+			serve(hashOnly.register)
+			var f, h, d []float64
+			for i := 0; b.Loop(); i++ {
+				var x, y float64
+				if i%2 == 0 {
+					x = serve(full.body)
+					y = serve(hashOnly.body)
+				} else {
+					y = serve(hashOnly.body)
+					x = serve(full.body)
+				}
+				f, h, d = append(f, x), append(h, y), append(d, y-x)
+			}
+			b.ReportMetric(median(f), "full-ns")
+			b.ReportMetric(median(h), "hash-only-ns")
+			b.ReportMetric(median(d), "diff-ns")
 		})
 	}
 }
