@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -314,23 +313,24 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 // persistedDocument returns the document for query as document does,
 // through slot when the query came from an entry of the memory store or
 // of the router's query texts: the document attached there, when it is
-// this router's and still alive, is found without a second lookup;
-// otherwise the one the cache gives is attached. The attachment is weak,
-// so the document cache alone bounds the documents held.
+// this router's and the router still holds it, is found without a second
+// lookup; otherwise the one the cache gives is attached. An attachment
+// leads to a document only while the router holds it (document.att), so
+// the document cache alone bounds the documents held.
 func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document, gqlerror.List) {
 	if slot == nil {
 		return r.document(query)
 	}
 	if a := slot.Load(); a != nil && a.Owner == any(r.pqOwner) {
-		if wp, ok := a.Value.(weak.Pointer[document]); ok {
-			if d := wp.Value(); d != nil {
+		if ref, ok := a.Value.(*docRef); ok {
+			if d := ref.p.Load(); d != nil {
 				return d, nil
 			}
 		}
 	}
 	d, errs := r.document(query)
-	if errs == nil {
-		slot.Store(&pqattach.Attachment{Owner: r.pqOwner, Value: weak.Make(d)})
+	if errs == nil && d.held() {
+		slot.Store(d.att)
 	}
 	return d, errs
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -13,6 +14,7 @@ import (
 	"github.com/graftgql/graft/internal/costlru"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/limits"
@@ -56,7 +58,24 @@ type document struct {
 	doc    *exec.Document
 	static map[*ast.OperationDefinition]limits.Result
 	cost   int64 // estimated bytes held, for the document cache
+	// att is what persistedDocument attaches to the entries of the
+	// query's text (the memory store's, the router's query texts'), and
+	// ref what it leads to: this document while the router holds it (in
+	// its document cache, or pinned), nil once the cache lets it go.
+	// Entries thus never keep a document alive, and the document cache
+	// alone bounds the documents held.
+	att *pqattach.Attachment
+	ref *docRef
 }
+
+// docRef leads to a document the router holds (see document.att).
+type docRef struct{ p atomic.Pointer[document] }
+
+// release is called when the document cache lets d go.
+func (d *document) release() { d.ref.p.Store(nil) }
+
+// held reports whether the router holds d, so entries may lead to it.
+func (d *document) held() bool { return d.ref.p.Load() == d }
 
 // documentCacheEntryShare: one document may take at most this fraction of
 // Config.DocumentCacheBytes; a larger one is prepared for each request and
@@ -97,7 +116,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		OnPanic:              cfg.OnPanic,
 	})
 	r.docs, err = costlru.New[string, *document](cfg.DocumentCacheSize, cfg.DocumentCacheBytes,
-		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil)
+		max(cfg.DocumentCacheBytes/documentCacheEntryShare, 1), nil, (*document).release)
 	if err != nil {
 		return nil, fmt.Errorf("graft: document cache: %w", err)
 	}
@@ -175,7 +194,9 @@ func (r *Router) document(query string) (*document, gqlerror.List) {
 	if errs != nil {
 		return nil, errs
 	}
-	r.docs.Add(query, d, d.cost)
+	if !r.docs.Add(query, d, d.cost) {
+		d.release() // too large to cache: prepared for this request only
+	}
 	return d, nil
 }
 
@@ -240,7 +261,10 @@ func (r *Router) prepare(query string) (*document, gqlerror.List) {
 	// The limits analysis of operations that use no variables is done
 	// once here; the others are analysed per request.
 	ad := doc.AST()
-	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations)), cost: documentCost(query, ad)}
+	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations)), cost: documentCost(query, ad),
+		ref: &docRef{}}
+	d.ref.p.Store(d)
+	d.att = &pqattach.Attachment{Owner: r.pqOwner, Value: d.ref}
 	for _, op := range ad.Operations {
 		if !limits.UsesVariables(ad, op) || !r.costReadsVariables(op.SelectionSet, nil) {
 			d.static[op] = limits.Analyze(r.schema, ad, op, nil)

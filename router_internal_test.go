@@ -5,9 +5,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
@@ -56,6 +58,73 @@ func TestDocumentCacheIsBounded(t *testing.T) {
 	}
 	if postQuery(r, "{ nope }"); r.docs.Contains("{ nope }") {
 		t.Fatal("an invalid document was cached")
+	}
+}
+
+// TestAttachedDocumentsLeaveWithTheCache checks that the entries a
+// document is attached to (the memory store's, for a hash-only query, and
+// the query texts', for an escaped query) lead to it only while the
+// document cache holds it: once evicted, it is collected although both
+// entries remain, and the next request prepares the query again and finds
+// the new document through its entry.
+func TestAttachedDocumentsLeaveWithTheCache(t *testing.T) {
+	store, err := persisted.NewMemoryStore(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRouter(helloSchema(t), nil, Config{DocumentCacheSize: 1,
+		PersistedQueries: &persisted.Options{Mode: persisted.APQ, Store: store}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const query = `{ x: hello }\n` // escaped in the body: kept in the query texts
+	const text = "{ x: hello }\n"
+	hash := persisted.Hash(persisted.SHA256, text)
+	send := func(body string) {
+		t.Helper()
+		req := httptest.NewRequest("POST", "/graphql", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		r.ServeHTTP(rec, req)
+		if rec.Code != 200 || rec.Body.String() != `{"data":{"x":"world"}}` {
+			t.Fatalf("%s: %d %s", body, rec.Code, rec.Body)
+		}
+	}
+	ext := `"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + hash + `"}}`
+	plain := `{"query":"` + query + `"}`
+	send(`{"query":"` + query + `",` + ext + `}`) // registers
+	send(`{` + ext + `}`)                         // attaches to the store's entry
+	send(plain)                                   // attaches to the query texts' entry
+	e, _ := pqattach.CacheOf(store).Peek(hash)
+	d, ok := r.docs.Peek(text)
+	if e == nil || !ok || e.Slot.Load() != d.att {
+		t.Fatalf("the store's entry does not lead to the cached document (cached %v)", ok)
+	}
+	collected := make(chan struct{})
+	runtime.AddCleanup(d, func(c chan struct{}) { close(c) }, collected)
+	d = nil
+
+	postQuery(r, "{ hello }") // evicts the document: the cache holds one
+	if r.docs.Contains(text) {
+		t.Fatal("the document was not evicted")
+	}
+	for i := 0; ; i++ {
+		runtime.GC()
+		select {
+		case <-collected:
+		default:
+			if i < 20 {
+				continue
+			}
+			t.Fatal("the evicted document is still reachable through the entries it was attached to")
+		}
+		break
+	}
+	send(`{` + ext + `}`)
+	send(plain)
+	d2, ok := r.docs.Peek(text)
+	if !ok || e.Slot.Load() != d2.att {
+		t.Fatalf("the hash-only query did not attach its new document (cached %v)", ok)
 	}
 }
 

@@ -86,7 +86,7 @@ func NewMemoryStoreBytes(maxSize int, maxBytes int64) (*MemoryStore, error) {
 		return nil, fmt.Errorf("persisted: memory store bytes must be positive, got %d", maxBytes)
 	}
 	s := &MemoryStore{}
-	c, err := costlru.New[string, *pqattach.Entry](maxSize, maxBytes, max(maxBytes/8, 1), s.evicted)
+	c, err := costlru.New[string, *pqattach.Entry](maxSize, maxBytes, max(maxBytes/8, 1), s.evicted, nil)
 	if err != nil {
 		return nil, fmt.Errorf("persisted: memory store: %w", err)
 	}

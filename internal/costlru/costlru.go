@@ -43,6 +43,7 @@ type Cache[K comparable, V any] struct {
 	maxEntry int64
 	maxCount int
 	onEvict  func(before, after uint64)
+	onRemove func(V)
 
 	evictions atomic.Uint64
 	refused   atomic.Uint64
@@ -53,9 +54,12 @@ type Cache[K comparable, V any] struct {
 // at most maxCost, refusing any single entry that costs more than
 // maxEntryCost. All three must be positive. onEvict, when not nil, is
 // called (outside the lock) after each Add that evicted entries, with the
-// total number of evictions before and after it.
-func New[K comparable, V any](maxEntries int, maxCost, maxEntryCost int64, onEvict func(before, after uint64)) (*Cache[K, V], error) {
-	c := &Cache[K, V]{maxCost: maxCost, maxEntry: min(maxEntryCost, maxCost), maxCount: maxEntries, onEvict: onEvict}
+// total number of evictions before and after it. onRemove, when not nil,
+// is called with each value that leaves the cache, evicted or replaced
+// under its key, while the cache is locked: it must be quick and must not
+// use the cache.
+func New[K comparable, V any](maxEntries int, maxCost, maxEntryCost int64, onEvict func(before, after uint64), onRemove func(V)) (*Cache[K, V], error) {
+	c := &Cache[K, V]{maxCost: maxCost, maxEntry: min(maxEntryCost, maxCost), maxCount: maxEntries, onEvict: onEvict, onRemove: onRemove}
 	if maxCost <= 0 || maxEntryCost <= 0 {
 		return nil, fmt.Errorf("costlru: maxCost and maxEntryCost must be positive, got %d and %d", maxCost, maxEntryCost)
 	}
@@ -63,6 +67,9 @@ func New[K comparable, V any](maxEntries int, maxCost, maxEntryCost int64, onEvi
 		c.cost -= e.cost
 		if c.evicting {
 			c.evictions.Add(1)
+		}
+		if c.onRemove != nil {
+			c.onRemove(e.value)
 		}
 	})
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 
 func TestCostBound(t *testing.T) {
 	var lastEvictions uint64
-	c, err := New[string, int](100, 10, 4, func(_, n uint64) { lastEvictions = n })
+	c, err := New[string, int](100, 10, 4, func(_, n uint64) { lastEvictions = n }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestCostBound(t *testing.T) {
 }
 
 func TestReplaceKeepsCost(t *testing.T) {
-	c, err := New[string, int](100, 100, 100, nil)
+	c, err := New[string, int](100, 100, 100, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestReplaceKeepsCost(t *testing.T) {
 }
 
 func TestEntryBound(t *testing.T) {
-	c, err := New[int, int](2, 100, 100, nil)
+	c, err := New[int, int](2, 100, 100, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,8 +61,32 @@ func TestEntryBound(t *testing.T) {
 
 func TestBadBounds(t *testing.T) {
 	for _, b := range [][3]int64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}} {
-		if _, err := New[int, int](int(b[0]), b[1], b[2], nil); err == nil {
+		if _, err := New[int, int](int(b[0]), b[1], b[2], nil, nil); err == nil {
 			t.Errorf("New%v: no error", b)
 		}
+	}
+}
+
+// TestOnRemove checks that onRemove sees every value that leaves the
+// cache, evicted by either bound or replaced under its key, and none that
+// stays or was refused.
+func TestOnRemove(t *testing.T) {
+	var removed []int
+	c, err := New[string, int](2, 10, 9, nil, func(v int) { removed = append(removed, v) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Add("a", 1, 1)
+	c.Add("b", 2, 1)
+	c.Add("c", 3, 1)  // over two entries: 1 leaves
+	c.Add("b", 4, 1)  // replaces 2
+	c.Add("d", 5, 9)  // over two entries: 3 leaves
+	c.Add("e", 6, 10) // refused
+	c.Add("f", 7, 2)  // 4 leaves for the entries, then 5 for the cost
+	if fmt.Sprint(removed) != "[1 2 3 4 5]" {
+		t.Fatalf("onRemove saw %v, want [1 2 3 4 5]", removed)
+	}
+	if v, ok := c.Get("f"); !ok || v != 7 || c.Len() != 1 {
+		t.Fatalf("Get(f) = %v, %v with %d entries", v, ok, c.Len())
 	}
 }

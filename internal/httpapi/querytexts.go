@@ -31,7 +31,7 @@ const queryTextOverhead = 128
 // count); a query longer than an eighth of that is not kept.
 func NewQueryTexts(entries int, bytes int64) (*QueryTexts, error) {
 	maxEntry := max(bytes/8, 1)
-	c, err := costlru.New[string, *pqattach.Entry](entries, bytes, maxEntry, nil)
+	c, err := costlru.New[string, *pqattach.Entry](entries, bytes, maxEntry, nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("query texts: %w", err)
 	}
