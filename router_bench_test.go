@@ -17,6 +17,7 @@ import (
 	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
+	"github.com/graftgql/graft/schema"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -86,12 +87,11 @@ func routerBenchCases(b *testing.B) []routerBenchCase {
 	}
 }
 
-// BenchmarkRouter measures the whole net/http pipeline in process
-// (decode, cache hit, execute, write) on the bench's queries and bodies,
-// with the bench server's configuration (automatic persisted queries on,
-// in-memory store), beside the engine alone for q1 and q2, so the HTTP
-// layer's own cost is the difference.
-func BenchmarkRouter(b *testing.B) {
+// benchRouter returns the blog schema and a router serving it with the
+// bench server's configuration: automatic persisted queries on, in the
+// memory store.
+func benchRouter(b *testing.B) (*schema.Schema, *graft.Router) {
+	b.Helper()
 	s, err := blog.Schema()
 	if err != nil {
 		b.Fatal(err)
@@ -100,6 +100,16 @@ func BenchmarkRouter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return s, r
+}
+
+// BenchmarkRouter measures the whole net/http pipeline in process
+// (decode, cache hit, execute, write) on the bench's queries and bodies,
+// with the bench server's configuration (automatic persisted queries on,
+// in-memory store), beside the engine alone for q1 and q2, so the HTTP
+// layer's own cost is the difference.
+func BenchmarkRouter(b *testing.B) {
+	s, r := benchRouter(b)
 	eng := exec.New(s, exec.Options{})
 	for _, c := range routerBenchCases(b) {
 		b.Run(c.name+"/router", func(b *testing.B) {
@@ -155,14 +165,7 @@ const coldCacheBytes = 8 << 20
 // paired differences (diff-ns: hash-only minus full, the order
 // alternating); ns/op includes the writing and means nothing.
 func BenchmarkRouterColdCache(b *testing.B) {
-	s, err := blog.Schema()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, r := benchRouter(b)
 	cases := map[string]routerBenchCase{}
 	for _, c := range routerBenchCases(b) {
 		cases[c.name] = c
