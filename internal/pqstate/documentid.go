@@ -36,7 +36,7 @@ func (p *PersistedQueries) ResolveDocumentID(ctx context.Context, isGet bool, id
 	if alg != "" {
 		hash = key
 	}
-	return Resolution{Query: stored, Hash: hash, Persisted: true, CacheControl: p.getCacheControl(isGet)}, nil
+	return p.hit(isGet, hash, stored, nil), nil
 }
 
 // quoteID quotes a client's id for an error message, cut to a bounded

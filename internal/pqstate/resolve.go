@@ -98,7 +98,7 @@ func (p *PersistedQueries) ResolveExtension(ctx context.Context, isGet bool, que
 	if h := ext.SHA256Hash; p.mem != nil && query == "" && ext.Version == 1 && ext.LowerHex && !p.sha512 &&
 		len(h) == p.hashLen && (!isGet || p.enableGet) {
 		if e, ok := p.mem.Get(h); ok {
-			return Resolution{Query: e.Query, Hash: h, Persisted: true, Slot: &e.Slot, CacheControl: p.getCacheControl(isGet)}, nil
+			return p.hit(isGet, h, e.Query, &e.Slot), nil
 		}
 	}
 	return p.resolveExtension(ctx, isGet, query, ext)
@@ -158,7 +158,7 @@ func (p *PersistedQueries) resolveHash(ctx context.Context, isGet bool, query, h
 				return Resolution{}, errHashMismatch(provided, computed)
 			}
 		}
-		return Resolution{Query: stored, Hash: hash, Persisted: true, Slot: slot, CacheControl: p.getCacheControl(isGet)}, nil
+		return p.hit(isGet, hash, stored, slot), nil
 	}
 	if p.safelist {
 		return Resolution{}, errNotAllowed(hash)
@@ -211,6 +211,12 @@ func (p *PersistedQueries) lookup(ctx context.Context, hash string) (string, boo
 	p.logger.Log(ctx, storeErrorLevel(err), "persisted: persisted query lookup failed; treating it as a miss",
 		slog.String("hash", hash), slog.Any("err", err))
 	return "", false, nil
+}
+
+// hit is the Resolution of a request whose hash the store knows: stored
+// runs, and slot (nil for a store that keeps none) is its entry's.
+func (p *PersistedQueries) hit(isGet bool, hash, stored string, slot *pqattach.Slot) Resolution {
+	return Resolution{Query: stored, Hash: hash, Persisted: true, Slot: slot, CacheControl: p.getCacheControl(isGet)}
 }
 
 func (p *PersistedQueries) getCacheControl(isGet bool) string {
