@@ -59,16 +59,52 @@ func markFast(op *objectPlan) bool {
 		}
 	}
 	op.fast = fast
+	if fast {
+		op.table = fastTable(op.fields)
+	}
 	return fast
+}
+
+// fastField is a field of a fast object plan as fastObject's tight loop
+// reads it: the bytes before its value, what to write and where it is.
+// The first field's key starts with '{' instead of ','.
+type fastField struct {
+	key    [16]byte
+	keyLen uintptr
+	how    fastHow
+	off    uintptr
+	f      *fieldPlan
+}
+
+// fastTable returns the table of fields, or nil when a field has
+// conditions or a key longer than 16 bytes.
+func fastTable(fields []*fieldPlan) []fastField {
+	t := make([]fastField, len(fields))
+	for i, f := range fields {
+		if f.conds != nil || len(f.keyJSON) > 16 {
+			return nil
+		}
+		e := &t[i]
+		copy(e.key[:], f.keyJSON)
+		if i == 0 {
+			e.key[0] = '{'
+		}
+		e.keyLen, e.how, e.off, e.f = uintptr(len(f.keyJSON)), f.how, f.off, f
+		if f.kind == kindTypename {
+			e.how = howTypename
+		}
+	}
+	return t
 }
 
 // fastHow says how fastObject writes a field.
 type fastHow uint8
 
 const (
-	howValue  fastHow = iota // fastValue
-	howString                // a Go string, String or ID
-	howInt                   // a Go int, Int
+	howValue    fastHow = iota // fastValue
+	howString                  // a Go string, String or ID
+	howInt                     // a Go int, Int
+	howTypename                // __typename (fastField only)
 )
 
 // howOf returns how fastObject writes a value described by out.
@@ -149,6 +185,13 @@ func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsaf
 	elem, size := out.Elem, out.ElemSize
 	ok := true
 	switch {
+	case elem.Kind == schema.OutLeaf && elem.Leaf == schema.LeafString && size == unsafe.Sizeof(""):
+		for i, s := range unsafe.Slice((*string)(base), n) {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendString(buf, s)
+		}
 	case elem.Kind == schema.OutLeaf:
 		for i := range n {
 			if i > 0 {
@@ -160,6 +203,18 @@ func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsaf
 		}
 	case elem.Kind == schema.OutObject:
 		op := f.sub.forType(elem.Type.Name)
+		if t := op.table; t != nil {
+			limit := r.e.maxResponse
+			for i := range n {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				if buf, ok = r.fastTable(buf, t, elem.Type.Name, unsafe.Add(base, uintptr(i)*size), limit); !ok {
+					return buf, false
+				}
+			}
+			break
+		}
 		for i := range n {
 			if i > 0 {
 				buf = append(buf, ',')
@@ -185,6 +240,9 @@ func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsaf
 // obj.
 func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj unsafe.Pointer) ([]byte, bool) {
 	limit := r.e.maxResponse
+	if op.table != nil {
+		return r.fastTable(buf, op.table, typeName, obj, limit)
+	}
 	buf = append(buf, '{')
 	first := true
 	ok := true
@@ -217,6 +275,43 @@ func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj un
 			buf = appendInt(buf, v)
 		default:
 			if buf, ok = r.fastValue(buf, f, f.def.Out, p); !ok {
+				return buf, false
+			}
+		}
+	}
+	return append(buf, '}'), true
+}
+
+// fastTable is fastObject's loop over a table of fields (op.table). An
+// object with no fields selected does not get here: a selection set is
+// never empty.
+func (r *request) fastTable(buf []byte, t []fastField, typeName string, obj unsafe.Pointer, limit int) ([]byte, bool) {
+	ok := true
+	for i := range t {
+		e := &t[i]
+		n := len(buf)
+		if n > limit {
+			return buf, false
+		}
+		if cap(buf)-n < 16 {
+			buf = slices.Grow(buf, 16)
+		}
+		*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = e.key
+		buf = buf[:n+int(e.keyLen)]
+		p := unsafe.Add(obj, e.off)
+		switch e.how {
+		case howString:
+			buf = appendString(buf, *(*string)(p))
+		case howInt:
+			v := *(*int)(p)
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return buf, false
+			}
+			buf = appendInt(buf, v)
+		case howTypename:
+			buf = appendString(buf, typeName)
+		default:
+			if buf, ok = r.fastValue(buf, e.f, e.f.def.Out, p); !ok {
 				return buf, false
 			}
 		}

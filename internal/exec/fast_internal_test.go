@@ -48,7 +48,7 @@ func fastTrees() []fastTree {
 	good := fastTree{
 		Name: "good", Esc: "a\"b\\c\nd\te\u2028f\x01g\xffh é", N: 7, F: 1.5, B: true, C: "RED",
 		P: &s, Q: &s, Ns: []int{1, 2, 3},
-		Kids:  []fastKid{{ID: "k1", N: 1, Big: 5, P: &one, Must: &one, Tags: []string{"x", "y"}}, {ID: "k2", Must: &one}},
+		Kids:  []fastKid{{ID: "k1", N: 1, Big: 5, P: &one, Must: &one, Tags: []string{"x", "y\"z\u2028", ""}}, {ID: "k2", Must: &one}},
 		KidPs: []*fastKid{{ID: "k3", Must: &one}, nil},
 		Grid:  [][]int{{1, 2}, {}, nil},
 		Pair:  [2]string{"l", "r"},
@@ -94,7 +94,7 @@ func clearFast(op *objectPlan, seen map[*objectPlan]bool) {
 		return
 	}
 	seen[op] = true
-	op.fast = false
+	op.fast, op.table = false, nil
 	for _, f := range op.fields {
 		f.fast = false
 		if f.sub == nil {
@@ -122,6 +122,7 @@ func TestFastWriterMatchesGeneralWriter(t *testing.T) {
 		`query($i: Int!, $y: Boolean!) { tree(i: $i) { a: name b: name @include(if: $y) kids { id @skip(if: $y) big must } ...F } }
 		 fragment F on Tree { kidPs { ... on Kid { must p } } n }`,
 		`{ trees { kids { big } } t: trees { q } }`,
+		`{ trees { __typename aliasLongerThanTheKey: name kids { __typename tags id } pair c } }`,
 	}
 	for _, max := range []int{0, 300, 2000} {
 		fast, slow := fastEngine(t, Options{MaxResponseBytes: max}), fastEngine(t, Options{MaxResponseBytes: max})
@@ -187,6 +188,41 @@ func TestFastWriterAnswers(t *testing.T) {
 	}
 	if got := fastRun(t, fastEngine(t, Options{MaxResponseBytes: 100}), `{ trees { name esc } }`, nil, false); !strings.Contains(got, `"code":"RESPONSE_TOO_LARGE"`) {
 		t.Errorf("budget: got %s", got)
+	}
+}
+
+// TestFastTable: an object plan gets a table of its fields for the fast
+// writer's tight loop unless a field has conditions or a key of more than
+// 16 bytes.
+func TestFastTable(t *testing.T) {
+	e := fastEngine(t, Options{})
+	for _, tc := range []struct {
+		q     string
+		table bool
+	}{
+		{`{ trees { __typename name kids { id } } }`, true},
+		{`{ trees { n name @include(if: $y) } }`, false},
+		{`{ trees { n aliasLongerThanTheKey: name } }`, false},
+	} {
+		q := tc.q
+		if strings.Contains(q, "$y") {
+			q = `query($y: Boolean = true) ` + q
+		}
+		doc, errs := e.Prepare(q)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		op, gerr := doc.Operation("")
+		if gerr != nil {
+			t.Fatal(gerr)
+		}
+		tree := op.root.object.fields[0].sub.object
+		if got := tree.table != nil; got != tc.table {
+			t.Errorf("%s: table %v, want %v", tc.q, got, tc.table)
+		}
+		if tc.table && string(tree.table[0].key[:tree.table[0].keyLen]) != `{"__typename":` {
+			t.Errorf("%s: first key %q", tc.q, tree.table[0].key[:tree.table[0].keyLen])
+		}
 	}
 }
 

@@ -81,6 +81,9 @@ type objectPlan struct {
 	marked     bool // work is computed
 	// fast: written by the fast writer (fast.go); fastMarked: computed.
 	fast, fastMarked bool
+	// table: the fields as fastObject's tight loop reads them, when op is
+	// fast, no field has conditions and every key fits 16 bytes (fast.go).
+	table []fastField
 }
 
 // selectionPlan is the plan of a selection set: one objectPlan when the
