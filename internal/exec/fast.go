@@ -74,6 +74,33 @@ type fastField struct {
 	how    fastHow
 	off    uintptr
 	f      *fieldPlan
+	// nonNull: a nil slice of a howStrings field is [] rather than null.
+	nonNull bool
+}
+
+// stringSlice reports whether out is a Go []string written as a list of
+// strings.
+func stringSlice(out *schema.Output) bool {
+	return out.Kind == schema.OutList && !out.Array && stringElems(out)
+}
+
+// stringElems reports whether the elements of the list out are Go strings
+// written as strings.
+func stringElems(out *schema.Output) bool {
+	e := out.Elem
+	return e.Kind == schema.OutLeaf && e.Leaf == schema.LeafString && out.ElemSize == unsafe.Sizeof("")
+}
+
+// appendStrings appends the elements of a list of strings, without the
+// brackets.
+func appendStrings(buf []byte, ss []string) []byte {
+	for i, s := range ss {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendString(buf, s)
+	}
+	return buf
 }
 
 // fastTable returns the table of fields, or nil when a field has
@@ -90,8 +117,11 @@ func fastTable(fields []*fieldPlan) []fastField {
 			e.key[0] = '{'
 		}
 		e.keyLen, e.how, e.off, e.f = uintptr(len(f.keyJSON)), f.how, f.off, f
-		if f.kind == kindTypename {
+		switch {
+		case f.kind == kindTypename:
 			e.how = howTypename
+		case stringSlice(f.def.Out):
+			e.how, e.nonNull = howStrings, f.def.Out.NonNull
 		}
 	}
 	return t
@@ -105,6 +135,7 @@ const (
 	howString                  // a Go string, String or ID
 	howInt                     // a Go int, Int
 	howTypename                // __typename (fastField only)
+	howStrings                 // a Go []string, a list of String or ID (fastField only)
 )
 
 // howOf returns how fastObject writes a value described by out.
@@ -185,13 +216,8 @@ func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsaf
 	elem, size := out.Elem, out.ElemSize
 	ok := true
 	switch {
-	case elem.Kind == schema.OutLeaf && elem.Leaf == schema.LeafString && size == unsafe.Sizeof(""):
-		for i, s := range unsafe.Slice((*string)(base), n) {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = appendString(buf, s)
-		}
+	case stringElems(out):
+		buf = appendStrings(buf, unsafe.Slice((*string)(base), n))
 	case elem.Kind == schema.OutLeaf:
 		for i := range n {
 			if i > 0 {
@@ -310,6 +336,13 @@ func (r *request) fastTable(buf []byte, t []fastField, typeName string, obj unsa
 			buf = appendInt(buf, v)
 		case howTypename:
 			buf = appendString(buf, typeName)
+		case howStrings:
+			sh := (*sliceHeader)(p)
+			if sh.data == nil && !e.nonNull {
+				buf = append(buf, "null"...)
+				continue
+			}
+			buf = append(appendStrings(append(buf, '['), unsafe.Slice((*string)(sh.data), sh.len)), ']')
 		default:
 			if buf, ok = r.fastValue(buf, e.f, e.f.def.Out, p); !ok {
 				return buf, false

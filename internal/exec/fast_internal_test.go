@@ -22,6 +22,7 @@ type fastKid struct {
 	P    *int
 	Must *int `type:"Int!"`
 	Tags []string
+	All  []string `type:"[String!]!"`
 }
 
 type fastTree struct {
@@ -48,7 +49,7 @@ func fastTrees() []fastTree {
 	good := fastTree{
 		Name: "good", Esc: "a\"b\\c\nd\te\u2028f\x01g\xffh é", N: 7, F: 1.5, B: true, C: "RED",
 		P: &s, Q: &s, Ns: []int{1, 2, 3},
-		Kids:  []fastKid{{ID: "k1", N: 1, Big: 5, P: &one, Must: &one, Tags: []string{"x", "y\"z\u2028", ""}}, {ID: "k2", Must: &one}},
+		Kids:  []fastKid{{ID: "k1", N: 1, Big: 5, P: &one, Must: &one, Tags: []string{"x", "y\"z\u2028", ""}, All: []string{"a"}}, {ID: "k2", Must: &one}},
 		KidPs: []*fastKid{{ID: "k3", Must: &one}, nil},
 		Grid:  [][]int{{1, 2}, {}, nil},
 		Pair:  [2]string{"l", "r"},
@@ -122,7 +123,7 @@ func TestFastWriterMatchesGeneralWriter(t *testing.T) {
 		`query($i: Int!, $y: Boolean!) { tree(i: $i) { a: name b: name @include(if: $y) kids { id @skip(if: $y) big must } ...F } }
 		 fragment F on Tree { kidPs { ... on Kid { must p } } n }`,
 		`{ trees { kids { big } } t: trees { q } }`,
-		`{ trees { __typename aliasLongerThanTheKey: name kids { __typename tags id } pair c } }`,
+		`{ trees { __typename aliasLongerThanTheKey: name kids { __typename tags all id } pair c maybe } }`,
 	}
 	for _, max := range []int{0, 300, 2000} {
 		fast, slow := fastEngine(t, Options{MaxResponseBytes: max}), fastEngine(t, Options{MaxResponseBytes: max})
