@@ -54,6 +54,16 @@ func (r *request) writeFields(op *objectPlan, typeName string, obj unsafe.Pointe
 		} else {
 			r.buf = append(r.buf, f.keyJSON...)
 		}
+		if f.fast && r.slow == 0 && len(r.buf) <= r.e.maxResponse {
+			// The fast writer needs no path: one is pushed only if it
+			// gives up.
+			if p := r.plainValue(f, obj, pre, i); p != nil {
+				if b, ok := r.fastValue(r.buf, f, f.def.Out, p); ok {
+					r.buf = b
+					continue
+				}
+			}
+		}
 		r.path = append(r.path, pathElem{key: f.key, index: -1})
 		var ok bool
 		switch f.kind {
@@ -78,6 +88,23 @@ func (r *request) writeFields(op *objectPlan, typeName string, obj unsafe.Pointe
 	}
 	r.buf = append(r.buf, '}')
 	return true
+}
+
+// plainValue returns the value of the fast field f (op.fields[i]) on obj
+// when it is at hand with nothing to report: its prefetched value without
+// an error, or a struct field read without a resolver or middleware. It
+// returns nil otherwise, and the general path decides.
+func (r *request) plainValue(f *fieldPlan, obj unsafe.Pointer, pre []prefetched, i int) unsafe.Pointer {
+	if pre != nil && pre[i].set {
+		if q := &pre[i]; q.err == nil && q.added == nil {
+			return q.ptr
+		}
+		return nil
+	}
+	if f.def.Resolve == nil && f.mw == nil && obj != nil {
+		return unsafe.Add(obj, f.def.Offset)
+	}
+	return nil
 }
 
 // writeModelField resolves f on obj (or takes its prefetched value) and
