@@ -3,6 +3,7 @@ package exec
 import (
 	"math"
 	"slices"
+	"strconv"
 	"unsafe"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
@@ -319,17 +320,25 @@ func (r *request) fastTable(buf []byte, t []fastField, typeName string, obj unsa
 		if n > limit {
 			return buf, false
 		}
-		if cap(buf)-n < 16 {
-			buf = slices.Grow(buf, 16)
+		// Room for the key and a small number after it.
+		if cap(buf)-n < 16+4 {
+			buf = slices.Grow(buf, 16+4)
 		}
 		*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = e.key
-		buf = buf[:n+int(e.keyLen)]
+		n += int(e.keyLen)
+		buf = buf[:n]
 		p := unsafe.Add(obj, e.off)
 		switch e.how {
 		case howString:
 			buf = appendString(buf, *(*string)(p))
 		case howInt:
 			v := *(*int)(p)
+			if uint(v) < uint(len(smallInts)) {
+				d := smallInts[v]
+				*(*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), n)) = d
+				buf = buf[:n+int(d[3])]
+				continue
+			}
 			if v < math.MinInt32 || v > math.MaxInt32 {
 				return buf, false
 			}
@@ -351,6 +360,17 @@ func (r *request) fastTable(buf []byte, t []fastField, typeName string, obj unsa
 	}
 	return append(buf, '}'), true
 }
+
+// smallInts holds the decimal digits of 0 to 999, padded to three bytes,
+// with their number in the fourth.
+var smallInts = func() (t [1000][4]byte) {
+	for v := range t {
+		d := strconv.Itoa(v)
+		copy(t[v][:], d)
+		t[v][3] = byte(len(d))
+	}
+	return t
+}()
 
 // appendKey appends f.keyJSON; a key of up to 16 bytes is one fixed-size
 // store rather than a copy of variable length.

@@ -49,7 +49,7 @@ func fastTrees() []fastTree {
 	good := fastTree{
 		Name: "good", Esc: "a\"b\\c\nd\te\u2028f\x01g\xffh é", N: 7, F: 1.5, B: true, C: "RED",
 		P: &s, Q: &s, Ns: []int{1, 2, 3},
-		Kids:  []fastKid{{ID: "k1", N: 1, Big: 5, P: &one, Must: &one, Tags: []string{"x", "y\"z\u2028", ""}, All: []string{"a"}}, {ID: "k2", Must: &one}},
+		Kids:  []fastKid{{ID: "k1", N: 1, Big: 5, P: &one, Must: &one, Tags: []string{"x", "y\"z\u2028", ""}, All: []string{"a"}}, {ID: "k2", N: 999, Must: &one}, {ID: "k7", N: 1000, Must: &one}, {ID: "k8", N: -5, Must: &one}},
 		KidPs: []*fastKid{{ID: "k3", Must: &one}, nil},
 		Grid:  [][]int{{1, 2}, {}, nil},
 		Pair:  [2]string{"l", "r"},
@@ -223,6 +223,14 @@ func TestFastTable(t *testing.T) {
 		}
 		if tc.table && string(tree.table[0].key[:tree.table[0].keyLen]) != `{"__typename":` {
 			t.Errorf("%s: first key %q", tc.q, tree.table[0].key[:tree.table[0].keyLen])
+		}
+	}
+}
+
+func TestSmallInts(t *testing.T) {
+	for v, d := range smallInts {
+		if got, want := string(d[:d[3]]), strconv.Itoa(v); got != want {
+			t.Errorf("smallInts[%d] = %q, want %q", v, got, want)
 		}
 	}
 }
