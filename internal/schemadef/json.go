@@ -206,29 +206,26 @@ func plain8(s string) bool {
 
 // plainWords is plainWord(x) && plainWord(y), with one branch.
 func plainWords(x, y uint64) bool {
-	return (unplain(x)|unplain(y))&0x8080808080808080 == 0
+	return (unplain(x)|unplain(y))&highs == 0
 }
 
-// unplain returns x with a high bit set in each byte that is not plain
-// (and maybe in others when one is).
+// highs is the high bit of every byte of a word.
+const highs = 0x8080808080808080
+
+// unplain returns a word with a high bit (highs) set when some byte of x is
+// not plain, and none when every byte is. Per byte, after XOR with '"' or
+// '\', subtracting 1 sets the high bit where the byte was that character
+// or is from 0x80 (a XOR leaves such a byte's high bit set and, for at
+// least one of the two, other bits too, so the subtraction keeps it);
+// subtracting 0x20 sets it below 0x20. A plain byte borrows from no other,
+// so only a byte that is not plain can carry a borrow into the bytes above
+// it, which are then flagged too.
 func unplain(x uint64) uint64 {
 	const ones = 0x0101010101010101
-	less := (x - 0x20*ones) &^ x
-	q := x ^ ('"' * ones)
-	b := x ^ ('\\' * ones)
-	return less | (q-ones)&^q | (b-ones)&^b | x
+	return (x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones)
 }
 
 // plainWord is plain8 for the bytes of x, testing them together.
 func plainWord(x uint64) bool {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	less := (x - 0x20*ones) &^ x // a high bit where a byte is below 0x20
-	q := x ^ ('"' * ones)
-	quote := (q - ones) &^ q // a high bit where a byte is '"'
-	b := x ^ ('\\' * ones)
-	backslash := (b - ones) &^ b // a high bit where a byte is '\\'
-	return (less|quote|backslash|x)&highs == 0
+	return unplain(x)&highs == 0
 }

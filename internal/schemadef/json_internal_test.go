@@ -1,6 +1,8 @@
 package schemadef
 
 import (
+	"encoding/binary"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,6 +17,36 @@ func TestPlain8MatchesTheTable(t *testing.T) {
 			if got := plain8(string(b)); got != want {
 				t.Fatalf("plain8 with byte %#x at %d = %v, want %v", c, pos, got, want)
 			}
+		}
+	}
+}
+
+// TestPlainWordsMatchTheTable tests words with any mix of bytes, several
+// of them not plain, so borrows between bytes are exercised: each byte is
+// drawn from the values around the edges of the plain range.
+func TestPlainWordsMatchTheTable(t *testing.T) {
+	edges := []byte{0, 1, 0x1f, 0x20, 0x21, '"', 0x23, 0x5b, '\\', 0x5d, 0x7e, 0x7f, 0x80, 0x81, 0xa2, 0xdc, 0xfe, 0xff, 'a'}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var w [16]byte
+	for range 200000 {
+		want := true
+		for i := range w {
+			w[i] = edges[rng.IntN(len(edges))]
+			if rng.IntN(2) == 0 {
+				w[i] = 'a' + byte(rng.IntN(26))
+			}
+			want = want && w[i] < utf8.RuneSelf && safeASCII[w[i]]
+		}
+		x, y := binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])
+		if got := plainWords(x, y); got != want {
+			t.Fatalf("plainWords of %q = %v, want %v", w, got, want)
+		}
+		wantX := true
+		for _, c := range w[:8] {
+			wantX = wantX && c < utf8.RuneSelf && safeASCII[c]
+		}
+		if got := plainWord(x); got != wantX {
+			t.Fatalf("plainWord of %q = %v, want %v", w[:8], got, wantX)
 		}
 	}
 }
