@@ -23,6 +23,12 @@ import (
 // instead, with fast writing off below it (request.slow). The fast writer
 // has no side effects (it runs no resolver), so writing again is safe and
 // gives the same answer.
+//
+// An object plan whose fields are all unconditional with keys of up to 16
+// bytes also gets a table (fastField): each field's key, with the object's
+// '{' folded into the first, and how to write its value, so fastTable
+// writes the object in one tight loop. Strings, Ints and lists of strings
+// are written in the loop itself; other values go through fastValue.
 
 // markFast sets the fast flags below op: a field is fast when its value can
 // be written by fastValue, an object plan when all its fields are plain
@@ -61,20 +67,20 @@ func markFast(op *objectPlan) bool {
 	}
 	op.fast = fast
 	if fast {
-		op.table = fastTable(op.fields)
+		op.table = newFastTable(op.fields)
 	}
 	return fast
 }
 
-// fastField is a field of a fast object plan as fastObject's tight loop
-// reads it: the bytes before its value, what to write and where it is.
-// The first field's key starts with '{' instead of ','.
+// fastField is a field of a fast object plan as fastTable reads it: the
+// bytes before its value, what to write and where it is. The first
+// field's key starts with '{' instead of ','.
 type fastField struct {
 	key    [16]byte
 	keyLen uintptr
-	how    fastHow
 	off    uintptr
 	f      *fieldPlan
+	how    fastHow
 	// nonNull: a nil slice of a howStrings field is [] rather than null.
 	nonNull bool
 }
@@ -104,9 +110,9 @@ func appendStrings(buf []byte, ss []string) []byte {
 	return buf
 }
 
-// fastTable returns the table of fields, or nil when a field has
+// newFastTable returns the table of fields, or nil when a field has
 // conditions or a key longer than 16 bytes.
-func fastTable(fields []*fieldPlan) []fastField {
+func newFastTable(fields []*fieldPlan) []fastField {
 	t := make([]fastField, len(fields))
 	for i, f := range fields {
 		if f.conds != nil || len(f.keyJSON) > 16 {

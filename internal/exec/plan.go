@@ -81,8 +81,8 @@ type objectPlan struct {
 	marked     bool // work is computed
 	// fast: written by the fast writer (fast.go); fastMarked: computed.
 	fast, fastMarked bool
-	// table: the fields as fastObject's tight loop reads them, when op is
-	// fast, no field has conditions and every key fits 16 bytes (fast.go).
+	// table: the fields as fastTable reads them, when op is fast, no
+	// field has conditions and every key fits 16 bytes (fast.go).
 	table []fastField
 }
 
