@@ -44,8 +44,16 @@ type ServeOptions struct {
 	// shutdown begins; then their connections are closed. Zero means
 	// DefaultShutdownGrace.
 	ShutdownGrace time.Duration
-	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout set the
-	// http.Server timeouts of the same names (defaults 5s, 30s, 60s, 120s: the write timeout outlasts the default execution timeout, so a slow request still gets its answer).
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout set the http.Server
+	// timeouts of the same names (defaults 5s, 30s, 120s). WriteTimeout
+	// (default 60s) bounds the writes of a response: a write a client
+	// keeps blocked for about that long (between 7/8 of it and all of it)
+	// fails and the connection closes. On a TCP listener (Serve's own, or
+	// a *net.TCPListener in Listener) it bounds each write rather than the
+	// whole request, so a slow request still gets its answer (the router's
+	// execution timeout bounds the request), and it costs less per request
+	// than http.Server.WriteTimeout; on another listener (TLS, for one) it
+	// is http.Server.WriteTimeout. A negative value turns a timeout off.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
@@ -112,11 +120,17 @@ func Serve(ctx context.Context, router *Router, opts ServeOptions) error {
 			return err
 		}
 	}
+	// A TCP listener's connections bound each write themselves, which
+	// costs less per request than the server's write deadline.
+	writeTimeout := opts.WriteTimeout
+	if _, tcp := ln.(*net.TCPListener); tcp && writeTimeout > 0 {
+		ln, writeTimeout = lifecycle.BoundWrites(ln, writeTimeout), 0
+	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: opts.ReadHeaderTimeout,
 		ReadTimeout:       opts.ReadTimeout,
-		WriteTimeout:      opts.WriteTimeout,
+		WriteTimeout:      writeTimeout,
 		IdleTimeout:       opts.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 	}

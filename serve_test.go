@@ -1,6 +1,7 @@
 package graft_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,12 +9,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/coder/websocket"
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -309,5 +315,114 @@ func TestServeBusyPortIsAnError(t *testing.T) {
 func TestServeWithoutRouterOrHandlerIsAnError(t *testing.T) {
 	if err := graft.Serve(context.Background(), nil, graft.ServeOptions{}); err == nil {
 		t.Error("Serve(nil router, no Handler) = nil, want an error")
+	}
+}
+
+// TestServeWriteTimeoutCutsASlowReader: a client that stops reading holds
+// a write for longer than WriteTimeout; the write fails with a deadline
+// error and the connection closes.
+func TestServeWriteTimeoutCutsASlowReader(t *testing.T) {
+	writeErr := make(chan error, 1)
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 64<<10)
+		for range 1024 { // 64 MiB: more than the socket buffers hold
+			if _, err := w.Write(chunk); err != nil {
+				writeErr <- err
+				return
+			}
+		}
+		writeErr <- nil
+	})
+	url, _, _ := startServe(t, nil, graft.ServeOptions{Handler: handler, WriteTimeout: 200 * time.Millisecond})
+	c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	// The client reads nothing until the handler is done.
+	select {
+	case err := <-writeErr:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("the handler's write returned %v, want a deadline error", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a write to a client that reads nothing never failed")
+	}
+	n, _ := io.Copy(io.Discard, c)
+	if n >= 64<<20 {
+		t.Fatalf("the client read %d bytes: the whole answer", n)
+	}
+}
+
+// TestServeWriteTimeoutBoundsWritesNotTheHandler: a handler slower than
+// WriteTimeout whose writes are quick still answers, and keep-alive
+// requests on one connection go on answering past the timeout.
+func TestServeWriteTimeoutBoundsWritesNotTheHandler(t *testing.T) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("slow") != "" {
+			time.Sleep(300 * time.Millisecond)
+		}
+		io.WriteString(w, "ok")
+	})
+	url, _, _ := startServe(t, nil, graft.ServeOptions{Handler: handler, WriteTimeout: 100 * time.Millisecond})
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	defer client.CloseIdleConnections()
+	for i, path := range []string{"/", "/?slow=1", "/", "/?slow=1", "/"} {
+		resp, err := client.Get(url + path)
+		if err != nil {
+			t.Fatalf("request %d (%s): %v", i, path, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || string(body) != "ok" {
+			t.Fatalf("request %d (%s): %d %q %v, want 200 ok", i, path, resp.StatusCode, body, err)
+		}
+	}
+}
+
+// TestServeWriteTimeoutLeavesStreamsAlone: with a WriteTimeout far below
+// the life of a subscription, a WebSocket (hijacked: the protocol keeps
+// its own write timeout) and an SSE stream (which sets a deadline per
+// event) still deliver events after idling past it.
+func TestServeWriteTimeoutLeavesStreamsAlone(t *testing.T) {
+	s, err := chat.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	router, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _, _ := startServe(t, router, graft.ServeOptions{WriteTimeout: 100 * time.Millisecond})
+	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stop()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/graphql",
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	w := &wsClient{t: t, c: c}
+	w.init()
+	w.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"w\") { text } }"}}`)
+	sse := streamPost(t, &httptest.Server{URL: url}, "text/event-stream", `{"query":"subscription { messageAdded(room: \"w\") { text } }"}`)
+	br := bufio.NewReader(sse.Body)
+	time.Sleep(400 * time.Millisecond) // idle past the timeout
+	for _, text := range []string{"one", "two"} {
+		if code, out := serveQuery(t, url, `mutation { postMessage(room: "w", author: "a", text: "`+text+`") { id } }`); code != 200 || out["errors"] != nil {
+			t.Fatalf("postMessage: %d %v", code, out)
+		}
+		w.expect(`{"id":"1","type":"next","payload":{"data":{"messageAdded":{"text":"` + text + `"}}}}`)
+		got := readUntil(t, br, "\n\n")
+		for strings.HasPrefix(got, ":") { // a comment: the stream's heartbeat
+			got = readUntil(t, br, "\n\n")
+		}
+		if !strings.Contains(got, `{"data":{"messageAdded":{"text":"`+text+`"}}}`) {
+			t.Fatalf("SSE event %q, want %s", got, text)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
