@@ -50,8 +50,8 @@ type ServeOptions struct {
 	// keeps blocked for about that long (between 7/8 of it and all of it)
 	// fails and the connection closes. On a TCP listener (Serve's own, or
 	// a *net.TCPListener in Listener) it bounds each write rather than the
-	// whole request, so a slow request still gets its answer (the router's
-	// execution timeout bounds the request), and it costs less per request
+	// whole request, so a slow request still gets its answer
+	// (Config.Timeout bounds the execution), and it costs less per request
 	// than http.Server.WriteTimeout; on another listener (TLS, for one) it
 	// is http.Server.WriteTimeout. A negative value turns a timeout off.
 	ReadHeaderTimeout time.Duration

@@ -111,6 +111,30 @@ func TestInProcessTable(t *testing.T) {
 	}
 }
 
+// TestRatioTargetShowsTheDecidingDigit: a ratio that rounds to the
+// target gets a third decimal, so the figure agrees with the verdict.
+func TestRatioTargetShowsTheDecidingDigit(t *testing.T) {
+	for _, tc := range []struct {
+		rps  float64
+		want string
+	}{
+		{896, "| graft q1 ≥ 0.90 of the ceiling's req/s | 0.896 | no |"},
+		{904, "| graft q1 ≥ 0.90 of the ceiling's req/s | 0.904 | yes |"},
+		{900, "| graft q1 ≥ 0.90 of the ceiling's req/s | 0.90 | yes |"},
+		{950, "| graft q1 ≥ 0.90 of the ceiling's req/s | 0.95 | yes |"},
+	} {
+		m := &measurement{cells: map[[2]string]*cell{
+			{"ceiling", "q1"}: {samples: []sample{{rps: 1000}}},
+			{"graft", "q1"}:   {samples: []sample{{rps: tc.rps}}},
+		}}
+		fig, met, _ := ratioTarget("q1", 0.90).judge(m)
+		verdict := map[bool]string{true: "yes", false: "no"}[met]
+		if got := "| graft q1 ≥ 0.90 of the ceiling's req/s | " + fig + " | " + verdict + " |"; got != tc.want {
+			t.Errorf("graft at %v: %s, want %s", tc.rps, got, tc.want)
+		}
+	}
+}
+
 func TestTargets(t *testing.T) {
 	m := &measurement{
 		opts: options{conns: 32, connsHigh: 256},

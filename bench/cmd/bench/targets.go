@@ -62,6 +62,9 @@ func ratioTarget(query string, min float64) target {
 		what: fmt.Sprintf("graft %s ≥ %.2f of the ceiling's req/s", query, min),
 		judge: func(m *measurement) (string, bool, bool) {
 			r, fig, ok := m.judgedRatio("graft", "ceiling", query, "%.2f")
+			if hidesVerdict(r, min) {
+				_, fig, _ = m.judgedRatio("graft", "ceiling", query, "%.3f")
+			}
 			if f, fok := m.rpsRatio("graft-fasthttp", "ceiling", query); fok {
 				fig += fmt.Sprintf(" (graft-fasthttp %.2f)", f)
 			}
@@ -70,12 +73,22 @@ func ratioTarget(query string, min float64) target {
 	}
 }
 
+// hidesVerdict reports whether r, shown with two decimals, would read as
+// the target min while missing or meeting it by less: such a ratio is
+// shown with three.
+func hidesVerdict(r, min float64) bool {
+	return r != min && fmt.Sprintf("%.2f", r) == fmt.Sprintf("%.2f", min)
+}
+
 // upstreamRatioTarget: server reaches min × base's req/s on query.
 func upstreamRatioTarget(server, base, query string, min float64) target {
 	return target{
 		what: fmt.Sprintf("%s %s ≥ %.1f× %s's req/s", server, query, min, base),
 		judge: func(m *measurement) (string, bool, bool) {
 			r, fig, ok := m.judgedRatio(server, base, query, "%.2f×")
+			if hidesVerdict(r, min) {
+				_, fig, _ = m.judgedRatio(server, base, query, "%.3f×")
+			}
 			return fig, r >= min, ok
 		},
 	}
