@@ -17,9 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -388,24 +386,9 @@ func TestServeWriteTimeoutBoundsWritesNotTheHandler(t *testing.T) {
 // its own write timeout) and an SSE stream (which sets a deadline per
 // event) still deliver events after idling past it.
 func TestServeWriteTimeoutLeavesStreamsAlone(t *testing.T) {
-	s, err := chat.Schema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	router, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	router, _ := chatRouter(t, graft.Config{})
 	url, _, _ := startServe(t, router, graft.ServeOptions{WriteTimeout: 100 * time.Millisecond})
-	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
-	defer stop()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"/graphql",
-		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	w := &wsClient{t: t, c: c}
+	w := dialWS(t, &httptest.Server{URL: url})
 	w.init()
 	w.send(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"w\") { text } }"}}`)
 	sse := streamPost(t, &httptest.Server{URL: url}, "text/event-stream", `{"query":"subscription { messageAdded(room: \"w\") { text } }"}`)
