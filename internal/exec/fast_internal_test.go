@@ -142,7 +142,8 @@ func TestFastWriterMatchesGeneralWriter(t *testing.T) {
 	}
 }
 
-func fastRun(t *testing.T, e *Engine, query string, vars map[string]any, general bool) string {
+// fastOperation prepares query and returns its one operation.
+func fastOperation(t *testing.T, e *Engine, query string) *Operation {
 	t.Helper()
 	doc, errs := e.Prepare(query)
 	if errs != nil {
@@ -152,6 +153,12 @@ func fastRun(t *testing.T, e *Engine, query string, vars map[string]any, general
 	if gerr != nil {
 		t.Fatal(gerr)
 	}
+	return op
+}
+
+func fastRun(t *testing.T, e *Engine, query string, vars map[string]any, general bool) string {
+	t.Helper()
+	op := fastOperation(t, e, query)
 	if general {
 		clearFast(op.root.object, map[*objectPlan]bool{})
 	}
@@ -209,15 +216,7 @@ func TestFastTable(t *testing.T) {
 		if strings.Contains(q, "$y") {
 			q = `query($y: Boolean = true) ` + q
 		}
-		doc, errs := e.Prepare(q)
-		if errs != nil {
-			t.Fatal(errs)
-		}
-		op, gerr := doc.Operation("")
-		if gerr != nil {
-			t.Fatal(gerr)
-		}
-		tree := op.root.object.fields[0].sub.object
+		tree := fastOperation(t, e, q).root.object.fields[0].sub.object
 		if got := tree.table != nil; got != tc.table {
 			t.Errorf("%s: table %v, want %v", tc.q, got, tc.table)
 		}
