@@ -315,7 +315,7 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 // of the router's query texts: the document attached there, when it is
 // this router's and the router still holds it, is found without a second
 // lookup; otherwise the one the cache gives is attached. An attachment
-// leads to a document only while the router holds it (document.att), so
+// leads to a document only while the router holds it (document.ref), so
 // the document cache alone bounds the documents held.
 func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document, gqlerror.List) {
 	if slot == nil {
@@ -330,7 +330,7 @@ func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document
 	}
 	d, errs := r.document(query)
 	if errs == nil && d.held() {
-		slot.Store(d.att)
+		slot.Store(&pqattach.Attachment{Owner: r.pqOwner, Value: d.ref})
 	}
 	return d, errs
 }

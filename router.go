@@ -14,7 +14,6 @@ import (
 	"github.com/graftgql/graft/internal/costlru"
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
-	"github.com/graftgql/graft/internal/pqattach"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/limits"
@@ -58,17 +57,16 @@ type document struct {
 	doc    *exec.Document
 	static map[*ast.OperationDefinition]limits.Result
 	cost   int64 // estimated bytes held, for the document cache
-	// att is what persistedDocument attaches to the entries of the
-	// query's text (the memory store's, the router's query texts'), and
-	// ref what it leads to: this document while the router holds it (in
-	// its document cache, or pinned), nil once the cache lets it go.
-	// Entries thus never keep a document alive, and the document cache
-	// alone bounds the documents held.
-	att *pqattach.Attachment
+	// ref is what persistedDocument attaches to the entries of the
+	// query's text (the memory store's, the router's query texts'): it
+	// leads to this document while the router holds it (in its document
+	// cache, or pinned), and to nil once the cache lets it go. Entries
+	// thus never keep a document alive, and the document cache alone
+	// bounds the documents held.
 	ref *docRef
 }
 
-// docRef leads to a document the router holds (see document.att).
+// docRef leads to a document the router holds (see document.ref).
 type docRef struct{ p atomic.Pointer[document] }
 
 // release is called when the document cache lets d go.
@@ -264,7 +262,6 @@ func (r *Router) prepare(query string) (*document, gqlerror.List) {
 	d := &document{doc: doc, static: make(map[*ast.OperationDefinition]limits.Result, len(ad.Operations)), cost: documentCost(query, ad),
 		ref: &docRef{}}
 	d.ref.p.Store(d)
-	d.att = &pqattach.Attachment{Owner: r.pqOwner, Value: d.ref}
 	for _, op := range ad.Operations {
 		if !limits.UsesVariables(ad, op) || !r.costReadsVariables(op.SelectionSet, nil) {
 			d.static[op] = limits.Analyze(r.schema, ad, op, nil)

@@ -3,6 +3,7 @@ package graft_test
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io"
@@ -407,5 +408,50 @@ func TestServeWriteTimeoutLeavesStreamsAlone(t *testing.T) {
 			t.Fatalf("SSE event %q, want %s", got, text)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestServeWriteTimeoutOnATLSListener: a listener other than TCP (here
+// TLS) is served as it is, so net/http still sees *tls.Conn (r.TLS is
+// set) and WriteTimeout is http.Server's: it covers the whole request, and
+// a handler slower than it gets no answer through.
+func TestServeWriteTimeoutOnATLSListener(t *testing.T) {
+	certs := httptest.NewTLSServer(nil)
+	cfg, pool := certs.TLS.Clone(), certs.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
+	certs.Close()
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("slow") != "" {
+			time.Sleep(300 * time.Millisecond)
+		}
+		io.WriteString(w, strconv.FormatBool(r.TLS != nil))
+	})
+	started := make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go graft.Serve(ctx, nil, graft.ServeOptions{
+		Handler: handler, Listener: tls.NewListener(tcp, cfg), Host: "127.0.0.1",
+		WriteTimeout: 100 * time.Millisecond, Logger: slog.New(slog.DiscardHandler),
+		OnStart: func(u string) { started <- u },
+	})
+	url := "https" + strings.TrimPrefix(<-started, "http")
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	defer client.CloseIdleConnections()
+	resp, err := client.Get(url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "true" {
+		t.Fatalf("r.TLS set: %q, want true", body)
+	}
+	if resp, err := client.Get(url + "/?slow=1"); err == nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Fatalf("a handler slower than http.Server's WriteTimeout answered %d %q", resp.StatusCode, body)
 	}
 }

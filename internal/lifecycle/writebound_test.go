@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -119,17 +120,12 @@ func TestBoundConnCloseWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Close()
-	buf := make([]byte, 64)
-	n, _ := client.Read(buf)
 	if err := <-done; err != nil {
 		t.Fatalf("CloseWrite: %v", err)
 	}
 	// After CloseWrite the client reads the answer, then EOF.
-	for m := n; m > 0 && n < len(buf); n += m {
-		m, _ = client.Read(buf[n:])
-	}
-	if string(buf[:n]) != "answer" {
-		t.Fatalf("client read %q, want the answer then EOF", buf[:n])
+	if got, err := io.ReadAll(client); err != nil || string(got) != "answer" {
+		t.Fatalf("client read %q, %v; want the answer then EOF", got, err)
 	}
 	if got := (&boundConn{Conn: &recordingConn{}}).CloseWrite(); got == nil {
 		t.Fatal("CloseWrite on a connection without one succeeded")
