@@ -5,7 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/graftgql/graft/bench/check"
 	"github.com/graftgql/graft/bench/workload"
@@ -24,34 +26,58 @@ func NodeDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "node")
 }
 
+// nodePeers are the Node servers: each name's file in NodeDir and what it
+// is, for the docs.
+var nodePeers = []struct{ name, file string }{
+	{"mercurius", "mercurius.js"}, // Mercurius with graphql-jit on Fastify
+	{"yoga", "yoga.js"},           // GraphQL Yoga on node:http
+	{"apollo", "apollo.js"},       // Apollo Server's standalone server
+}
+
+// IsNode says whether name is one of the Node peers (in memory or through
+// the upstream).
+func IsNode(name string) bool {
+	name = strings.TrimSuffix(name, "-upstream")
+	return slices.ContainsFunc(nodePeers, func(p struct{ name, file string }) bool { return p.name == name })
+}
+
 // NodeInstalled says whether node and the Node peers' packages (`npm ci`
 // in bench/node) are present.
 func NodeInstalled() bool {
 	if _, err := exec.LookPath("node"); err != nil {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(NodeDir(), "node_modules", "mercurius", "package.json"))
-	return err == nil
+	for _, pkg := range []string{"mercurius", "graphql-yoga", filepath.Join("@apollo", "server")} {
+		if _, err := os.Stat(filepath.Join(NodeDir(), "node_modules", pkg, "package.json")); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
-// nodeServers returns Mercurius with graphql-jit on Fastify (in memory, or
-// through the upstream), when it is installed.
+// nodeServers returns the Node peers (in memory, or through the upstream)
+// when they are installed. Each runs in production mode with automatic
+// persisted queries.
 func nodeServers(up bool) []Server {
 	if !NodeInstalled() {
 		return nil
 	}
-	name := "mercurius"
-	if up {
-		name += "-upstream"
+	var out []Server
+	for _, p := range nodePeers {
+		name, file := p.name, p.file
+		if up {
+			name += "-upstream"
+		}
+		out = append(out, Server{
+			Name: name, Check: check.Normalised, APQ: true, Upstream: up,
+			Command: func(port int, upstreamURL string) ([]string, []string) {
+				argv := []string{"node", filepath.Join(NodeDir(), file), "--port", strconv.Itoa(port)}
+				if up {
+					argv = append(argv, "--upstream", upstreamURL)
+				}
+				return argv, []string{"BENCH_SDL=" + workload.SDL, "NODE_ENV=production"}
+			},
+		})
 	}
-	return []Server{{
-		Name: name, Check: check.Normalised, APQ: true, Upstream: up,
-		Command: func(port int, upstreamURL string) ([]string, []string) {
-			argv := []string{"node", filepath.Join(NodeDir(), "server.js"), "--port", strconv.Itoa(port)}
-			if up {
-				argv = append(argv, "--upstream", upstreamURL)
-			}
-			return argv, []string{"BENCH_SDL=" + workload.SDL}
-		},
-	}}
+	return out
 }

@@ -24,8 +24,8 @@ import (
 )
 
 // TestNodeAnswers holds the Node peers to the ceiling's answers: every
-// in-memory query and its persisted variants on mercurius, q5 and q6 on
-// mercurius-upstream with 2 upstream calls each.
+// in-memory query and its persisted variants on mercurius, yoga and apollo,
+// q5 and q6 on their -upstream servers with 2 upstream calls each.
 func TestNodeAnswers(t *testing.T) {
 	if !NodeInstalled() {
 		testenv.Missing(t, "the Node peers are not installed: run npm ci in "+NodeDir())
@@ -38,7 +38,14 @@ func TestNodeAnswers(t *testing.T) {
 	svc := upstream.New(d, 0)
 	usrv := httptest.NewServer(svc)
 	defer usrv.Close()
-	for _, name := range []string{"mercurius", "mercurius-upstream"} {
+	var names []string
+	for _, s := range append(nodeServers(false), nodeServers(true)...) {
+		names = append(names, s.Name)
+	}
+	if len(names) != 2*len(nodePeers) {
+		t.Fatalf("Node servers %v, want %d", names, 2*len(nodePeers))
+	}
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			s, ok := Lookup(name)
 			if !ok || s.Command == nil {

@@ -82,9 +82,10 @@ func (s Server) Runs(q workload.Query) bool {
 // servers, then the upstream servers. Every registered name must be here.
 var order = []string{
 	"ceiling", "ceiling-decode", "gqlgen", "graph-gophers", "graphql-go",
-	"graft", "graft-fasthttp", "mercurius",
+	"graft", "graft-fasthttp", "mercurius", "yoga", "apollo",
 	"gqlgen-upstream", "graph-gophers-upstream",
-	"graft-upstream", "graft-upstream-plain", "graft-upstream-raw", "mercurius-upstream",
+	"graft-upstream", "graft-upstream-plain", "graft-upstream-raw",
+	"mercurius-upstream", "yoga-upstream", "apollo-upstream",
 }
 
 // registered holds the Go servers compiled into this binary, each added by

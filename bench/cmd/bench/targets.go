@@ -232,7 +232,7 @@ func (m *measurement) alternatedMarkdown() string {
 }
 
 // peers are the GraphQL servers graft's latency is held against.
-var peers = []string{"gqlgen", "graph-gophers", "graphql-go", "mercurius"}
+var peers = []string{"gqlgen", "graph-gophers", "graphql-go", "mercurius", "yoga", "apollo"}
 
 // lowestTarget: graft's p50 or p99 on query (a shape-qualified cell name)
 // is below every peer's.
@@ -338,7 +338,7 @@ func targets(conns, connsHigh int) []target {
 			return fig, ns <= 45000 && allocs <= 10, true
 		},
 	})
-	upPeers := []string{"gqlgen-upstream", "graph-gophers-upstream", "mercurius-upstream"}
+	upPeers := []string{"gqlgen-upstream", "graph-gophers-upstream", "mercurius-upstream", "yoga-upstream", "apollo-upstream"}
 	ts = append(ts,
 		target{
 			what: fmt.Sprintf("%s q5: 2 upstream calls per request", graftUpstreamBatch),
