@@ -192,20 +192,13 @@ func (m *measurement) notMeasured(s, q string) string {
 	return "not measured"
 }
 
-// mercuriusFor names the Mercurius entry to compare server with.
+// mercuriusFor names the Mercurius entry to compare server with: the
+// upstream one for an upstream server (graft-upstream-raw included).
 func mercuriusFor(server string) string {
-	if strings.HasSuffix(server, "-upstream") {
+	if strings.Contains(server, "-upstream") {
 		return "mercurius-upstream"
 	}
 	return "mercurius"
-}
-
-// gqlgenFor names the gqlgen entry to compare server with.
-func gqlgenFor(server string) string {
-	if strings.HasSuffix(server, "-upstream") {
-		return "gqlgen-upstream"
-	}
-	return "gqlgen"
 }
 
 // markdown renders the report.
@@ -236,7 +229,7 @@ func (m *measurement) markdown() string {
 			}
 		}
 		for _, s := range m.servers {
-			if strings.HasPrefix(s, "graft") && strings.HasSuffix(s, "-upstream") {
+			if strings.HasPrefix(s, "graft-upstream") && !strings.Contains(s, "@") {
 				rows = append(rows, s)
 			}
 		}
