@@ -12,16 +12,11 @@
 // variable. It prints "ready" once it accepts connections.
 import { ApolloServer } from '@apollo/server'
 import { startStandaloneServer } from '@apollo/server/standalone'
-import DataLoader from 'dataloader'
-import { args, sdl, page, memoryResolvers, upstreamQuery, postsBatch, ready } from './workload.js'
-
-const resolvers = args.upstream
-  ? { Query: upstreamQuery, Author: { posts: (a, { first }, ctx) => ctx.posts.load({ id: a.id, first: page(first, 20) }) } }
-  : memoryResolvers
+import { args, sdl, resolvers, context, ready } from './workload.js'
 
 const server = new ApolloServer({ typeDefs: sdl, resolvers, introspection: true })
 await startStandaloneServer(server, {
   listen: { port: Number(args.port), host: args.host },
-  context: async () => args.upstream ? { posts: new DataLoader(postsBatch, { cacheKeyFn: (k) => `${k.first}/${k.id}` }) } : {}
+  context: async () => context()
 })
 ready(() => server.stop())

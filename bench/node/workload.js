@@ -4,6 +4,7 @@
 // these into its own library the way that library documents.
 import { parseArgs } from 'node:util'
 import http from 'node:http'
+import DataLoader from 'dataloader'
 
 // args holds --port, --host and --upstream (empty: serve from memory).
 export const { values: args } = parseArgs({
@@ -85,6 +86,20 @@ export async function postsBatch (keys) {
   }))
   return keys.map(({ id, first }) => answers.get(first)[id] ?? [])
 }
+
+// postsLoader makes a request's DataLoader for Author.posts, keyed by
+// author and first.
+export const postsLoader = () => new DataLoader(postsBatch, { cacheKeyFn: (k) => `${k.first}/${k.id}` })
+
+// resolvers are the resolvers of a server without loaders of its own: from
+// memory, or through the upstream with Author.posts through the request's
+// postsLoader (context.posts).
+export const resolvers = args.upstream
+  ? { Query: upstreamQuery, Author: { posts: (a, { first }, ctx) => ctx.posts.load({ id: a.id, first: page(first, 20) }) } }
+  : memoryResolvers
+
+// context makes a request's context for resolvers.
+export const context = () => args.upstream ? { posts: postsLoader() } : {}
 
 // ready reports that the server accepts connections and closes it on
 // SIGTERM or SIGINT with close, which returns a promise.

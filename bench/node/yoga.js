@@ -13,12 +13,7 @@
 import { createServer } from 'node:http'
 import { createSchema, createYoga } from 'graphql-yoga'
 import { useAPQ } from '@graphql-yoga/plugin-apq'
-import DataLoader from 'dataloader'
-import { args, sdl, page, memoryResolvers, upstreamQuery, postsBatch, ready } from './workload.js'
-
-const resolvers = args.upstream
-  ? { Query: upstreamQuery, Author: { posts: (a, { first }, ctx) => ctx.posts.load({ id: a.id, first: page(first, 20) }) } }
-  : memoryResolvers
+import { args, sdl, resolvers, context, ready } from './workload.js'
 
 const yoga = createYoga({
   schema: createSchema({ typeDefs: sdl, resolvers }),
@@ -27,7 +22,7 @@ const yoga = createYoga({
   logging: false,
   landingPage: false,
   plugins: [useAPQ()],
-  context: () => args.upstream ? { posts: new DataLoader(postsBatch, { cacheKeyFn: (k) => `${k.first}/${k.id}` }) } : {}
+  context
 })
 
 const server = createServer(yoga)
