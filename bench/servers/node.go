@@ -26,17 +26,16 @@ func NodeDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "node")
 }
 
-// nodePeers are the Node servers: each name's file in NodeDir and what it
-// is, for the docs.
+// nodePeers are the Node servers, each with its file in NodeDir.
 var nodePeers = []struct{ name, file string }{
 	{"mercurius", "mercurius.js"}, // Mercurius with graphql-jit on Fastify
 	{"yoga", "yoga.js"},           // GraphQL Yoga on node:http
 	{"apollo", "apollo.js"},       // Apollo Server's standalone server
 }
 
-// IsNode says whether name is one of the Node peers (in memory or through
+// isNode says whether name is one of the Node peers (in memory or through
 // the upstream).
-func IsNode(name string) bool {
+func isNode(name string) bool {
 	name = strings.TrimSuffix(name, "-upstream")
 	return slices.ContainsFunc(nodePeers, func(p struct{ name, file string }) bool { return p.name == name })
 }
