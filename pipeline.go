@@ -321,18 +321,25 @@ func (r *Router) persistedDocument(query string, slot *pqattach.Slot) (*document
 	if slot == nil {
 		return r.document(query)
 	}
-	if a := slot.Load(); a != nil && a.Owner == any(r.pqOwner) {
-		if ref, ok := a.Value.(*docRef); ok {
-			if d := ref.p.Load(); d != nil {
-				return d, nil
-			}
-		}
+	if d := r.attached(slot); d != nil {
+		return d, nil
 	}
 	d, errs := r.document(query)
 	if errs == nil && d.held() {
 		slot.Store(&pqattach.Attachment{Owner: r.pqOwner, Value: d.ref})
 	}
 	return d, errs
+}
+
+// attached returns the document slot leads to when the attachment is this
+// router's and the router still holds the document; nil otherwise.
+func (r *Router) attached(slot *pqattach.Slot) *document {
+	if a := slot.Load(); a != nil && a.Owner == any(r.pqOwner) {
+		if ref, ok := a.Value.(*docRef); ok {
+			return ref.p.Load()
+		}
+	}
+	return nil
 }
 
 // execute runs the planned operation under Config.Timeout and writes its

@@ -97,7 +97,7 @@ func TestAttachedDocumentsLeaveWithTheCache(t *testing.T) {
 	send(plain)                                   // attaches to the query texts' entry
 	e, _ := pqattach.CacheOf(store).Peek(hash)
 	d, ok := r.docs.Peek(text)
-	if e == nil || !ok || !leadsTo(&e.Slot, r, d) {
+	if e == nil || !ok || r.attached(&e.Slot) != d {
 		t.Fatalf("the store's entry does not lead to the cached document (cached %v)", ok)
 	}
 	collected := make(chan struct{})
@@ -123,15 +123,9 @@ func TestAttachedDocumentsLeaveWithTheCache(t *testing.T) {
 	send(`{` + ext + `}`)
 	send(plain)
 	d2, ok := r.docs.Peek(text)
-	if !ok || !leadsTo(&e.Slot, r, d2) {
+	if !ok || r.attached(&e.Slot) != d2 {
 		t.Fatalf("the hash-only query did not attach its new document (cached %v)", ok)
 	}
-}
-
-// leadsTo reports whether slot holds r's attachment of d.
-func leadsTo(slot *pqattach.Slot, r *Router, d *document) bool {
-	a := slot.Load()
-	return a != nil && a.Owner == any(r.pqOwner) && a.Value == any(d.ref)
 }
 
 // TestPanicInThePipelineIsContained checks that a panic outside resolvers

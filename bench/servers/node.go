@@ -26,18 +26,22 @@ func NodeDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "node")
 }
 
-// nodePeers are the Node servers, each with its file in NodeDir.
-var nodePeers = []struct{ name, file string }{
-	{"mercurius", "mercurius.js"}, // Mercurius with graphql-jit on Fastify
-	{"yoga", "yoga.js"},           // GraphQL Yoga on node:http
-	{"apollo", "apollo.js"},       // Apollo Server's standalone server
+// nodePeer is a Node server: its name, its file in NodeDir and the npm
+// package it serves with.
+type nodePeer struct{ name, file, pkg string }
+
+// nodePeers are the Node servers.
+var nodePeers = []nodePeer{
+	{"mercurius", "mercurius.js", "mercurius"},                  // Mercurius with graphql-jit on Fastify
+	{"yoga", "yoga.js", "graphql-yoga"},                         // GraphQL Yoga on node:http
+	{"apollo", "apollo.js", filepath.Join("@apollo", "server")}, // Apollo Server's standalone server
 }
 
 // isNode says whether name is one of the Node peers (in memory or through
 // the upstream).
 func isNode(name string) bool {
 	name = strings.TrimSuffix(name, "-upstream")
-	return slices.ContainsFunc(nodePeers, func(p struct{ name, file string }) bool { return p.name == name })
+	return slices.ContainsFunc(nodePeers, func(p nodePeer) bool { return p.name == name })
 }
 
 // NodeInstalled says whether node and the Node peers' packages (`npm ci`
@@ -46,8 +50,8 @@ func NodeInstalled() bool {
 	if _, err := exec.LookPath("node"); err != nil {
 		return false
 	}
-	for _, pkg := range []string{"mercurius", "graphql-yoga", filepath.Join("@apollo", "server")} {
-		if _, err := os.Stat(filepath.Join(NodeDir(), "node_modules", pkg, "package.json")); err != nil {
+	for _, p := range nodePeers {
+		if _, err := os.Stat(filepath.Join(NodeDir(), "node_modules", p.pkg, "package.json")); err != nil {
 			return false
 		}
 	}
