@@ -143,6 +143,9 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 // deriveIn derives the GraphQL type of an input of Go type gt.
 func (bc *build) deriveIn(gt reflect.Type) (*TypeRef, error) {
 	if ti := bc.outByGo[gt]; ti != nil && (ti.enum != nil || ti.scalar != nil) {
+		if gt.Kind() == reflect.Interface {
+			return named(ti.t), nil // a scalar of Go type any: nil is null
+		}
 		return nonNull(named(ti.t)), nil
 	}
 	if ti := bc.inByGo[gt]; ti != nil {

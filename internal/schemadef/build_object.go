@@ -133,6 +133,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		Deprecated:        fd.opts.isDeprecated,
 		DeprecationReason: fd.opts.deprecated,
 		Cost:              fd.opts.cost,
+		Page:              fd.opts.page,
 		Concurrent:        fd.opts.concurrent,
 		Resolve:           fd.resolve,
 		Batch:             fd.batch,

@@ -6,3 +6,9 @@ package schemadef
 // executor's callers, the limits analysis) call it. It panics on a value
 // that is not a *schema.Schema.
 var Model func(public any) *Schema
+
+// BuilderOf returns the declarations behind a public *schema.Builder, so
+// that packages of this module that declare types for the application
+// (scalars, relay) can use declarations the public API does not offer.
+// Package schema installs it when it is initialised.
+var BuilderOf func(public any) *Builder
