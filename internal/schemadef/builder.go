@@ -229,3 +229,10 @@ func rootFieldNoArgs[R any](b *Builder, root, name string, fn func(context.Conte
 	})
 	b.rootObject(root).add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct, fn == nil)
 }
+
+// Errorf records a declaration mistake that Build reports as a
+// *BuildError, for packages of this module that declare types for the
+// application (see BuilderOf).
+func (b *Builder) Errorf(typeName, field, format string, args ...any) {
+	b.errorf(typeName, field, format, args...)
+}
