@@ -2,10 +2,10 @@ package scalars
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/graftgql/graft/internal/coerce"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/validate"
 )
 
 // EmailAddress is the Go type of the EmailAddress scalar: an address that
@@ -15,12 +15,9 @@ import (
 // address that does not pass is a field error.
 type EmailAddress string
 
-// emailPattern is the WHATWG HTML rule for a valid email address.
-var emailPattern = regexp.MustCompile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
-
 // ValidEmail reports whether s is an address the EmailAddress scalar
 // accepts.
-func ValidEmail(s string) bool { return len(s) <= 320 && emailPattern.MatchString(s) }
+func ValidEmail(s string) bool { return validate.Email(s) }
 
 func appendEmail(buf []byte, v *EmailAddress) ([]byte, error) {
 	if !ValidEmail(string(*v)) {

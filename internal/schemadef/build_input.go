@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/validate"
 )
 
 // setter stores a coerced input value at p, the address of a Go value.
@@ -35,10 +37,18 @@ func (bc *build) argsFor(typeName, fieldName string, at reflect.Type, alloc func
 	if len(args) == 0 {
 		return nil, nil, true
 	}
+	checker, err := validate.Compile(at, structFieldName)
+	if err != nil {
+		bc.errorf(typeName, fieldName, "validate tag: %v", err)
+		return nil, nil, false
+	}
 	newArgs := func(values map[string]any) (unsafe.Pointer, error) {
 		p := alloc()
 		if err := setFields(p, fields, values); err != nil {
 			return nil, err
+		}
+		if vs := checker.Check(p, nil); len(vs) > 0 {
+			return nil, &validate.Error{Violations: vs}
 		}
 		return p, nil
 	}
@@ -227,3 +237,6 @@ func optionalSetter(ot reflect.Type, set setter) setter {
 		return set(unsafe.Add(p, valueOff), v)
 	}
 }
+
+// structFieldName is fieldName as a validate.NameFunc.
+func structFieldName(f reflect.StructField) string { return fieldName(f) }

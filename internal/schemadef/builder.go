@@ -24,6 +24,8 @@ type Builder struct {
 
 	// errs holds mistakes found while declaring; Build reports them.
 	errs []*BuildError
+	// once records the keys of Once.
+	once map[string]bool
 }
 
 // New returns an empty Builder.
@@ -235,4 +237,18 @@ func rootFieldNoArgs[R any](b *Builder, root, name string, fn func(context.Conte
 // application (see BuilderOf).
 func (b *Builder) Errorf(typeName, field, format string, args ...any) {
 	b.errorf(typeName, field, format, args...)
+}
+
+// Once reports whether key is new to the builder, recording it: a package
+// that declares a type shared by several of its declarations (relay's
+// PageInfo) declares it the first time only.
+func (b *Builder) Once(key string) bool {
+	if b.once == nil {
+		b.once = map[string]bool{}
+	}
+	if b.once[key] {
+		return false
+	}
+	b.once[key] = true
+	return true
 }

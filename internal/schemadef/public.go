@@ -1,5 +1,7 @@
 package schemadef
 
+import "reflect"
+
 // Model returns the built schema behind a public *schema.Schema handle.
 // Package schema installs it when it is initialised, so every holder of a
 // *schema.Schema can reach the model; internal packages (the router, the
@@ -12,3 +14,7 @@ var Model func(public any) *Schema
 // (scalars, relay) can use declarations the public API does not offer.
 // Package schema installs it when it is initialised.
 var BuilderOf func(public any) *Builder
+
+// FieldName returns the GraphQL name of a struct field: its graphql tag,
+// else the lowerCamel form of its Go name.
+func FieldName(f reflect.StructField) string { return fieldName(f) }
