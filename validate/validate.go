@@ -50,8 +50,10 @@
 // schema.Optional are not checked. Input objects and lists of them are
 // checked field by field wherever they appear.
 //
-// A resolver that finds a problem the tags cannot express (an id of the
-// wrong type) returns an *Error of its own, in the same shape.
+// An input struct with a Validate method (Validator) adds violations the
+// tags cannot express, such as an id that must be of a given type; they
+// are reported with the others. A resolver that finds a problem later
+// returns an *Error of its own, in the same shape.
 package validate
 
 import (
@@ -72,6 +74,13 @@ type Violation = validate.Violation
 // becomes a GraphQL error with extensions code BAD_USER_INPUT and
 // violations (see the package documentation); Error lists them all.
 type Error = validate.Error
+
+// Validator is implemented by an input struct (or a pointer to it) that
+// checks itself beyond its tags, such as a rule between two fields or an
+// id that must be of a given type: Validate returns its violations, with
+// paths relative to the struct, which are reported with those of the tags
+// in the same error.
+type Validator = validate.Validator
 
 // checkers caches the compiled rules of each struct type Struct meets.
 var checkers sync.Map // reflect.Type → *validate.Checker or error

@@ -122,37 +122,51 @@ func TestMalformedTagsFailTheBuild(t *testing.T) {
 		"unknown rule": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A string `validate:"shiny"`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 		"max on a bool": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A bool `validate:"max=1"`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 		"email on an int": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A int `validate:"email"`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 		"max without a number": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A string `validate:"max=x"`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 		"bad pattern": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A string `validate:"pattern=("`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 		"dive on a string": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A string `validate:"dive,min=1"`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 		"empty rule": func(b *schema.Builder) {
 			schema.Query(b, "q", func(context.Context, struct {
 				A string `validate:"min=1,,max=2"`
-			}) (bool, error) { return true, nil })
+			}) (bool, error) {
+				return true, nil
+			})
 		},
 	} {
 		b := schema.New()

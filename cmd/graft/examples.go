@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graftgql/graft/examples/blog"
+	"github.com/graftgql/graft/examples/bookstore"
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/examples/federationproducts"
 	"github.com/graftgql/graft/examples/federationreviews"
@@ -19,6 +20,7 @@ const defaultExample = "blog"
 // examples are the schemas graft can serve, by name.
 var examples = map[string]func() (*schema.Schema, error){
 	"blog":                blog.Schema,
+	"bookstore":           bookstore.Schema,
 	"chat":                chat.Schema,
 	"federation-products": federationproducts.Schema,
 	"federation-reviews":  federationreviews.Schema,

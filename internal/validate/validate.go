@@ -121,10 +121,22 @@ func Compile(t reflect.Type, name NameFunc) (*Checker, error) {
 	return &Checker{t: t, check: sc.run}, nil
 }
 
+// Validator is implemented by a struct (or a pointer to it) that checks
+// itself beyond its tags, such as a rule between two fields: Validate
+// returns its violations, with paths relative to the struct. It runs
+// after the tags' rules of its fields, and its violations are reported
+// with theirs.
+type Validator interface {
+	Validate() []Violation
+}
+
+var validatorType = reflect.TypeFor[Validator]()
+
 // structCheck checks the fields of one struct type; it may be referred to
 // before it is complete (recursive input objects).
 type structCheck struct {
 	fields []fieldCheck
+	self   bool // the struct implements Validator (through a pointer)
 	empty  bool // no field has a constraint, here or below
 }
 
@@ -140,6 +152,24 @@ func (sc *structCheck) run(v reflect.Value, path []any, out *[]Violation) {
 			return
 		}
 		f.check(v.Field(f.index), append(path[:len(path):len(path)], f.name), out)
+	}
+	if sc.self && len(*out) < maxViolations {
+		var val Validator
+		if v.CanAddr() {
+			val, _ = v.Addr().Interface().(Validator)
+		} else {
+			val, _ = v.Interface().(Validator)
+		}
+		if val == nil {
+			return
+		}
+		for _, vi := range val.Validate() {
+			if len(*out) >= maxViolations {
+				return
+			}
+			vi.Path = append(append([]any(nil), path...), vi.Path...)
+			*out = append(*out, vi)
+		}
 	}
 }
 
@@ -186,7 +216,8 @@ func (c *compiler) structOf(t reflect.Type) (*structCheck, error) {
 			}
 		}
 	}
-	sc.empty = len(sc.fields) == 0
+	sc.self = reflect.PointerTo(t).Implements(validatorType)
+	sc.empty = len(sc.fields) == 0 && !sc.self
 	if sc.empty {
 		return nil, nil
 	}
