@@ -32,7 +32,7 @@ type PageInfo struct {
 // Edge is one item of a page: its cursor and its node.
 type Edge[T any] struct {
 	Cursor string `graphql:"cursor"`
-	Node   *T     `graphql:"-"`
+	Node   *T     `graphql:"node"`
 }
 
 // Connection is one page of a connection of nodes of Go type T, as the
@@ -85,10 +85,8 @@ func NewConnection[T any](b *schema.Builder, nodeType string, cfg Config) *Conne
 	if schemadef.BuilderOf(b).Once("relay.PageInfo") {
 		schema.Object[PageInfo](b, "PageInfo", schema.Description("Information about pagination in a connection."))
 	}
-	edge := schema.Object[Edge[T]](b, nodeType+"Edge")
-	schema.FieldFuncNoArgs(edge, "node", func(_ context.Context, e *Edge[T]) (*T, error) {
-		return e.Node, nil
-	}, schema.OfType(nodeType+"!"))
+	// node is the struct field itself (no resolver call per edge), non-null.
+	schema.Object[Edge[T]](b, nodeType+"Edge", schema.OnField("node", schema.OfType(nodeType+"!")))
 	c := &ConnectionType[T]{name: nodeType + "Connection", cfg: cfg}
 	conn := schema.Object[Connection[T]](b, c.name)
 	if cfg.TotalCount {

@@ -2,7 +2,6 @@ package relay
 
 import (
 	"encoding/base64"
-	"hash/fnv"
 	"strconv"
 	"unsafe"
 )
@@ -19,13 +18,18 @@ var cursorEncoding = base64.RawURLEncoding
 
 // connectionHash identifies a connection in its cursors: the name of its
 // type and the scope the resolver gives.
+// The hash is 32-bit FNV-1a of typeName, a zero byte and scope.
 func connectionHash(typeName, scope string) [4]byte {
-	h := fnv.New32a()
-	h.Write([]byte(typeName))
-	h.Write([]byte{0})
-	h.Write([]byte(scope))
-	s := h.Sum32()
-	return [4]byte{byte(s >> 24), byte(s >> 16), byte(s >> 8), byte(s)}
+	const offset, prime = 2166136261, 16777619
+	h := uint32(offset)
+	for i := 0; i < len(typeName); i++ {
+		h = (h ^ uint32(typeName[i])) * prime
+	}
+	h *= prime // the zero byte
+	for i := 0; i < len(scope); i++ {
+		h = (h ^ uint32(scope[i])) * prime
+	}
+	return [4]byte{byte(h >> 24), byte(h >> 16), byte(h >> 8), byte(h)}
 }
 
 // cursorWriter encodes the cursors of one page into one buffer, so a page

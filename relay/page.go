@@ -110,7 +110,7 @@ func (c *ConnectionType[T]) Slice(args PageArgs, items []T, scope string) (Conne
 	conn.PageInfo.HasNextPage = hi < len(items)
 	if hi > lo {
 		var cw cursorWriter
-		cw.init(w.hash, hi-lo, len(strconv.Itoa(hi)))
+		cw.init(w.hash, hi-lo, digits(hi))
 		conn.Edges = make([]Edge[T], hi-lo)
 		var key [20]byte
 		for i := lo; i < hi; i++ {
@@ -228,4 +228,14 @@ func parseKey[K Key](b []byte) (K, bool) {
 		*p = string(b)
 	}
 	return k, true
+}
+
+// digits returns the number of decimal digits of n >= 0.
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
 }
