@@ -63,6 +63,7 @@ import (
 
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/internal/validate"
+	"github.com/graftgql/graft/schema"
 )
 
 // Violation is one broken rule: the path of the offending value, the
@@ -81,6 +82,23 @@ type Error = validate.Error
 // paths relative to the struct, which are reported with those of the tags
 // in the same error.
 type Validator = validate.Validator
+
+// PrintConstraints makes b's schema print the validate tags of its
+// arguments and input fields as @constraint directives, in the form of
+// graphql-constraint-directive, so that clients and schema tools see
+// them:
+//
+//	input AddBookInput {
+//	  title: String! @constraint(minLength: 1, maxLength: 200)
+//	  isbn: String! @constraint(minLength: 13, maxLength: 13, pattern: "^[0-9]+$")
+//	}
+//
+// It also declares the directive. Rules the directive cannot express
+// (alternatives such as startswith=978|startswith=979, the rules after
+// dive, oneof, a second pattern) are left out of the SDL; the executor
+// checks every rule either way. Off by default, so a schema's SDL stays
+// as declared.
+func PrintConstraints(b *schema.Builder) { schemadef.BuilderOf(b).PrintConstraints() }
 
 // checkers caches the compiled rules of each struct type Struct meets.
 var checkers sync.Map // reflect.Type → *validate.Checker or error

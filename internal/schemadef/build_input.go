@@ -129,6 +129,11 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 			set = optionalSetter(sf.f.Type, set)
 		}
 		a := &Argument{Name: name, Description: sf.f.Tag.Get("description"), Type: ref}
+		if tag := sf.f.Tag.Get("validate"); tag != "" && bc.b.constraints {
+			if args := validate.ConstraintArgs(tag, gt); args != "" {
+				a.Directives = []AppliedDirective{{Name: "constraint", Args: args}}
+			}
+		}
 		if reason, has := sf.f.Tag.Lookup("deprecated"); has {
 			a.Deprecated, a.DeprecationReason = true, deprecationReason(reason)
 		}

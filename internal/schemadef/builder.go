@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/validate"
 )
 
 // Builder collects type and field declarations and turns them into a
@@ -26,6 +28,9 @@ type Builder struct {
 	errs []*BuildError
 	// once records the keys of Once.
 	once map[string]bool
+	// constraints prints the validate tags of arguments and input fields
+	// as @constraint directives (PrintConstraints).
+	constraints bool
 }
 
 // New returns an empty Builder.
@@ -251,4 +256,20 @@ func (b *Builder) Once(key string) bool {
 	}
 	b.once[key] = true
 	return true
+}
+
+// PrintConstraints declares the @constraint directive and prints the
+// validate tags of arguments and input fields as its applications in the
+// schema's SDL.
+func (b *Builder) PrintConstraints() {
+	if b.constraints {
+		return
+	}
+	b.constraints = true
+	b.DeclareDirective(DirectiveDef{
+		Name:        "constraint",
+		Description: "Constraints the server checks on an argument or input field before anything runs.",
+		Args:        validate.ConstraintDirectiveArgs,
+		Locations:   []string{"ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION"},
+	})
 }

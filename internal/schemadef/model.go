@@ -206,6 +206,9 @@ type Argument struct {
 	DefaultValue      *ast.Value // nil when there is no default
 	Deprecated        bool
 	DeprecationReason string
+	// Directives are printed after the argument in the SDL: @constraint
+	// with Builder.PrintConstraints.
+	Directives []AppliedDirective
 }
 
 // EnumValue is one value of an enum type.
