@@ -92,4 +92,3 @@ func ConstraintArgs(tag string, t reflect.Type) string {
 	}
 	return strings.Join(out, ", ")
 }
-
