@@ -244,3 +244,35 @@ func TestDeclareRefusesAnUnknownName(t *testing.T) {
 		t.Fatalf("Build = %v", err)
 	}
 }
+
+type panicky struct{}
+
+func (panicky) MarshalGraphQL() (any, error)  { panic("boom") }
+func (*panicky) UnmarshalGraphQL(v any) error { panic("boom") }
+
+// TestAPanickingCustomScalarIsAFieldError checks that a custom scalar
+// declared with schema.Scalar whose methods panic fails its own field
+// (output) or the request as bad input, without ending the execution.
+func TestAPanickingCustomScalarIsAFieldError(t *testing.T) {
+	b := schema.New()
+	schema.Scalar[panicky](b, "Panicky")
+	schema.QueryNoArgs(b, "p", func(context.Context) (*panicky, error) { return &panicky{}, nil })
+	schema.QueryNoArgs(b, "ok", func(context.Context) (bool, error) { return true, nil })
+	schema.Query(b, "in", func(context.Context, struct{ P *panicky }) (bool, error) { return true, nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := grafttest.New(r)
+	resp := c.Do(t, `{ p ok }`, nil)
+	if resp.Status != 200 || string(resp.Data) != `{"p":null,"ok":true}` || len(resp.Errors) != 1 ||
+		!strings.Contains(resp.Errors[0].Message, "Panicky cannot represent the value: boom") {
+		t.Fatalf("%d %s", resp.Status, resp.Body)
+	}
+	c.Do(t, `query($p: Panicky) { in(p: $p) }`, map[string]any{"p": 1}).WantError(t, 400, graft.CodeBadUserInput)
+	c.Do(t, `{ in(p: 1) }`, nil).WantError(t, 400, graft.CodeBadUserInput)
+}

@@ -41,8 +41,8 @@
 //     only), alpha, alphanum, lowercase, uppercase, startswith, endswith,
 //     contains, excludes: strings.
 //   - pattern=<regexp>: a string the Go regular expression matches; it
-//     takes the rest of the tag (commas included), so it comes last or
-//     right before dive.
+//     takes the rest of the tag (commas included), so it comes last
+//     (after dive for the items of a list).
 //   - omitempty: skip the other rules when the value is the zero value.
 //   - dive: the rules after it apply to each item of a list.
 //

@@ -16,16 +16,13 @@ type rule struct{ name, param string }
 
 // parseTag splits a tag into rules, each a list of alternatives joined by
 // "|", up to "dive"; rest is what follows dive (the rules of a list's
-// items), nil without dive. A pattern rule takes the rest of its part of
-// the tag, commas and bars included, so it comes last.
+// items), nil without dive. A pattern rule takes the rest of the tag,
+// commas and bars included, so it comes last.
 func parseTag(tag string) (rules [][]rule, rest *string, err error) {
 	for tag != "" {
 		var part string
 		if strings.HasPrefix(tag, "pattern=") {
 			part, tag = tag, ""
-			if i := strings.Index(part, ",dive"); i >= 0 && (len(part) == i+5 || part[i+5] == ',') {
-				part, tag = part[:i], part[i+1:]
-			}
 		} else {
 			part, tag, _ = strings.Cut(tag, ",")
 		}
