@@ -21,7 +21,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -105,11 +104,13 @@ func run(ctx context.Context, router *graft.Router, limit int64, raw *httpapi.Ra
 	} else if body != "" {
 		raw.Body = []byte(body)
 	}
-	if int64(len(raw.Body)) > limit {
-		return bodylimit.TooLarge(limit), nil
-	}
 	raw.ContentType = raw.Header("Content-Type")
 	raw.Accept = raw.Header("Accept")
+	if int64(len(raw.Body)) > limit {
+		// Refused through the router's door: hooks and the access log
+		// see it.
+		raw.Body, raw.Refusal = nil, httpapi.BodyTooLarge(limit)
+	}
 	resp := &httpapi.Response{}
 	dispatch.Into(ctx, router, raw, resp)
 	return resp, nil
