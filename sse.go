@@ -370,10 +370,8 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	// request; Auth still sees this request's headers.
 	op := r.startRaw(ctx, raw)
 	idJSON, _ := json.Marshal(id)
-	for k, v := range op.resp.Header {
-		if k == RequestIDHeader {
-			w.Header()[k] = v
-		}
+	if id := op.resp.Header.Get(RequestIDHeader); id != "" {
+		w.Header().Set(RequestIDHeader, id)
 	}
 	if op.stream == nil {
 		release()
