@@ -613,7 +613,9 @@ func sseSingle(t *testing.T, f *contractFixture, c contractCase) contractResult 
 	get.Header.Set("X-GraphQL-Event-Stream-Token", token)
 	get.Header.Set("Accept", "text/event-stream")
 	stream := must(http.DefaultClient.Do(get))
-	defer stream.Body.Close()
+	// The stream is an answer of its own once it ends: it stays open
+	// until the case is checked.
+	t.Cleanup(func() { stream.Body.Close() })
 	br := bufio.NewReader(stream.Body)
 	readUntil(t, br, ":\n\n")
 	var body map[string]any
