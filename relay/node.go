@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"strings"
+	"unsafe"
 
 	"github.com/graftgql/graft/internal/batchsched"
 	"github.com/graftgql/graft/loader"
@@ -14,7 +15,11 @@ import (
 // key: "<type>:<key>" in base64url without padding ("Book:7" is
 // "Qm9vazo3").
 func ID(typeName, key string) schema.ID {
-	return schema.ID(base64.RawURLEncoding.EncodeToString([]byte(typeName + ":" + key)))
+	var raw [128]byte
+	plain := append(append(append(raw[:0], typeName...), ':'), key...)
+	out := make([]byte, base64.RawURLEncoding.EncodedLen(len(plain)))
+	base64.RawURLEncoding.Encode(out, plain)
+	return schema.ID(unsafe.String(unsafe.SliceData(out), len(out)))
 }
 
 // ParseID returns the type name and key of a global ID, or false when id

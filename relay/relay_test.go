@@ -249,3 +249,17 @@ func TestIDs(t *testing.T) {
 		t.Error("KeyOf accepted an id of another type")
 	}
 }
+
+func TestNodesBoundsItsIDs(t *testing.T) {
+	c := newClient(t, newDB(1), relay.Config{})
+	ids := make([]string, 101)
+	for i := range ids {
+		ids[i] = string(relay.ID("Item", "10"))
+	}
+	resp := c.Do(t, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": ids})
+	if e := resp.ErrorWithCode(graft.CodeBadUserInput); e == nil || string(resp.Data) != "null" {
+		t.Fatalf("%s", resp.Body)
+	}
+	resp = c.Do(t, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": ids[:100]})
+	resp.NoErrors(t)
+}
