@@ -54,13 +54,13 @@ type Nodes struct {
 	fetchers map[string]func(ctx context.Context, key string) (any, error)
 }
 
-// NodeIDArgs are the arguments of node(id:).
-type NodeIDArgs struct {
+// nodeIDArgs are the arguments of node(id:).
+type nodeIDArgs struct {
 	ID schema.ID `graphql:"id"`
 }
 
-// NodeIDsArgs are the arguments of nodes(ids:).
-type NodeIDsArgs struct {
+// nodeIDsArgs are the arguments of nodes(ids:).
+type nodeIDsArgs struct {
 	IDs []schema.ID `graphql:"ids"`
 }
 
@@ -73,10 +73,10 @@ func NewNodes(b *schema.Builder) *Nodes {
 	n := &Nodes{fetchers: map[string]func(context.Context, string) (any, error){}}
 	schema.Interface[any](b, "Node", schema.Description("An object with a global ID.")).
 		Field("id", "ID!", schema.Description("The global ID of the object."))
-	schema.Query(b, "node", func(ctx context.Context, a NodeIDArgs) (any, error) {
+	schema.Query(b, "node", func(ctx context.Context, a nodeIDArgs) (any, error) {
 		return n.load(ctx, a.ID)
 	}, schema.OfType("Node"), schema.Concurrent())
-	schema.Query(b, "nodes", func(ctx context.Context, a NodeIDsArgs) ([]any, error) {
+	schema.Query(b, "nodes", func(ctx context.Context, a nodeIDsArgs) ([]any, error) {
 		if len(a.IDs) > maxIDs {
 			return nil, badInput("ids", "Argument \"ids\" holds more than 100 ids.")
 		}

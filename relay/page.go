@@ -65,13 +65,6 @@ func (c *ConnectionType[T]) check(args PageArgs, scope string) (window, error) {
 	return w, nil
 }
 
-// Check validates args as the page helpers do, for a resolver that builds
-// its page itself: it returns the BAD_USER_INPUT error the helpers would.
-func (c *ConnectionType[T]) Check(args PageArgs, scope string) error {
-	_, err := c.check(args, scope)
-	return err
-}
-
 // Slice returns the page of items that args ask for, items being the whole
 // connection in order. scope tells apart connections of the same type
 // (the id of the author whose books these are; "" for a root field):

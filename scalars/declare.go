@@ -24,10 +24,6 @@ var specifiedBy = map[string]string{
 // documentation.
 var Names = []string{"JSON", "JSONObject", "UUID", "BigInt", "Date", "Time", "Duration", "URL", "EmailAddress", "Byte"}
 
-// SpecifiedBy returns the @specifiedBy URL of the named scalar of this
-// package, or "" for another name.
-func SpecifiedBy(name string) string { return specifiedBy[name] }
-
 // Options changes how Declare's scalars write values; the zero value
 // follows graphql-scalars.
 type Options struct {
@@ -36,9 +32,9 @@ type Options struct {
 	BigIntStrings bool
 }
 
-// Declare adds the named scalars (see Names) to b, with their Go types,
-// descriptions-free definitions and @specifiedBy URLs. An unknown name is
-// a mistake that b.Build reports.
+// Declare adds the named scalars (see Names) to b, with their Go types
+// and @specifiedBy URLs. An unknown name is a mistake that b.Build
+// reports.
 func Declare(b *schema.Builder, names ...string) { Options{}.Declare(b, names...) }
 
 // Declare adds the named scalars to b, as the package's Declare does,
