@@ -76,7 +76,7 @@ type analyzer struct {
 	fragCost   map[fragCostKey]int
 	// fragSplit memoises the item and fixed costs of fragments spread in
 	// paginated fields (pagecost.go).
-	fragSplit map[fragCostKey][2]int
+	fragSplit map[splitKey][2]int
 	// multi is above zero while a selection set is evaluated once for
 	// each of several possible types; field costs are memoised then.
 	multi int

@@ -52,15 +52,22 @@ func (a *analyzer) splitCost(set ast.SelectionSet, object string, p *schemadef.P
 // splitSpread is splitCost for a fragment, memoised per fragment and type
 // as spreadCost is; a cycle costs zero.
 func (a *analyzer) splitSpread(def *ast.FragmentDefinition, object string, p *schemadef.Paging) (items, fixed int) {
-	key := fragCostKey{fragment: def.Name, object: object}
+	key := splitKey{fragCostKey{fragment: def.Name, object: object}, p}
 	if c, ok := a.fragSplit[key]; ok {
 		return c[0], c[1]
 	}
 	if a.fragSplit == nil {
-		a.fragSplit = make(map[fragCostKey][2]int)
+		a.fragSplit = make(map[splitKey][2]int)
 	}
 	a.fragSplit[key] = [2]int{}
 	items, fixed = a.splitCost(def.SelectionSet, object, p)
 	a.fragSplit[key] = [2]int{items, fixed}
 	return items, fixed
+}
+
+// splitKey memoises the split of a fragment for one object type and one
+// field's paging (its item fields).
+type splitKey struct {
+	fragCostKey
+	page *schemadef.Paging
 }
