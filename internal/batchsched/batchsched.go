@@ -219,8 +219,8 @@ func (s *Scheduler) start(batches []Batch) {
 
 // Local returns the value kept under key for the scheduler's request,
 // made by make on first use: a loader that must live as long as the
-// request and no longer (package relay's node loaders). Reset forgets
-// every value.
+// request and no longer (package relay's node loaders). Reset and
+// ClearLocals forget every value.
 func (s *Scheduler) Local(key any, make func() any) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -233,4 +233,12 @@ func (s *Scheduler) Local(key any, make func() any) any {
 	v := make()
 	s.locals[key] = v
 	return v
+}
+
+// ClearLocals forgets the values of Local, when the request ends, so a
+// pooled scheduler does not keep them alive until its next request.
+func (s *Scheduler) ClearLocals() {
+	s.mu.Lock()
+	s.locals = nil
+	s.mu.Unlock()
 }
