@@ -263,3 +263,69 @@ func TestNodesBoundsItsIDs(t *testing.T) {
 	resp = c.Do(t, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": ids[:100]})
 	resp.NoErrors(t)
 }
+
+// searchArgs embeds PageArgs beside an argument of its own.
+type searchArgs struct {
+	Prefix string `graphql:"prefix"`
+	relay.PageArgs
+}
+
+// TestEmbeddedPageArgsAndStringKeys pages a connection whose field takes
+// PageArgs embedded in a larger argument struct, by a string key.
+func TestEmbeddedPageArgsAndStringKeys(t *testing.T) {
+	words := []other{{"apple"}, {"apricot"}, {"avocado"}, {"banana"}}
+	b := schema.New()
+	schema.Object[other](b, "Word")
+	conn := relay.NewConnection[other](b, "Word", relay.Config{})
+	schema.Query(b, "words", func(_ context.Context, a searchArgs) (relay.Connection[other], error) {
+		return relay.Keyset(conn, a.PageArgs, a.Prefix, func(o *other) string { return o.Code },
+			func(q relay.KeysetQuery[string]) ([]other, error) {
+				var out []other
+				for _, w := range words {
+					if strings.HasPrefix(w.Code, a.Prefix) && (q.After == nil || w.Code > *q.After) && len(out) < q.Limit {
+						out = append(out, w)
+					}
+				}
+				return out, nil
+			})
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.SDL(), "words(prefix: String!, first: Int, after: String, last: Int, before: String): WordConnection!") {
+		t.Fatalf("SDL:\n%s", s.SDL())
+	}
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := grafttest.New(r)
+	var data struct {
+		Words struct {
+			Edges []struct {
+				Node struct{ Code string }
+			}
+			PageInfo struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+		}
+	}
+	resp := c.Do(t, `{ words(prefix: "a", first: 2) { edges { node { code } } pageInfo { hasNextPage endCursor } } }`, nil)
+	resp.Decode(t, &data)
+	if len(data.Words.Edges) != 2 || data.Words.Edges[1].Node.Code != "apricot" || !data.Words.PageInfo.HasNextPage {
+		t.Fatalf("%s", resp.Body)
+	}
+	resp = c.Do(t, `query($after: String) { words(prefix: "a", first: 2, after: $after) { edges { node { code } } pageInfo { hasNextPage } } }`,
+		map[string]any{"after": data.Words.PageInfo.EndCursor})
+	if string(resp.Data) != `{"words":{"edges":[{"node":{"code":"avocado"}}],"pageInfo":{"hasNextPage":false}}}` {
+		t.Errorf("%s", resp.Body)
+	}
+	// The prefix is the scope: a cursor of prefix "a" is refused for "ap".
+	resp = c.Do(t, `query($after: String) { words(prefix: "ap", first: 2, after: $after) { edges { cursor } } }`,
+		map[string]any{"after": data.Words.PageInfo.EndCursor})
+	if resp.ErrorWithCode(graft.CodeBadUserInput) == nil {
+		t.Errorf("a cursor of another scope was accepted: %s", resp.Body)
+	}
+}
