@@ -3,10 +3,13 @@ package relay
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
+	"reflect"
 	"strings"
 	"unsafe"
 
 	"github.com/graftgql/graft/internal/batchsched"
+	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/loader"
 	"github.com/graftgql/graft/schema"
 )
@@ -15,11 +18,15 @@ import (
 // key: "<type>:<key>" in base64url without padding ("Book:7" is
 // "Qm9vazo3").
 func ID(typeName, key string) schema.ID {
+	out := appendID(make([]byte, 0, base64.RawURLEncoding.EncodedLen(len(typeName)+1+len(key))), typeName, key)
+	return schema.ID(unsafe.String(unsafe.SliceData(out), len(out)))
+}
+
+// appendID appends the global id of typeName and key to buf.
+func appendID(buf []byte, typeName, key string) []byte {
 	var raw [128]byte
 	plain := append(append(append(raw[:0], typeName...), ':'), key...)
-	out := make([]byte, base64.RawURLEncoding.EncodedLen(len(plain)))
-	base64.RawURLEncoding.Encode(out, plain)
-	return schema.ID(unsafe.String(unsafe.SliceData(out), len(out)))
+	return base64.RawURLEncoding.AppendEncode(buf, plain)
 }
 
 // ParseID returns the type name and key of a global ID, or false when id
@@ -51,6 +58,7 @@ type FetchFunc[T any] func(ctx context.Context, keys []string) ([]*T, []error)
 // Nodes is the Node interface of a schema and the object types registered
 // with it; NewNodes declares it.
 type Nodes struct {
+	def      *schemadef.Builder
 	fetchers map[string]func(ctx context.Context, key string) (any, error)
 }
 
@@ -70,7 +78,7 @@ type nodeIDsArgs struct {
 // Their lookups run through one loader per type and request, so all the
 // ids of one type in a request are fetched together.
 func NewNodes(b *schema.Builder) *Nodes {
-	n := &Nodes{fetchers: map[string]func(context.Context, string) (any, error){}}
+	n := &Nodes{def: schemadef.BuilderOf(b), fetchers: map[string]func(context.Context, string) (any, error){}}
 	schema.Interface[any](b, "Node", schema.Description("An object with a global ID.")).
 		Field("id", "ID!", schema.Description("The global ID of the object."))
 	schema.Query(b, "node", func(ctx context.Context, a nodeIDArgs) (any, error) {
@@ -149,13 +157,27 @@ type loaderKey struct {
 
 // Register makes the object type obj a Node: it gives obj the field id:
 // ID!, the global ID of key(object) (replacing a struct field named id),
+// written straight into the response without a string per object (field
+// middleware sees the object itself as the field's value),
 // and lets node and nodes find its objects through fetch, called once per
 // request with every key of the type that request asks for. obj must be
 // declared with schema.Implements("Node").
 func Register[T any](n *Nodes, obj *schema.ObjectType[T], key func(*T) string, fetch FetchFunc[T]) {
 	typeName := obj.Name()
-	schema.FieldFuncNoArgs(obj, "id", func(_ context.Context, t *T) (schema.ID, error) {
-		return ID(typeName, key(t)), nil
+	// The id field resolves to the object itself, and its writer encodes
+	// the global id straight into the response: no string per object.
+	schema.FieldFuncNoArgs(obj, "id", func(_ context.Context, t *T) (*T, error) {
+		return t, nil
+	}, schema.OfType("ID!"))
+	n.def.LeafWriter("ID", reflect.TypeFor[T](), func(buf []byte, p unsafe.Pointer) (out []byte, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				out, err = buf, fmt.Errorf("the key of a %s panicked: %v", typeName, v)
+			}
+		}()
+		buf = append(buf, '"')
+		buf = appendID(buf, typeName, key((*T)(p)))
+		return append(buf, '"'), nil
 	})
 	lkey := loaderKey{nodes: n, typeName: typeName}
 	newLoader := func() any { return loader.New(loader.FetchFunc[string, *T](fetch)) }

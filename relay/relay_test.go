@@ -329,3 +329,31 @@ func TestEmbeddedPageArgsAndStringKeys(t *testing.T) {
 		t.Errorf("a cursor of another scope was accepted: %s", resp.Body)
 	}
 }
+
+type fragile struct {
+	Name string `graphql:"name"`
+}
+
+// TestAPanickingKeyIsAFieldError checks that a key function that panics
+// fails the id field alone.
+func TestAPanickingKeyIsAFieldError(t *testing.T) {
+	b := schema.New()
+	nodes := relay.NewNodes(b)
+	obj := schema.Object[fragile](b, "Fragile", schema.Implements("Node"))
+	relay.Register(nodes, obj, func(*fragile) string { panic("no key") },
+		func(context.Context, []string) ([]*fragile, []error) { return nil, nil })
+	schema.QueryNoArgs(b, "f", func(context.Context) (*fragile, error) { return &fragile{Name: "x"}, nil })
+	schema.QueryNoArgs(b, "ok", func(context.Context) (bool, error) { return true, nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := grafttest.New(r).Do(t, `{ f { name id } ok }`, nil)
+	if string(resp.Data) != `{"f":null,"ok":true}` || len(resp.Errors) != 1 || !strings.Contains(resp.Errors[0].Message, "the key of a Fragile panicked") {
+		t.Errorf("%s", resp.Body)
+	}
+}

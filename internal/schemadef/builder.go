@@ -31,6 +31,14 @@ type Builder struct {
 	// constraints prints the validate tags of arguments and input fields
 	// as @constraint directives (PrintConstraints).
 	constraints bool
+	// leafWriters are writers of Go types at positions of built-in
+	// scalars (LeafWriter).
+	leafWriters map[leafWriterKey]leafWriter
+}
+
+type leafWriterKey struct {
+	scalar string
+	goType reflect.Type
 }
 
 // New returns an empty Builder.
@@ -272,4 +280,15 @@ func (b *Builder) PrintConstraints() {
 		Args:        validate.ConstraintDirectiveArgs,
 		Locations:   []string{"ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION"},
 	})
+}
+
+// LeafWriter makes values of Go type gt writable at positions of the
+// built-in scalar named scalar (String, ID, ...) with w, which appends
+// the JSON form of the value at p: relay writes a node's global id
+// straight from the node, with no string built. w must not panic.
+func (b *Builder) LeafWriter(scalar string, gt reflect.Type, w func(buf []byte, p unsafe.Pointer) ([]byte, error)) {
+	if b.leafWriters == nil {
+		b.leafWriters = map[leafWriterKey]leafWriter{}
+	}
+	b.leafWriters[leafWriterKey{scalar, gt}] = w
 }
