@@ -241,7 +241,7 @@ func TestOTLPToCollector(t *testing.T) {
 	if root.ParentSpanID != parentID || root.Kind != 2 {
 		t.Errorf("request span: parent %q kind %d, want parent %s (the traceparent's) and kind 2 (server)", root.ParentSpanID, root.Kind, parentID)
 	}
-	if root.scope != "github.com/graftgql/graft/otel" {
+	if root.scope != "github.com/graftgql/graft/graftotel" {
 		t.Errorf("instrumentation scope %q", root.scope)
 	}
 	if r := root.resource; r["service.name"] != "graft-e2e" || r["deployment.environment.name"] != "test" {

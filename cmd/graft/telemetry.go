@@ -20,7 +20,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/envconf"
-	graftotel "github.com/graftgql/graft/otel"
+	graftotel "github.com/graftgql/graft/graftotel"
 )
 
 // telemetry is what the OpenTelemetry and metrics variables switched on.

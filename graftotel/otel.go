@@ -4,8 +4,9 @@
 // persisted-query and document-cache outcomes and open subscriptions.
 //
 // It is built only on graft's extension points (graft.Hook and
-// graft.FieldMiddleware), and lives in its own module so the core
-// module's dependency list stays short.
+// graft.FieldMiddleware). It is a package of the core module; only it,
+// graftserver and cmd/graft import the OpenTelemetry SDK and the
+// Prometheus client, so a program importing graft alone builds neither.
 package graftotel
 
 import (
@@ -26,7 +27,7 @@ import (
 )
 
 // ScopeName is the instrumentation scope of graft's spans and metrics.
-const ScopeName = "github.com/graftgql/graft/otel"
+const ScopeName = "github.com/graftgql/graft/graftotel"
 
 // Options configures the instrumentation. The zero value traces requests
 // and phases with the global providers and propagator.

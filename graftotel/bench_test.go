@@ -11,7 +11,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/internal/workload"
-	graftotel "github.com/graftgql/graft/otel"
+	graftotel "github.com/graftgql/graft/graftotel"
 )
 
 // BenchmarkQ2 runs the shared q2 through Router.Execute without

@@ -18,7 +18,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/graftgql/graft"
-	graftotel "github.com/graftgql/graft/otel"
+	graftotel "github.com/graftgql/graft/graftotel"
 	"github.com/graftgql/graft/schema"
 )
 
