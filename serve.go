@@ -159,7 +159,7 @@ func Serve(ctx context.Context, router *Router, opts ServeOptions) error {
 		Close:         srv.Close,
 		CloseListener: ln.Close,
 	}, lay, lifecycle.Options{
-		URL:     lifecycle.URL(opts.Host, ln.Addr()),
+		URL:        lifecycle.URL(opts.Host, ln.Addr()),
 		OnStart:    opts.OnStart,
 		OnShutdown: opts.OnShutdown,
 		Delay:      max(opts.ShutdownDelay, 0),

@@ -102,4 +102,3 @@ func Schema(ps pubsub.PubSub) (*schema.Schema, error) {
 	})
 	return b.Build()
 }
-
