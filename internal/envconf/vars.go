@@ -22,8 +22,8 @@ type Router struct {
 	GraphiQLEnabled      *Bool     `env:"GRAPHIQL_ENABLED" field:"GraphiQL" default:"false" graft:"true" help:"serve the GraphiQL IDE"`
 	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
 	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
-	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
-	GraphiQLAssets       string    `env:"GRAPHIQL_ASSETS" field:"GraphiQL.Assets" default:"cdn" help:"where GraphiQL's scripts and styles come from: cdn, or embedded (served from the binary; works offline under a 'self' Content-Security-Policy)"`
+	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"unset" help:"base URL of self-hosted GraphiQL assets (implies GRAPHIQL_ASSETS=cdn)"`
+	GraphiQLAssets       string    `env:"GRAPHIQL_ASSETS" field:"GraphiQL.Assets" default:"embedded" help:"where GraphiQL's scripts and styles come from: embedded (served from the binary; works offline under a 'self' Content-Security-Policy), or cdn (the public CDN, or GRAPHIQL_ASSET_BASE_URL)"`
 	GraphiQLFrameAnc     string    `env:"GRAPHIQL_FRAME_ANCESTORS" field:"GraphiQL.FrameAncestors" default:"'none'" help:"frame-ancestors of the GraphiQL page's Content-Security-Policy"`
 	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
 	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
