@@ -134,8 +134,8 @@ func TestServerRedis(t *testing.T) {
 
 	redis.Stop()
 	status, _, body := call(t, "GET", second.URL+"/ready", "", nil)
-	if status != 503 || !strings.Contains(body, `"redis":"unavailable"`) || strings.Contains(body, "refused") {
-		t.Errorf("/ready with Redis down = %d %s, want 503 naming redis, without the error", status, body)
+	if status != 503 || !strings.Contains(body, `"redis":"unavailable"`) || !strings.Contains(body, `"redis-pubsub":"unavailable"`) || strings.Contains(body, "refused") {
+		t.Errorf("/ready with Redis down = %d %s, want 503 naming the store and the Pub/Sub, without the error", status, body)
 	}
 	if status, _, _ := call(t, "GET", second.URL+"/health", "", nil); status != 200 {
 		t.Errorf("/health with Redis down = %d, want 200", status)
@@ -180,4 +180,18 @@ func TestServerSafelistFromManifest(t *testing.T) {
 		t.Errorf("unlisted query = %d %s, want 403 PERSISTED_QUERY_NOT_ALLOWED", status, body)
 	}
 
+}
+
+// TestStartUpSaysWhatAndWhere checks the start-up lines: which example is
+// served, and the URLs of GraphQL and GraphiQL.
+func TestStartUpSaysWhatAndWhere(t *testing.T) {
+	srv := startServer(t, map[string]string{"GRAFT_EXAMPLE": "starwars"})
+	log := srv.log.String()
+	// Serve reports a listener on every interface as localhost.
+	url := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	for _, want := range []string{"serving the starwars example", "graphql=" + url + "/graphql", "graphiql=" + url + "/graphiql"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("start-up log lacks %q:\n%s", want, log)
+		}
+	}
 }
