@@ -210,4 +210,3 @@ func TestSDLCommand(t *testing.T) {
 		t.Errorf("sdl:\n%s", &out)
 	}
 }
-
