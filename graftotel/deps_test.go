@@ -14,8 +14,8 @@ import (
 // without them.
 func TestSDKStaysInOtel(t *testing.T) {
 	goBin := testenv.LookPath(t, "go")
-	// One line per package: its path, then every package it depends on
-	// (what go list -deps prints for it).
+	// One line per package: its path, its name, then every package it
+	// depends on (what go list -deps prints for it).
 	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}} {{.Name}} {{join .Deps " "}}`, "github.com/graftgql/graft/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
