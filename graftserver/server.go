@@ -161,7 +161,8 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 			}
 			srv.metricLn = ln
 			srv.metrics = &http.Server{Handler: mmux, ReadHeaderTimeout: graft.DefaultReadHeaderTimeout,
-				ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+				ReadTimeout: graft.DefaultReadTimeout, WriteTimeout: graft.DefaultWriteTimeout, IdleTimeout: graft.DefaultIdleTimeout,
+				MaxHeaderBytes: 16 << 10, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 			srv.closers = append(srv.closers, func() { _ = srv.metrics.Close(); _ = ln.Close() })
 		}
 	}
