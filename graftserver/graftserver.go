@@ -55,7 +55,7 @@ type Service struct {
 	// database's ping, say. /ready answers 503 while one fails.
 	Checks []graft.Check
 	// Handler, when set, wraps the GraphQL endpoint (the router) before it
-	// is mounted: federation.Tracing, or the application's middleware.
+	// is mounted: the application's own HTTP middleware.
 	Handler func(api http.Handler) http.Handler
 	// Routes, when set, adds the application's own routes to the mux that
 	// holds the GraphQL endpoint, /health and /ready.

@@ -46,10 +46,9 @@ func startServer(t *testing.T, env map[string]string) *running {
 	svc := service(lookup)
 	r := &running{log: &syncBuffer{}}
 	svc.Stderr = r.log
-	handler := svc.Handler
 	svc.Handler = func(api http.Handler) http.Handler {
 		r.router, _ = api.(*graft.Router)
-		return handler(api)
+		return api
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

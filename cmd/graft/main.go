@@ -16,7 +16,6 @@ import (
 	"context"
 	"flag"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 
@@ -60,11 +59,11 @@ func service(lookup env) graftserver.Service {
 			fs.StringVar(&flagName, "example", "", "example schema to serve: "+exampleNames()+" (default $GRAFT_EXAMPLE or "+defaultExample+")")
 		},
 		Schema: func(ps pubsub.PubSub) (*schema.Schema, error) { return buildExample(name(), ps) },
-		Handler: func(api http.Handler) http.Handler {
+		Config: func(cfg *graft.Config) error {
 			if strings.HasPrefix(name(), "federation-") {
-				return federation.Tracing(api) // ftv1 inline traces for gateways
+				cfg.Hooks = append(cfg.Hooks, federation.TracingHook()) // ftv1 inline traces for gateways
 			}
-			return api
+			return nil
 		},
 	}
 	// The start-up line says which example is served.
