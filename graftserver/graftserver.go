@@ -1,7 +1,7 @@
 // Package graftserver runs a GraphQL service in production with one call:
 // everything the ready-to-run server cmd/graft runs, for an application's
 // own schema and layer. It reads the same environment variables as
-// cmd/graft (graftserver --help lists them; docs/deployment.md explains
+// cmd/graft (a service's --help lists them; docs/deployment.md explains
 // them): the router's limits, CSRF prevention and GraphiQL, persisted
 // queries in memory or in Redis, Redis Pub/Sub for subscriptions across
 // instances, CORS, structured logs with an access log and request IDs,
