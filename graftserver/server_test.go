@@ -14,6 +14,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/graftserver"
 	"github.com/graftgql/graft/internal/envconf"
+	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/schema"
 )
@@ -208,5 +209,27 @@ func TestSDLCommand(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "type Node") || !strings.Contains(out.String(), "root: Node") {
 		t.Errorf("sdl:\n%s", &out)
+	}
+}
+
+// TestOperationNameCapFromEnvironment: METRICS_MAX_OPERATION_NAMES bounds
+// the names the metrics keep. Two persisted operations with a cap of one:
+// the first keeps its name, the second is counted as other.
+func TestOperationNameCapFromEnvironment(t *testing.T) {
+	url := serve(t, graftserver.Service{Schema: deepSchema},
+		map[string]string{"METRICS_ENABLED": "true", "METRICS_MAX_OPERATION_NAMES": "1"}, nil)
+	for _, q := range []string{"query First { root { n: __typename } }", "query Second { root { n: __typename } }"} {
+		ext := `{"persistedQuery":{"version":1,"sha256Hash":"` + persisted.Hash(persisted.SHA256, q) + `"}}`
+		if status, body := post(t, url+"/graphql", `{"query":"`+q+`","extensions":`+ext+`}`); status != 200 {
+			t.Fatalf("register %s: %d %s", q, status, body)
+		}
+		if status, body := post(t, url+"/graphql", `{"extensions":`+ext+`}`); status != 200 || strings.Contains(body, "errors") {
+			t.Fatalf("hit %s: %d %s", q, status, body)
+		}
+	}
+	_, metrics := get(t, url+"/metrics")
+	if !strings.Contains(metrics, `graphql_operation_name="First"`) || strings.Contains(metrics, `graphql_operation_name="Second"`) ||
+		!strings.Contains(metrics, `graphql_operation_name="other"`) {
+		t.Errorf("with a cap of one, want First and other:\n%s", metrics)
 	}
 }
