@@ -59,6 +59,9 @@ func fencedBlocks(t *testing.T, path, name string) []block {
 		}
 		fence, start := m[1], i
 		blk := block{file: name, line: start + 1, lang: strings.ToLower(m[2])}
+		if blk.lang == "golang" {
+			blk.lang = "go"
+		}
 		for j := start - 1; j >= 0; j-- {
 			if s := strings.TrimSpace(lines[j]); s != "" {
 				if c := notCompiled.FindStringSubmatch(s); c != nil {
@@ -124,14 +127,17 @@ var (
 	vetPosition = regexp.MustCompile(`(?:\./)?(b\d+_\w+)/(?:main|doc_test)\.go:(\d+)(?::\d+)?`)
 )
 
+// unlabelled are the fences that name no programming language.
+var unlabelled = map[string]bool{"": true, "text": true, "txt": true, "plain": true, "plaintext": true}
+
 // TestFragmentsNameTheirLanguage fails for a block fenced without a
-// language whose text is Go: Go in the documentation is a ```go block,
+// language (or as plain text) whose text is Go: Go in the documentation is a ```go block,
 // a complete file that TestGoBlocksCompile type-checks.
 func TestFragmentsNameTheirLanguage(t *testing.T) {
 	for _, b := range docBlocks(t) {
-		if b.lang == "" && b.skip == "" && goFragment(b.code) {
-			t.Errorf("%s: this ``` block is Go: fence it ```go and make it a complete file that compiles "+
-				"(package main with its imports), or name its language in the fence (```graphql, ```sh, ```text)", b.where(0))
+		if unlabelled[b.lang] && b.skip == "" && goFragment(b.code) {
+			t.Errorf("%s: this ```%s block is Go: fence it ```go and make it a complete file that compiles "+
+				"(package main with its imports), or name its language in the fence (```graphql, ```sh, ```json)", b.where(0), b.lang)
 		}
 	}
 }
