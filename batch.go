@@ -22,6 +22,7 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 		return
 	}
 	body := append(resp.Body[:0], '[')
+	st.batch = true
 	var one httpapi.Response
 	for i := range items {
 		if i > 0 {

@@ -43,16 +43,23 @@ func acceptsMultipart(values []string) bool {
 	return found
 }
 
-// serveMultipart answers a request that accepts multipart subscriptions.
-// A subscription streams its events as parts; any other operation, and
-// every error before the stream starts, gets the ordinary JSON response
+// serveMultipart answers a request that accepts multipart subscriptions
+// or multipart incremental delivery. A subscription streams its events as
+// parts, an operation with active @defer or @stream its payloads
+// (incremental.go); any other operation, and every error before the
+// stream starts, gets the ordinary JSON response
 // (application/graphql-response+json).
 func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
-	op, stop, ok := r.startHTTPStream(w, req)
+	format := incrementalFormat(req.Header.Values("Accept"))
+	op, stop, ok := r.startHTTPStream(w, req, format)
 	if !ok {
 		return
 	}
 	defer stop(nil)
+	if op.inc != nil {
+		r.serveIncremental(w, op, stop, format) // incremental.go
+		return
+	}
 	if op.stream == nil {
 		writeResponse(w, &op.resp)
 		return

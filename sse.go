@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/schemadef"
@@ -108,16 +109,16 @@ func (r *Router) startSSE(w http.ResponseWriter) *httpStream {
 // event, as the protocol asks; refusals of the request itself (401, 403,
 // 413, 415, 503) answer with their status.
 func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
-	op, stop, ok := r.startHTTPStream(w, req)
+	op, stop, ok := r.startHTTPStream(w, req, exec.FormatCurrent)
 	if !ok {
 		return
 	}
 	defer stop(nil)
-	if op.stream == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
+	if op.stream == nil && op.inc == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
 		writeResponse(w, &op.resp)
 		return
 	}
-	if op.stream == nil {
+	if op.stream == nil && op.inc == nil {
 		s := r.startSSE(w)
 		_ = s.write(sseNext, op.resp.Body, sseEnd, sseComplete)
 		return
@@ -360,9 +361,9 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.
-	op := r.startRaw(ctx, raw)
+	op := r.startRaw(ctx, raw, exec.FormatCurrent)
 	idJSON, _ := json.Marshal(id)
-	if op.stream == nil {
+	if op.stream == nil && op.inc == nil {
 		release()
 		if op.resp.Status != http.StatusOK {
 			writeResponse(w, &op.resp)

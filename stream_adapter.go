@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/graftgql/graft/internal/dispatch"
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -31,7 +32,11 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 	}
 	accept := []string{raw.Accept}
 	sse := acceptsEventStream(accept)
-	if !sse && !acceptsMultipart(accept) {
+	format := incrementalFormat(accept)
+	if sse {
+		format = exec.FormatCurrent
+	}
+	if !sse && !acceptsMultipart(accept) && format == 0 {
 		return nil, false
 	}
 	if !r.subs.acquireConn() {
@@ -44,8 +49,22 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 		cancel(cause)
 		once.Do(r.subs.releaseConn)
 	}
-	op := r.startRaw(sctx, raw)
-	if op.stream == nil {
+	op := r.startRaw(sctx, raw, format)
+	if op.inc != nil && !sse {
+		*resp = httpapi.Response{Status: http.StatusOK, ContentType: incContentType(format), Header: op.resp.Header}
+		resp.SetHeader("Cache-Control", "no-store")
+		return func(write func(...[]byte) error) {
+			defer stop(nil)
+			if write(incFirst) != nil {
+				op.endIncremental()
+				return
+			}
+			if r.pumpIncremental(op, func(body []byte) error { return write(incPartHead, body, incPartClose) }) == nil {
+				_ = write(incEnd)
+			}
+		}, true
+	}
+	if op.stream == nil && op.inc == nil {
 		if sse && (op.resp.Status == http.StatusOK || op.resp.Status == http.StatusBadRequest) {
 			// Request errors, and queries, are a next event.
 			body := append([]byte(nil), op.resp.Body...)

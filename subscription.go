@@ -203,6 +203,13 @@ func (r *Router) CloseSubscriptions() {
 type streamSink struct {
 	stream *exec.Stream
 	ctx    context.Context // the subscription's context, with request state
+	// format is the incremental delivery format the transport speaks (0:
+	// none, @defer and @stream are then answered as if absent); inc and
+	// incEnd are the running delivery and the end of its timeout
+	// (incremental.go).
+	format exec.Format
+	inc    *exec.Incremental
+	incEnd context.CancelFunc
 }
 
 type streamKey struct{}
@@ -232,13 +239,17 @@ type operation struct {
 	resp   httpapi.Response
 	stream *exec.Stream
 	ctx    context.Context
+	// inc is a running incremental delivery whose initial payload is
+	// resp.Body; incEnd ends its timeout.
+	inc    *exec.Incremental
+	incEnd context.CancelFunc
 }
 
 // start runs req through the router's pipeline (persisted queries, the
 // document cache, validation, variables, limits) with ctx, which the
 // caller cancels to end a subscription.
 func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(string) string) *operation {
-	sink := &streamSink{}
+	sink := &streamSink{format: exec.FormatCurrent}
 	op := &operation{}
 	ctx = context.WithValue(ctx, streamKey{}, sink)
 	func() {
@@ -246,24 +257,28 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(st
 		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
 		r.run(ctx, st, req, httpapi.MediaGraphQLResponse, &op.resp)
 	}()
-	op.stream, op.ctx = sink.stream, sink.ctx
+	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
 	return op
 }
 
 // startRaw is start for a request that came over HTTP: CSRF prevention,
 // the Auth hook and request decoding run first, as for every request.
-func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operation {
-	sink := &streamSink{}
+// format is the incremental delivery format of the transport (0: none).
+func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format exec.Format) *operation {
+	sink := &streamSink{format: format}
 	op := &operation{}
 	raw.Accept = httpapi.MediaGraphQLResponse
 	r.serve(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp)
-	op.stream, op.ctx = sink.stream, sink.ctx
+	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
 	return op
 }
 
 // pump executes each event of op's stream and hands the response to send,
 // until the stream ends, send fails or the stream's context is done.
 func (r *Router) pump(op *operation, send func(body []byte) error) error {
+	if op.inc != nil {
+		return r.pumpIncremental(op, send) // incremental.go
+	}
 	var buf []byte
 	for {
 		ev, ok := op.stream.Next(op.ctx)
@@ -288,7 +303,7 @@ func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 		r.serveWebSocket(w, req)
 	case r.isSSE(req):
 		r.serveSSE(w, req)
-	case acceptsMultipart(req.Header.Values("Accept")):
+	case acceptsMultipart(req.Header.Values("Accept")) || incrementalFormat(req.Header.Values("Accept")) != 0:
 		r.serveMultipart(w, req)
 	default:
 		return false
@@ -349,7 +364,7 @@ func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
 // answer is written; otherwise the caller serves op and calls stop, which
 // ends the operation's context and, the first time, releases the
 // connection.
-func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (op *operation, stop context.CancelCauseFunc, ok bool) {
+func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request, format exec.Format) (op *operation, stop context.CancelCauseFunc, ok bool) {
 	raw, e := r.rawFromHTTP(req)
 	if e != nil {
 		r.writeError(w, e)
@@ -365,5 +380,5 @@ func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (op *
 		cancel(cause)
 		release.Do(r.subs.releaseConn)
 	}
-	return r.startRaw(ctx, raw), stop, true
+	return r.startRaw(ctx, raw, format), stop, true
 }
