@@ -168,11 +168,19 @@ func TestIncrementalOverSSEAndWebSocket(t *testing.T) {
 	srv := incServer(t, graft.Config{})
 	initial := `{"data":{"fastField":"fast","item":{"id":"1"}},"pending":[{"id":"0","path":["item"],"label":"D"}],"hasNext":true}`
 	next := `{"incremental":[{"data":{"slowField":"slow 1"},"id":"0"}],"completed":[{"id":"0"}],"hasNext":false}`
-	resp := streamPost(t, srv, "text/event-stream", incQuery)
-	body, _ := io.ReadAll(resp.Body)
-	want := ":\n\nevent: next\ndata: " + initial + "\n\nevent: next\ndata: " + next + "\n\nevent: complete\ndata: \n\n"
-	if string(body) != want {
-		t.Fatalf("SSE\n got %q\nwant %q", body, want)
+	// Over SSE: the format a multipart range of the Accept header names,
+	// else the 2022 format.
+	for _, tc := range []struct{ accept, initial, next string }{
+		{"text/event-stream, multipart/mixed;incrementalSpec=v0.2", initial, next},
+		{"text/event-stream", `{"data":{"fastField":"fast","item":{"id":"1"}},"hasNext":true}`,
+			`{"incremental":[{"data":{"slowField":"slow 1"},"path":["item"],"label":"D"}],"hasNext":false}`},
+	} {
+		resp := streamPost(t, srv, tc.accept, incQuery)
+		body, _ := io.ReadAll(resp.Body)
+		want := ":\n\nevent: next\ndata: " + tc.initial + "\n\nevent: next\ndata: " + tc.next + "\n\nevent: complete\ndata: \n\n"
+		if string(body) != want {
+			t.Fatalf("SSE %s\n got %q\nwant %q", tc.accept, body, want)
+		}
 	}
 
 	ws := dialWS(t, srv)

@@ -109,7 +109,7 @@ func (r *Router) startSSE(w http.ResponseWriter) *httpStream {
 // event, as the protocol asks; refusals of the request itself (401, 403,
 // 413, 415, 503) answer with their status.
 func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
-	op, stop, ok := r.startHTTPStream(w, req, exec.FormatCurrent)
+	op, stop, ok := r.startHTTPStream(w, req, sseFormat(req.Header.Values("Accept")))
 	if !ok {
 		return
 	}
@@ -361,7 +361,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.
-	op := r.startRaw(ctx, raw, exec.FormatCurrent)
+	op := r.startRaw(ctx, raw, sseFormat([]string{raw.Accept}))
 	idJSON, _ := json.Marshal(id)
 	if op.stream == nil && op.inc == nil {
 		release()
@@ -403,4 +403,14 @@ func sseMessage(head, id, payload []byte) []byte {
 		b = append(b, payload...)
 	}
 	return append(b, "}\n\n"...)
+}
+
+// sseFormat is the incremental delivery format of an event stream: the one
+// a multipart/mixed range of the Accept header names, else the 2022
+// format, which Yoga sends over SSE and graphql-sse clients read.
+func sseFormat(accept []string) exec.Format {
+	if f := incrementalFormat(accept); f != 0 {
+		return f
+	}
+	return exec.Format2022
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/graftgql/graft/internal/dispatch"
-	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -34,7 +33,7 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 	sse := acceptsEventStream(accept)
 	format := incrementalFormat(accept)
 	if sse {
-		format = exec.FormatCurrent
+		format = sseFormat(accept)
 	}
 	if !sse && !acceptsMultipart(accept) && format == 0 {
 		return nil, false
