@@ -8,6 +8,7 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // Incremental delivery (@defer and @stream) over HTTP: a multipart/mixed
@@ -81,7 +82,11 @@ func incrementalFormat(values []string) exec.Format {
 // delivery.
 func (r *Router) startIncremental(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan, sink *streamSink) {
 	ctx, end := context.WithTimeout(p.ctx, r.cfg.Timeout)
-	body, hasErrors, inc := r.engine.RunIncremental(ctx, p.op, p.vars, sink.format, resp.Body[:0], p.ext)
+	var errs *[]*gqlerror.Error
+	if st.ph != nil {
+		errs = &resp.Errors // the hooks see the errors as values
+	}
+	body, hasErrors, inc := r.engine.RunIncremental(ctx, p.op, p.vars, sink.format, resp.Body[:0], p.ext, errs)
 	resp.Status = http.StatusOK
 	if hasErrors {
 		resp.Status = r.status(httpapi.Partial, media)
@@ -105,14 +110,26 @@ func refuseBatchedIncremental() *httpapi.Error {
 
 // pumpIncremental sends the initial payload of op's delivery, then each
 // later one, until the last, send fails or the delivery's context ends.
+// Each later payload passes the hooks' PhasePayload, whose After sees its
+// errors (the work of a payload runs before it is handed out, so a hook
+// cannot refuse it).
 func (r *Router) pumpIncremental(op *operation, send func(body []byte) error) error {
 	defer op.endIncremental()
 	if err := send(op.resp.Body); err != nil {
 		return err
 	}
+	ph := op.st.ph
 	var buf []byte
 	for more := true; more; {
-		buf, more = op.inc.Next(buf[:0])
+		if ph == nil {
+			buf, more = op.inc.Next(buf[:0], nil)
+		} else {
+			_, _ = ph.beginPayload(op.ctx)
+			var errs []*gqlerror.Error
+			buf, more = op.inc.Next(buf[:0], &errs)
+			ph.endPayload(op.ctx, errs)
+			op.resp.Errors = append(op.resp.Errors, errs...)
+		}
 		if err := send(buf); err != nil {
 			return err
 		}
@@ -140,9 +157,10 @@ func (r *Router) serveIncremental(w http.ResponseWriter, op *operation, stop con
 	s := newHTTPStream(w, r.subs.cfg.WriteTimeout)
 	if s.write(incFirst) != nil {
 		op.endIncremental()
+		op.end()
 		return
 	}
-	err := r.pumpIncremental(op, func(body []byte) error { return s.write(incPartHead, body, incPartClose) })
+	err := r.pump(op, func(body []byte) error { return s.write(incPartHead, body, incPartClose) })
 	if err != nil {
 		stop(errNotStream)
 		return

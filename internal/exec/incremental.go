@@ -77,7 +77,7 @@ type incResult struct {
 	// data is the fragment's object, or the items "[...]" of a stream; nil
 	// when a non-null error nulled it.
 	data []byte
-	errs []byte // the JSON error list, or nil
+	errs []*gqlerror.Error
 	// from is the index of the first item (streams).
 	from int
 	kids []*incJob
@@ -116,10 +116,11 @@ type Incremental struct {
 // it returns an Incremental whose Next gives the later payloads; it
 // returns nil when nothing was (then the payload has "hasNext":false).
 // ctx bounds the whole delivery: once it ends, the work left is
-// cancelled and the last payload reports it.
-func (e *Engine) RunIncremental(ctx context.Context, o *Operation, vars map[string]any, format Format, buf, extensions []byte) (out []byte, hasErrors bool, inc *Incremental) {
+// cancelled and the last payload reports it. When errs is not nil, the
+// initial payload's errors are appended to it, as RunReporting does.
+func (e *Engine) RunIncremental(ctx context.Context, o *Operation, vars map[string]any, format Format, buf, extensions []byte, errs *[]*gqlerror.Error) (out []byte, hasErrors bool, inc *Incremental) {
 	if o.inc == nil || o.root == nil || o.def.Operation == ast.Subscription {
-		out, hasErrors = e.Run(ctx, o, vars, buf, nil)
+		out, hasErrors = e.RunReporting(ctx, o, vars, buf, nil, errs)
 		out = append(out[:len(out)-1], `,"hasNext":false`...)
 		return closeResponse(out, extensions), hasErrors, nil
 	}
@@ -148,10 +149,13 @@ func (e *Engine) RunIncremental(ctx context.Context, o *Operation, vars map[stri
 	r.logSuppressed()
 	hasErrors = len(r.errs) > 0
 	if hasErrors {
-		errs := append(make([]byte, 0, 256), `"errors":`...)
-		errs = appendErrorList(errs, r.errs)
-		errs = append(errs, ',')
-		r.buf = slices_insert(r.buf, start+1, errs)
+		list := append(make([]byte, 0, 256), `"errors":`...)
+		list = appendErrorList(list, r.errs)
+		list = append(list, ',')
+		r.buf = slices_insert(r.buf, start+1, list)
+		if errs != nil {
+			*errs = append(*errs, r.errs...)
+		}
 	}
 	jobs := r.jobs
 	r.jobs = nil
@@ -340,7 +344,7 @@ func (inc *Incremental) finish(r *request, res *incResult, ok bool) {
 		}
 	}
 	if len(r.errs) > 0 {
-		res.errs = appendErrorList(nil, r.errs)
+		res.errs = append([]*gqlerror.Error(nil), r.errs...)
 	}
 	r.jobs = nil
 	r.buf = nil
@@ -390,10 +394,10 @@ func (inc *Incremental) runStream(j *incJob) {
 	}
 	for {
 		if inc.over.Load() {
-			inc.deliver(incResult{job: j, last: true, errs: appendErrorList(nil, []*gqlerror.Error{{
+			inc.deliver(incResult{job: j, last: true, errs: []*gqlerror.Error{{
 				Message:    "The response is larger than the limit of " + strconv.Itoa(inc.e.maxResponse) + " bytes: select fewer fields or smaller lists.",
 				Extensions: map[string]any{"code": gqlerr.ResponseTooLarge},
-			}})})
+			}}})
 			return
 		}
 		item, ok, err := list.Recv(inc.ctx, j.value)
@@ -608,8 +612,9 @@ func (r *request) writeSource(f *fieldPlan, out *schema.Output, p unsafe.Pointer
 // Next waits for the next payload and appends it to buf. more is false
 // once it is the last one (then Next must not be called again). When the
 // delivery's context ends first, the last payload reports every pending
-// fragment and stream as failed.
-func (inc *Incremental) Next(buf []byte) (out []byte, more bool) {
+// fragment and stream as failed. When errs is not nil, the payload's
+// errors are appended to it.
+func (inc *Incremental) Next(buf []byte, errs *[]*gqlerror.Error) (out []byte, more bool) {
 	if inc.done {
 		return buf, false
 	}
@@ -618,7 +623,7 @@ func (inc *Incremental) Next(buf []byte) (out []byte, more bool) {
 	case res := <-inc.results:
 		batch = append(batch, res)
 	case <-inc.ctx.Done():
-		return inc.abort(buf), false
+		return inc.abort(buf, errs), false
 	}
 drain:
 	for len(batch) < 64 {
@@ -629,11 +634,7 @@ drain:
 			break drain
 		}
 	}
-	if inc.format == FormatCurrent {
-		buf = inc.appendCurrent(buf, batch)
-	} else {
-		buf = inc.append2022(buf, batch)
-	}
+	buf = inc.appendPayload(buf, batch, errs)
 	if len(inc.pending) == 0 {
 		inc.done = true
 		inc.cancel()
@@ -671,7 +672,7 @@ func (inc *Incremental) appendCurrent(buf []byte, batch []incResult) []byte {
 		buf = append(buf, '{')
 		if res.errs != nil {
 			buf = append(buf, `"errors":`...)
-			buf = append(buf, res.errs...)
+			buf = appendErrorList(buf, res.errs)
 			buf = append(buf, ',')
 		}
 		if res.job.reg != nil {
@@ -707,7 +708,7 @@ func (inc *Incremental) appendCurrent(buf []byte, batch []incResult) []byte {
 		buf = append(buf, '"')
 		if res.data == nil && res.errs != nil {
 			buf = append(buf, `,"errors":`...)
-			buf = append(buf, res.errs...)
+			buf = appendErrorList(buf, res.errs)
 		}
 		buf = append(buf, '}')
 		delete(inc.pending, res.job.id)
@@ -747,7 +748,7 @@ func (inc *Incremental) append2022(buf []byte, batch []incResult) []byte {
 		buf = append(buf, '{')
 		if res.errs != nil {
 			buf = append(buf, `"errors":`...)
-			buf = append(buf, res.errs...)
+			buf = appendErrorList(buf, res.errs)
 			buf = append(buf, ',')
 		}
 		switch {
@@ -783,7 +784,7 @@ func (inc *Incremental) append2022(buf []byte, batch []incResult) []byte {
 
 // abort appends the last payload once the delivery's context ended:
 // every pending fragment and stream fails with the context's error.
-func (inc *Incremental) abort(buf []byte) []byte {
+func (inc *Incremental) abort(buf []byte, errs *[]*gqlerror.Error) []byte {
 	inc.done = true
 	code, msg := gqlerr.RequestTimeout, "Request timed out."
 	if inc.ctx.Err() != context.DeadlineExceeded {
@@ -804,15 +805,25 @@ func (inc *Incremental) abort(buf []byte) []byte {
 			}
 		}
 		ge := &gqlerror.Error{Message: msg, Path: path, Extensions: map[string]any{"code": code}}
-		batch = append(batch, incResult{job: j, last: true, from: -1, errs: appendErrorList(nil, []*gqlerror.Error{ge})})
+		batch = append(batch, incResult{job: j, last: true, from: -1, errs: []*gqlerror.Error{ge}})
 	}
-	if inc.format == FormatCurrent {
-		buf = inc.appendCurrent(buf, batch)
-	} else {
-		buf = inc.append2022(buf, batch)
-	}
+	buf = inc.appendPayload(buf, batch, errs)
 	inc.cancel()
 	return buf
+}
+
+// appendPayload appends the payload of batch in the delivery's format and
+// its errors to *errs when errs is not nil.
+func (inc *Incremental) appendPayload(buf []byte, batch []incResult, errs *[]*gqlerror.Error) []byte {
+	if errs != nil {
+		for _, res := range batch {
+			*errs = append(*errs, res.errs...)
+		}
+	}
+	if inc.format == FormatCurrent {
+		return inc.appendCurrent(buf, batch)
+	}
+	return inc.append2022(buf, batch)
 }
 
 // Close cancels the work left (resolver contexts end). It does not wait

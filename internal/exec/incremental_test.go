@@ -166,7 +166,7 @@ func startInc(t *testing.T, e *exec.Engine, ctx context.Context, format exec.For
 	if errs != nil {
 		t.Fatal(errs)
 	}
-	out, _, inc := e.RunIncremental(ctx, op, coerced, format, nil, nil)
+	out, _, inc := e.RunIncremental(ctx, op, coerced, format, nil, nil, nil)
 	run := &incRun{t: t, inc: inc, more: inc != nil}
 	t.Cleanup(func() {
 		if inc != nil {
@@ -182,7 +182,7 @@ func (r *incRun) next() string {
 	if !r.more {
 		r.t.Fatal("no more payloads")
 	}
-	out, more := r.inc.Next(nil)
+	out, more := r.inc.Next(nil, nil)
 	r.more = more
 	return string(out)
 }
