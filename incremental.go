@@ -128,7 +128,6 @@ func (r *Router) pumpIncremental(op *operation, send func(body []byte) error) er
 			var errs []*gqlerror.Error
 			buf, more = op.inc.Next(buf[:0], &errs)
 			ph.endPayload(op.ctx, errs)
-			op.resp.Errors = append(op.resp.Errors, errs...)
 		}
 		if err := send(buf); err != nil {
 			return err

@@ -2,14 +2,17 @@ package graft_test
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -307,6 +310,41 @@ func TestIncrementalDirectivesInIntrospection(t *testing.T) {
 	} {
 		if !strings.Contains(string(body), w) {
 			t.Errorf("introspection lacks %s:\n%s", w, body)
+		}
+	}
+}
+
+func TestIncrementalHooksSeeEachPayload(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	hook := graft.HookFuncs{AfterFunc: func(_ context.Context, ev *graft.HookEvent) {
+		if ev.Phase == graft.PhasePayload || ev.Phase == graft.PhaseAnswered {
+			mu.Lock()
+			seen = append(seen, fmt.Sprintf("%s %d %d", ev.Phase, ev.Payload, ev.ErrorCount))
+			mu.Unlock()
+		}
+	}}
+	srv := incServer(t, graft.Config{Hooks: []graft.Hook{hook}})
+	q := `{"query":"{ item(id: \"1\") { id ... @defer { failing } } }"}`
+	for _, accept := range []string{"multipart/mixed;incrementalSpec=v0.2", "text/event-stream"} {
+		mu.Lock()
+		seen = nil
+		mu.Unlock()
+		resp := streamPost(t, srv, accept, q)
+		_, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			got := strings.Join(seen, "; ")
+			mu.Unlock()
+			if got == "payload 1 1; answered 0 1" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: hooks saw %q", accept, got)
+			}
+			runtime.Gosched()
 		}
 	}
 }
