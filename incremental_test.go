@@ -348,3 +348,15 @@ func TestIncrementalHooksSeeEachPayload(t *testing.T) {
 		}
 	}
 }
+
+func TestIncrementalResponseBudgetCoversTheStream(t *testing.T) {
+	srv := incServer(t, graft.Config{MaxResponseBytes: 300})
+	q := `{"query":"{ items(count: 20) @stream(initialCount: 1) { id name } }"}`
+	resp := streamPost(t, srv, "multipart/mixed;incrementalSpec=v0.2", q)
+	body, _ := io.ReadAll(resp.Body)
+	ps := parts(t, string(body))
+	all := strings.Join(ps, "\n")
+	if !strings.Contains(all, `"code":"RESPONSE_TOO_LARGE"`) || strings.Contains(all, `"Item 20"`) || !strings.HasSuffix(all, `"hasNext":false}`) {
+		t.Fatalf("payloads:\n%s", all)
+	}
+}
