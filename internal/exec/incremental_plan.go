@@ -78,10 +78,11 @@ func newIncPlan(p *planner) *incPlan {
 
 // deferChain returns chain extended by the fragment node's @defer, or
 // chain itself when the fragment is not deferred. conds are the
-// fragment's conditions. Introspection types are never deferred.
+// fragment's conditions. Introspection types, and the objects of a raw
+// value (written in place by raw.go), are never deferred.
 func (p *planner) deferChain(objName string, node ast.Selection, dirs ast.DirectiveList, conds []condition, chain []*deferSite) []*deferSite {
 	d := dirs.ForName("defer")
-	if d == nil || d.Definition == nil || builtIn(d.Definition.Position) || strings.HasPrefix(objName, "__") {
+	if d == nil || d.Definition == nil || builtIn(d.Definition.Position) || strings.HasPrefix(objName, "__") || p.noDefer > 0 {
 		return chain
 	}
 	ifVar := ""

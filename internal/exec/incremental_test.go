@@ -496,3 +496,27 @@ func TestIncrementalValidation(t *testing.T) {
 		}
 	}
 }
+
+type rawThing struct {
+	A string `graphql:"a"`
+	B string `graphql:"b"`
+}
+
+func TestDeferBelowRawValueIsWrittenInPlace(t *testing.T) {
+	b := schema.New()
+	b.EnableIncrementalDelivery()
+	schema.Object[rawThing](b, "Thing")
+	schema.QueryNoArgs(b, "thing", func(context.Context) (schema.RawJSON, error) {
+		return schema.RawJSON(`{"a":"x","b":"y"}`), nil
+	}, schema.OfType("Thing"))
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := exec.New(s, quietOpts())
+	initial, run := startInc(t, e, context.Background(), exec.FormatCurrent, `{ thing { a ... @defer { b } } }`, nil)
+	want(t, "initial", initial, `{"data":{"thing":{"a":"x","b":"y"}},"hasNext":false}`)
+	if run.more {
+		t.Error("payloads follow")
+	}
+}

@@ -146,6 +146,8 @@ type planner struct {
 	// the @stream fields (incremental.go).
 	sites   map[ast.Selection]*deferSite
 	streams int
+	// noDefer is not zero while planning below a raw value.
+	noDefer int
 }
 
 // planOperation plans def of doc.
@@ -300,6 +302,12 @@ func (p *planner) planField(objName string, c *collected) *fieldPlan {
 	srcs := make([]selSource, 0, len(c.occ))
 	for _, o := range c.occ {
 		srcs = append(srcs, selSource{set: o.field.SelectionSet, conds: o.conds})
+	}
+	if fp.def != nil && fp.def.Out != nil && fp.def.Out.Kind == schema.OutRaw {
+		// raw.go writes what is below a raw value in place: nothing
+		// there is deferred.
+		p.noDefer++
+		defer func() { p.noDefer-- }()
 	}
 	fp.sub = p.planSelection(named, srcs)
 	return fp
