@@ -642,7 +642,7 @@ func (r *request) fieldContext(f *fieldPlan) context.Context {
 	if f.sub == nil {
 		return r.ctx
 	}
-	return &fieldCtx{Context: r.ctx, hasSel: true, view: selectionView{e: r.e, vars: r.vars, sp: f.sub}}
+	return &fieldCtx{Context: r.ctx, hasSel: true, view: selectionView{e: r.e, vars: r.selectionVars(), sp: f.sub}}
 }
 
 // taskContext returns the context of a resolver of f run as a task of the
@@ -658,6 +658,6 @@ func (r *request) initTaskContext(c *fieldCtx, f *fieldPlan) {
 	c.Context, c.tracked = r.ctx, true
 	r.st.sched.Init(&c.task)
 	if f.sub != nil {
-		c.view, c.hasSel = selectionView{e: r.e, vars: r.vars, sp: f.sub}, true
+		c.view, c.hasSel = selectionView{e: r.e, vars: r.selectionVars(), sp: f.sub}, true
 	}
 }

@@ -90,7 +90,8 @@ type incResult struct {
 type Incremental struct {
 	e      *Engine
 	o      *Operation
-	vars   map[string]any
+	vars   map[string]any // the request's, with the deferred fragments' own
+	user   map[string]any // the request's
 	format Format
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -127,6 +128,7 @@ func (e *Engine) RunIncremental(ctx context.Context, o *Operation, vars map[stri
 	ictx, cancel := context.WithCancel(ctx)
 	inc = &Incremental{e: e, o: o, format: format, ctx: ictx, cancel: cancel, ext: extensions,
 		results: make(chan incResult, 16), pending: map[int]*incJob{}}
+	inc.user = vars
 	inc.vars = make(map[string]any, len(vars)+len(o.inc.sites))
 	for k, v := range vars {
 		inc.vars[k] = v
@@ -504,6 +506,17 @@ func (r *request) deferActive(reg *deferReg) bool {
 		}
 	}
 	return len(reg.site.conds) == 0 || included([][]condition{reg.site.conds}, r.vars)
+}
+
+// selectionVars are the variables a resolver's look-ahead
+// (schema.SelectionFrom) reads: the request's own, so that the fields of
+// deferred fragments are part of the selection a resolver sees although
+// they are written later.
+func (r *request) selectionVars() map[string]any {
+	if r.inc != nil {
+		return r.inc.user
+	}
+	return r.vars
 }
 
 // pathCopy copies the current path.

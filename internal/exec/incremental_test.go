@@ -32,6 +32,7 @@ type gated struct {
 	status  map[string]string
 	items   chan gObj
 	batches [][]string // the ids of each call of Obj.batched
+	looked  []string   // what Query.looked saw selected below it
 	changed *sync.Cond // broadcast when a status changes
 }
 
@@ -127,6 +128,16 @@ func gatedEngine(t testing.TB, g *gated, incremental bool) *exec.Engine {
 		return out, nil
 	})
 	schema.QueryNoArgs(b, "fast", func(context.Context) (string, error) { return "fast", nil })
+	schema.QueryNoArgs(b, "looked", func(ctx context.Context) (*gObj, error) {
+		var names []string
+		for _, f := range schema.SelectionFrom(ctx).Fields("Obj") {
+			names = append(names, f.Name)
+		}
+		g.mu.Lock()
+		g.looked = names
+		g.mu.Unlock()
+		return &gObj{ID: "l"}, nil
+	})
 	schema.Query(b, "wait", func(ctx context.Context, a gateArgs) (string, error) { return g.wait(ctx, a.Name) })
 	schema.QueryNoArgs(b, "obj", func(context.Context) (*gObj, error) { return &gObj{ID: "1"}, nil })
 	schema.QueryNoArgs(b, "list", func(context.Context) ([]gObj, error) {
@@ -518,5 +529,17 @@ func TestDeferBelowRawValueIsWrittenInPlace(t *testing.T) {
 	want(t, "initial", initial, `{"data":{"thing":{"a":"x","b":"y"}},"hasNext":false}`)
 	if run.more {
 		t.Error("payloads follow")
+	}
+}
+
+func TestLookAheadSeesDeferredFields(t *testing.T) {
+	g := newGated()
+	e := gatedEngine(t, g, true)
+	_, run := startInc(t, e, context.Background(), exec.FormatCurrent, `{ looked { id ... @defer { name } } }`, nil)
+	run.rest()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if fmt.Sprint(g.looked) != "[id name]" {
+		t.Errorf("the resolver saw %v selected, want [id name]", g.looked)
 	}
 }
