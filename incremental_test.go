@@ -10,6 +10,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -358,5 +360,36 @@ func TestIncrementalResponseBudgetCoversTheStream(t *testing.T) {
 	all := strings.Join(ps, "\n")
 	if !strings.Contains(all, `"code":"RESPONSE_TOO_LARGE"`) || strings.Contains(all, `"Item 20"`) || !strings.HasSuffix(all, `"hasNext":false}`) {
 		t.Fatalf("payloads:\n%s", all)
+	}
+}
+
+func TestIncrementalSafelistDocumentID(t *testing.T) {
+	query := `query Deferred { fastField item(id: "1") { id ... @defer(label: "D") { slowField } } }`
+	h := persisted.Hash(persisted.SHA256, query)
+	path := filepath.Join(t.TempDir(), "persisted-documents.json")
+	qj, _ := json.Marshal(query)
+	if err := os.WriteFile(path, []byte(`{"`+h+`":`+string(qj)+`}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := persisted.LoadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := persisted.NewSafelistStore(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := incServer(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store}})
+	resp := streamPost(t, srv, "multipart/mixed;deferSpec=20220824", `{"documentId":"sha256:`+h+`"}`)
+	body, _ := io.ReadAll(resp.Body)
+	ps := parts(t, string(body))
+	if len(ps) != 2 || ps[1] != `{"incremental":[{"data":{"slowField":"slow 1"},"path":["item"],"label":"D"}],"hasNext":false}` {
+		t.Fatalf("payloads %q", ps)
+	}
+	// A document outside the safelist is refused, deferred or not.
+	resp = streamPost(t, srv, "multipart/mixed;deferSpec=20220824", `{"query":"{ fastField ... @defer { slowField } }"}`)
+	body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != 403 || !strings.Contains(string(body), "PERSISTED_QUERY_NOT_ALLOWED") {
+		t.Fatalf("status %d body %s", resp.StatusCode, body)
 	}
 }
