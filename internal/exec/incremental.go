@@ -278,11 +278,7 @@ func (inc *Incremental) spawn(jobs []*incJob) {
 // work runs j, then the queued jobs, until none is left.
 func (inc *Incremental) work(j *incJob) {
 	for j != nil {
-		if j.reg != nil {
-			inc.runDefer(j)
-		} else {
-			inc.runStream(j)
-		}
+		inc.runJob(j)
 		inc.mu.Lock()
 		if len(inc.queue) > 0 {
 			j = inc.queue[0]
@@ -293,6 +289,25 @@ func (inc *Incremental) work(j *incJob) {
 			inc.running--
 		}
 		inc.mu.Unlock()
+	}
+}
+
+// runJob runs j. A panic outside the writers' own recovery (which turn
+// panics into field errors) fails the job alone, so Next never waits for
+// it.
+func (inc *Incremental) runJob(j *incJob) {
+	defer func() {
+		if p := recover(); p != nil {
+			stack := debug.Stack()
+			inc.e.logger.ErrorContext(inc.ctx, "graphql: incremental delivery panicked", "panic", p, "stack", string(stack))
+			inc.e.panicked(inc.ctx, p, stack)
+			inc.deliver(incResult{job: j, last: true, errs: []*gqlerror.Error{internalError(nil)}})
+		}
+	}()
+	if j.reg != nil {
+		inc.runDefer(j)
+	} else {
+		inc.runStream(j)
 	}
 }
 

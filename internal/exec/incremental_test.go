@@ -11,6 +11,7 @@ import (
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/loader"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -127,6 +128,9 @@ func gatedEngine(t testing.TB, g *gated, incremental bool) *exec.Engine {
 		}
 		return out, nil
 	})
+	schema.FieldFuncNoArgs(obj, "loaded", func(ctx context.Context, o *gObj) (string, error) {
+		return ctx.Value(gLoaderKey{}).(*loader.Loader[string, string]).Load(ctx, o.ID)
+	}, schema.Concurrent())
 	schema.QueryNoArgs(b, "fast", func(context.Context) (string, error) { return "fast", nil })
 	schema.QueryNoArgs(b, "looked", func(ctx context.Context) (*gObj, error) {
 		var names []string
@@ -153,6 +157,24 @@ func gatedEngine(t testing.TB, g *gated, incremental bool) *exec.Engine {
 		t.Fatal(err)
 	}
 	return exec.New(s, quietOpts())
+}
+
+type gLoaderKey struct{}
+
+// withLoader returns ctx with a loader for Obj.loaded that records the
+// keys of each fetch in g.batches.
+func withLoader(ctx context.Context, g *gated) context.Context {
+	l := loader.New(func(_ context.Context, ids []string) ([]string, []error) {
+		g.mu.Lock()
+		g.batches = append(g.batches, slices.Clone(ids))
+		g.mu.Unlock()
+		out := make([]string, len(ids))
+		for i, id := range ids {
+			out[i] = "l" + id
+		}
+		return out, nil
+	})
+	return context.WithValue(ctx, gLoaderKey{}, l)
 }
 
 // incRun is an incremental execution under test.
@@ -541,5 +563,18 @@ func TestLookAheadSeesDeferredFields(t *testing.T) {
 	defer g.mu.Unlock()
 	if fmt.Sprint(g.looked) != "[id name]" {
 		t.Errorf("the resolver saw %v selected, want [id name]", g.looked)
+	}
+}
+
+func TestStreamItemsStillBatchLoads(t *testing.T) {
+	g := newGated()
+	e := gatedEngine(t, g, true)
+	initial, run := startInc(t, e, withLoader(context.Background(), g), exec.Format2022, `{ list @stream(initialCount: 1) { id loaded } }`, nil)
+	want(t, "initial", initial, `{"data":{"list":[{"id":"1","loaded":"l1"}]},"hasNext":true}`)
+	want(t, "rest", run.next(), `{"incremental":[{"items":[{"id":"2","loaded":"l2"},{"id":"3","loaded":"l3"}],"path":["list",1]}],"hasNext":false}`)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if fmt.Sprint(g.batches) != "[[1] [2 3]]" {
+		t.Errorf("loader fetches %v, want [[1] [2 3]]: the streamed items' loads in one batch", g.batches)
 	}
 }
