@@ -166,7 +166,7 @@ type gLoaderKey struct{}
 func withLoader(ctx context.Context, g *gated) context.Context {
 	l := loader.New(func(_ context.Context, ids []string) ([]string, []error) {
 		g.mu.Lock()
-		g.batches = append(g.batches, slices.Clone(ids))
+		g.batches = append(g.batches, slices.Sorted(slices.Values(ids)))
 		g.mu.Unlock()
 		out := make([]string, len(ids))
 		for i, id := range ids {
