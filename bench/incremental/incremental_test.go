@@ -7,8 +7,8 @@
 //
 // The ratios (first/plain, last/plain) come from one run, each iteration
 // sending both queries, so the machine's load weighs on both alike.
-// gqlgen's @defer needs its own generated server for this schema and is
-// not part of this benchmark.
+// gqlgen's @defer (the 2022 format, peers/gqlgendefer) runs the same
+// query beside it.
 package incremental
 
 import (
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/bench/peers/gqlgendefer"
 	"github.com/graftgql/graft/examples/incremental"
 )
 
@@ -62,53 +63,76 @@ func post(b *testing.B, c *http.Client, url, accept, body string) *http.Response
 	return resp
 }
 
-// readPart reads up to the end of the next part: its JSON body and the
-// delimiter right behind it.
-func readPart(b *testing.B, br *bufio.Reader) string {
+// timed sends body and returns the time to the first payload (the end
+// of the initial payload, "hasNext":true, or the end of a plain answer)
+// and to the end of the answer, which must hold want.
+func timed(b *testing.B, c *http.Client, url, accept, body, want string) (first, last time.Duration) {
+	t0 := time.Now()
+	resp := post(b, c, url, accept, body)
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
 	var sb strings.Builder
-	for !strings.HasSuffix(sb.String(), "}\r\n---") {
-		c, err := br.ReadByte()
-		if err != nil {
-			b.Fatalf("reading a part: %v (%q)", err, sb.String())
+	for first == 0 {
+		ch, err := br.ReadByte()
+		if err == io.EOF {
+			first = time.Since(t0)
+			break
 		}
-		sb.WriteByte(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sb.WriteByte(ch)
+		if ch == '}' && strings.HasSuffix(sb.String(), `"hasNext":true}`) {
+			first = time.Since(t0)
+		}
 	}
-	return sb.String()
+	rest, _ := io.ReadAll(br)
+	last = time.Since(t0)
+	sb.Write(rest)
+	if !strings.Contains(sb.String(), want) {
+		b.Fatalf("answer lacks %s: %q", want, sb.String())
+	}
+	return first, last
+}
+
+// engine is a server under test.
+type engine struct {
+	name, url string
+	c         *http.Client
+	accept    string // what its @defer needs
+	plain     time.Duration
+	first     time.Duration
+	last      time.Duration
 }
 
 func BenchmarkDeferSlowUpstream(b *testing.B) {
 	srv := server(b)
-	url := srv.URL + graft.DefaultPath
-	c := srv.Client()
-	var plain, first, last time.Duration
+	gq := httptest.NewServer(gqlgendefer.Handler())
+	b.Cleanup(gq.Close)
+	engines := []*engine{
+		{name: "graft", url: srv.URL + graft.DefaultPath, c: srv.Client(), accept: "multipart/mixed;incrementalSpec=v0.2"},
+		{name: "gqlgen", url: gq.URL, c: gq.Client(), accept: "multipart/mixed;deferSpec=20220824"},
+	}
 	n := 0
 	for b.Loop() {
-		t0 := time.Now()
-		resp := post(b, c, url, "application/json", plainQuery)
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		plain += time.Since(t0)
-		if !strings.Contains(string(body), `"slowField":"slow 1"`) {
-			b.Fatalf("plain answer %s", body)
-		}
-
-		t0 = time.Now()
-		resp = post(b, c, url, "multipart/mixed;incrementalSpec=v0.2", deferredQuery)
-		br := bufio.NewReader(resp.Body)
-		initial := readPart(b, br)
-		first += time.Since(t0)
-		rest, _ := io.ReadAll(br)
-		resp.Body.Close()
-		last += time.Since(t0)
-		if !strings.Contains(initial, `"hasNext":true`) || !strings.Contains(string(rest), `"slowField":"slow 1"`) {
-			b.Fatalf("deferred answer %q %q", initial, rest)
+		for _, e := range engines {
+			_, d := timed(b, e.c, e.url, "application/json", plainQuery, `"slowField":"slow 1"`)
+			e.plain += d
+			f, l := timed(b, e.c, e.url, e.accept, deferredQuery, `"slowField":"slow 1"`)
+			e.first += f
+			e.last += l
 		}
 		n++
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(n) / float64(time.Millisecond) }
-	b.ReportMetric(ms(plain), "plain-ms/op")
-	b.ReportMetric(ms(first), "first-ms/op")
-	b.ReportMetric(ms(last), "last-ms/op")
-	b.ReportMetric(float64(first)/float64(plain), "first/plain")
-	b.ReportMetric(float64(last)/float64(plain), "last/plain")
+	for _, e := range engines {
+		b.ReportMetric(ms(e.plain), e.name+"-plain-ms/op")
+		b.ReportMetric(ms(e.first), e.name+"-first-ms/op")
+		b.ReportMetric(ms(e.last), e.name+"-last-ms/op")
+		b.ReportMetric(float64(e.first)/float64(e.plain), e.name+"-first/plain")
+		b.ReportMetric(float64(e.last)/float64(e.plain), e.name+"-last/plain")
+	}
+	g, q := engines[0], engines[1]
+	b.ReportMetric(float64(g.first)/float64(q.first), "graft/gqlgen-first")
+	b.ReportMetric(float64(g.last)/float64(q.last), "graft/gqlgen-last")
 }
