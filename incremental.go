@@ -3,76 +3,50 @@ package graft
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport/httpstream"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// Incremental delivery (@defer and @stream) over HTTP: a multipart/mixed
-// response whose parts are the payloads, in the format the client's
-// Accept header names, echoed in the Content-Type:
-//
-//   - multipart/mixed;incrementalSpec=v0.2: the format of graphql-js 17
-//     (pending, incremental by id, completed);
-//   - multipart/mixed;deferSpec=20220824, and plain multipart/mixed: the
-//     2022 format (incremental entries with path and label).
-//
-// Over Server-Sent Events and WebSocket the payloads, in the graphql-js 17
-// format, are successive next messages. A client that accepts none of
-// these gets the whole result in one response, the directives honoured as
-// if absent.
+// Incremental delivery (@defer and @stream): the pipeline runs an
+// operation whose directives defer work with exec.RunIncremental when the
+// transport delivers incrementally (streamSink.format), and the transport
+// sends its payloads as a stream (Operation.Pump). Over HTTP the stream is
+// a multipart/mixed response in the format the Accept header names
+// (httpstream.Incremental, httpstream.Incremental2022), or an event
+// stream; over WebSocket, successive next messages in the graphql-js 17
+// format. A client that accepts none of these gets the whole result in
+// one response, the directives honoured as if absent.
 
-// Parts of a multipart incremental response (boundary "-").
-var (
-	incFirst     = []byte("\r\n---")
-	incPartHead  = []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n")
-	incPartClose = []byte("\r\n---")
-	incEnd       = []byte("--\r\n")
-)
+// formatFor returns the incremental delivery format of a stream in the
+// httpstream format f, asked for with the Accept header list accept: the
+// multipart formats' own; for an event stream, the one a multipart range
+// of the header names, else the 2022 format (Yoga's over SSE, which
+// graphql-sse clients read); none for multipart subscriptions, whose
+// deferred operations are answered as if the directives were absent.
+func formatFor(f *httpstream.Format, accept []string) exec.Format {
+	switch f {
+	case &httpstream.Incremental:
+		return exec.FormatCurrent
+	case &httpstream.Incremental2022:
+		return exec.Format2022
+	case &httpstream.SSE:
+		return sseFormat(accept)
+	}
+	return 0
+}
 
-// The content types of a multipart incremental response, by format.
-const (
-	incCurrentType = `multipart/mixed;boundary="-";incrementalSpec=v0.2`
-	inc2022Type    = `multipart/mixed;boundary="-";deferSpec=20220824`
-)
-
-// incrementalFormat returns the incremental delivery format an Accept
-// header list asks for: the first multipart/mixed range with
-// incrementalSpec=v0.2 (the current format) or deferSpec=20220824 (the
-// 2022 one), or with no spec parameter at all (the 2022 format, which
-// every multipart client reads). It returns 0 when there is none, and for
-// a range that asks for multipart subscriptions only.
-func incrementalFormat(values []string) exec.Format {
-	var f exec.Format
-	mediaRanges(values, func(mt, params string) bool {
-		if mt != "multipart/mixed" {
-			return true
-		}
-		found := exec.Format2022
-		for p := range strings.SplitSeq(params, ";") {
-			k, v, _ := strings.Cut(p, "=")
-			k, v = strings.ToLower(strings.TrimSpace(k)), strings.Trim(strings.TrimSpace(v), `"`)
-			switch {
-			case k == "incrementalspec" && v == "v0.2":
-				f = exec.FormatCurrent
-				return false
-			case k == "deferspec" && v == "20220824":
-				f = exec.Format2022
-				return false
-			case k == "subscriptionspec", k == "incrementalspec", k == "deferspec":
-				found = 0 // another spec
-			}
-		}
-		if found != 0 {
-			f = found
-			return false
-		}
-		return true
-	})
-	return f
+// sseFormat is the incremental delivery format of an event stream: the one
+// a multipart/mixed range of the Accept header names, else the 2022
+// format.
+func sseFormat(accept []string) exec.Format {
+	if httpstream.MatchIncremental(accept) == &httpstream.Incremental {
+		return exec.FormatCurrent
+	}
+	return exec.Format2022
 }
 
 // startIncremental is the pipeline's last step for an operation with
@@ -140,38 +114,4 @@ func (r *Router) pumpIncremental(op *operation, send func(body []byte) error) er
 func (op *operation) endIncremental() {
 	op.inc.Close()
 	op.incEnd()
-}
-
-// serveIncremental writes op's delivery as a multipart/mixed response in
-// format. A client that stops reading within the write timeout is
-// disconnected and the work left is cancelled.
-func (r *Router) serveIncremental(w http.ResponseWriter, op *operation, stop context.CancelCauseFunc, format exec.Format) {
-	h := w.Header()
-	for k, v := range op.resp.Header {
-		h[k] = v
-	}
-	h.Set("Content-Type", incContentType(format))
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	s := newHTTPStream(w, r.subs.cfg.WriteTimeout)
-	if s.write(incFirst) != nil {
-		op.endIncremental()
-		op.end()
-		return
-	}
-	err := r.pump(op, func(body []byte) error { return s.write(incPartHead, body, incPartClose) })
-	if err != nil {
-		stop(errNotStream)
-		return
-	}
-	_ = s.write(incEnd)
-}
-
-// incContentType returns the Content-Type of a multipart incremental
-// response in format.
-func incContentType(format exec.Format) string {
-	if format == exec.FormatCurrent {
-		return incCurrentType
-	}
-	return inc2022Type
 }
