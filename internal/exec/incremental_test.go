@@ -578,3 +578,24 @@ func TestStreamItemsStillBatchLoads(t *testing.T) {
 		t.Errorf("loader fetches %v, want [[1] [2 3]]: the streamed items' loads in one batch", g.batches)
 	}
 }
+
+func TestDeferBelowMutationRoot(t *testing.T) {
+	e := gatedEngine(t, newGated(), true)
+	initial, run := startInc(t, e, context.Background(), exec.FormatCurrent, `mutation { touch(name: "a") { id ... @defer { name } } }`, nil)
+	want(t, "initial", initial, `{"data":{"touch":{"id":"a"}},"pending":[{"id":"0","path":["touch"]}],"hasNext":true}`)
+	want(t, "next", run.next(), `{"incremental":[{"data":{"name":"obj a"},"id":"0"}],"completed":[{"id":"0"}],"hasNext":false}`)
+}
+
+func TestSourceInBatchedOperation(t *testing.T) {
+	// A channel's items in an operation that resolves ahead: their batch
+	// fields still resolve, item by item.
+	g := newGated()
+	e := gatedEngine(t, g, true)
+	go func() {
+		g.items <- gObj{ID: "1"}
+		g.items <- gObj{ID: "2"}
+		close(g.items)
+	}()
+	want(t, "drained", runQuery(t, e, `{ source { id batched } list { batched } }`, nil),
+		`{"data":{"source":[{"id":"1","batched":"b1"},{"id":"2","batched":"b2"}],"list":[{"batched":"b1"},{"batched":"b2"},{"batched":"b3"}]}}`)
+}
