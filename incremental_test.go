@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -391,5 +392,22 @@ func TestIncrementalSafelistDocumentID(t *testing.T) {
 	body, _ = io.ReadAll(resp.Body)
 	if resp.StatusCode != 403 || !strings.Contains(string(body), "PERSISTED_QUERY_NOT_ALLOWED") {
 		t.Fatalf("status %d body %s", resp.StatusCode, body)
+	}
+}
+
+func TestIncrementalOverGET(t *testing.T) {
+	srv := incServer(t, graft.Config{})
+	q := url.Values{"query": {`{ item(id: "1") { id ... @defer { name } } }`}}
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?"+q.Encode(), nil)
+	req.Header.Set("Accept", "multipart/mixed;incrementalSpec=v0.2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	ps := parts(t, string(body))
+	if resp.Header.Get("Cache-Control") != "no-store" || len(ps) != 2 || ps[1] != `{"incremental":[{"data":{"name":"Item 1"},"id":"0"}],"completed":[{"id":"0"}],"hasNext":false}` {
+		t.Fatalf("Cache-Control %q, payloads %q", resp.Header.Get("Cache-Control"), ps)
 	}
 }

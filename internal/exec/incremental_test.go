@@ -597,3 +597,22 @@ func TestSourceInBatchedOperation(t *testing.T) {
 	want(t, "drained", runQuery(t, e, `{ source { id batched } list { batched } }`, nil),
 		`{"data":{"source":[{"id":"1","batched":"b1"},{"id":"2","batched":"b2"}],"list":[{"batched":"b1"},{"batched":"b2"},{"batched":"b3"}]}}`)
 }
+
+func TestStreamArgumentsFromVariables(t *testing.T) {
+	e := gatedEngine(t, newGated(), true)
+	q := `query($on: Boolean!, $n: Int!) { list @stream(if: $on, initialCount: $n) { id } }`
+	initial, run := startInc(t, e, context.Background(), exec.FormatCurrent, q, map[string]any{"on": true, "n": 2})
+	want(t, "initial", initial, `{"data":{"list":[{"id":"1"},{"id":"2"}]},"pending":[{"id":"0","path":["list"]}],"hasNext":true}`)
+	want(t, "rest", run.next(), `{"incremental":[{"items":[{"id":"3"}],"id":"0"}],"completed":[{"id":"0"}],"hasNext":false}`)
+	initial, run = startInc(t, e, context.Background(), exec.FormatCurrent, q, map[string]any{"on": false, "n": 0})
+	want(t, "off", initial, `{"data":{"list":[{"id":"1"},{"id":"2"},{"id":"3"}]},"hasNext":false}`)
+	if run.more {
+		t.Error("payloads follow")
+	}
+	// initialCount beyond the list: everything at once, then completed.
+	initial, run = startInc(t, e, context.Background(), exec.Format2022, q, map[string]any{"on": true, "n": 5})
+	want(t, "all", initial, `{"data":{"list":[{"id":"1"},{"id":"2"},{"id":"3"}]},"hasNext":false}`)
+	if run.more {
+		t.Error("payloads follow")
+	}
+}
