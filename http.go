@@ -53,6 +53,10 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The request's state and its answer in one allocation.
 	st := &requestState{}
 	resp := &st.answer
+	if r.takesUpload(&raw) {
+		r.serveUploadHTTP(w, req, &raw, st) // upload.go
+		return
+	}
 	var bp *[]byte // the request body's buffer, when there is a body
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		bp = bufPool.Get().(*[]byte)

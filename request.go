@@ -28,6 +28,9 @@ type RequestInfo struct {
 	// address as the transport reports it.
 	Method     string
 	RemoteAddr string
+	// BytesReceived is the size of a multipart upload's body as read
+	// (files included), 0 for other requests.
+	BytesReceived int64
 }
 
 type stateKey struct{}

@@ -7,7 +7,9 @@ package fasthttpadapter
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -24,12 +26,18 @@ import (
 // Handler returns a fasthttp handler running the router's pipeline. Bodies
 // over the router's MaxBodyBytes are refused with 413; a fasthttp.Server
 // should also set MaxRequestBodySize (Serve does), so such bodies are not
-// read at all.
+// read at all. For file uploads (Router.AcceptsUploads) the server should
+// set StreamRequestBody and DisablePreParseMultipartForm (Serve does):
+// the multipart body is then read as it arrives, within the router's
+// Config.Uploads, rather than held in memory whole.
 func Handler(router *graft.Router) fasthttp.RequestHandler {
 	limit := router.Config().MaxBodyBytes
 	return func(ctx *fasthttp.RequestCtx) {
-		body := ctx.PostBody()
-		if int64(len(body)) > limit {
+		if serveUpload(ctx, router) {
+			return
+		}
+		body, tooLarge := requestBody(ctx, limit)
+		if tooLarge {
 			writeResponse(ctx, bodylimit.TooLarge(limit))
 			return
 		}
@@ -128,4 +136,57 @@ func writeResponse(ctx *fasthttp.RequestCtx, resp *httpapi.Response) {
 		}
 	}
 	ctx.SetBody(resp.Body)
+}
+
+// requestBody returns the request body, reading it from fasthttp's body
+// stream within limit when the server streams bodies
+// (StreamRequestBody): fasthttp then hands over bodies of any size.
+func requestBody(ctx *fasthttp.RequestCtx, limit int64) (body []byte, tooLarge bool) {
+	s := ctx.RequestBodyStream()
+	if s == nil {
+		body = ctx.PostBody()
+		return body, int64(len(body)) > limit
+	}
+	body, tooLarge, err := bodylimit.ReadInto(nil, s, int64(ctx.Request.Header.ContentLength()), limit)
+	if err != nil {
+		return nil, false // the client is gone: an empty body answers it
+	}
+	return body, tooLarge
+}
+
+// serveUpload answers a multipart upload, reading its body from
+// fasthttp's body stream (Serve sets StreamRequestBody, so the files are
+// not held in memory) or from the body fasthttp has read. It reports
+// false, reading nothing, for any other request.
+func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
+	req := &ctx.Request
+	ct := req.Header.ContentType()
+	if !ctx.IsPost() || !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(ct)), []byte("multipart/")) {
+		return false
+	}
+	raw := httpapi.RawRequest{
+		Method:      string(req.Header.Method()),
+		Path:        string(ctx.Path()),
+		RawQuery:    string(ctx.URI().QueryString()),
+		ContentType: string(ct),
+		Accept:      string(req.Header.Peek("Accept")),
+		Header:      func(name string) string { return string(req.Header.Peek(name)) },
+		Remote:      ctx.RemoteAddr().String(),
+	}
+	var body io.Reader
+	if s := ctx.RequestBodyStream(); s != nil {
+		body = s
+	} else {
+		body = bytes.NewReader(ctx.PostBody())
+	}
+	resp := responses.Get().(*httpapi.Response)
+	if !dispatch.Upload(context.Background(), router, &raw, body, resp) {
+		responses.Put(resp)
+		return false
+	}
+	writeResponse(ctx, resp)
+	if cap(resp.Body) <= maxPooledBody {
+		responses.Put(resp)
+	}
+	return true
 }

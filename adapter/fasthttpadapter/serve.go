@@ -80,11 +80,17 @@ func Serve(ctx context.Context, router *graft.Router, opts ServeOptions) error {
 		Name:                  "graft",
 		NoDefaultServerHeader: true,
 		MaxRequestBodySize:    int(limit),
-		ReadTimeout:           orDefault(opts.ReadTimeout, graft.DefaultReadTimeout),
-		WriteTimeout:          orDefault(opts.WriteTimeout, graft.DefaultWriteTimeout),
-		IdleTimeout:           orDefault(opts.IdleTimeout, graft.DefaultIdleTimeout),
-		CloseOnShutdown:       true,
-		Logger:                slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+		// Uploads are read from the body stream as they arrive
+		// (Handler); fasthttp then streams any body past
+		// MaxRequestBodySize rather than refuse it, and Handler applies
+		// the limit.
+		StreamRequestBody:            router.AcceptsUploads(),
+		DisablePreParseMultipartForm: true,
+		ReadTimeout:                  orDefault(opts.ReadTimeout, graft.DefaultReadTimeout),
+		WriteTimeout:                 orDefault(opts.WriteTimeout, graft.DefaultWriteTimeout),
+		IdleTimeout:                  orDefault(opts.IdleTimeout, graft.DefaultIdleTimeout),
+		CloseOnShutdown:              true,
+		Logger:                       slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
 			if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 				writeResponse(ctx, bodylimit.TooLarge(limit))

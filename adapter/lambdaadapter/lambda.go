@@ -8,6 +8,7 @@
 package lambdaadapter
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -105,12 +106,18 @@ func run(ctx context.Context, router *graft.Router, limit int64, raw *httpapi.Ra
 	} else if body != "" {
 		raw.Body = []byte(body)
 	}
-	if int64(len(raw.Body)) > limit {
-		return bodylimit.TooLarge(limit), nil
-	}
 	raw.ContentType = raw.Header("Content-Type")
 	raw.Accept = raw.Header("Accept")
 	resp := &httpapi.Response{}
+	// A multipart upload is read within the router's Config.Uploads, not
+	// MaxBodyBytes; Lambda itself delivers the whole body in the event
+	// (6 MB for a synchronous invocation), so its files never exceed that.
+	if dispatch.Upload(ctx, router, raw, bytes.NewReader(raw.Body), resp) {
+		return resp, nil
+	}
+	if int64(len(raw.Body)) > limit {
+		return bodylimit.TooLarge(limit), nil
+	}
 	dispatch.Into(ctx, router, raw, resp)
 	return resp, nil
 }

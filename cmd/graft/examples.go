@@ -10,6 +10,7 @@ import (
 	"github.com/graftgql/graft/examples/federationproducts"
 	"github.com/graftgql/graft/examples/federationreviews"
 	"github.com/graftgql/graft/examples/starwars"
+	"github.com/graftgql/graft/examples/uploads"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -23,6 +24,32 @@ var examples = map[string]func() (*schema.Schema, error){
 	"federation-products": federationproducts.Schema,
 	"federation-reviews":  federationreviews.Schema,
 	"starwars":            starwars.Schema,
+	"uploads":             uploads.Schema,
+}
+
+// exampleDefaults are the environment defaults of examples where they
+// differ from cmd/graft's own; a variable that is set wins.
+var exampleDefaults = map[string]map[string]string{
+	// 16 MiB per file, 10 files per request, HTTP batching on (CSRF
+	// prevention is on in cmd/graft already).
+	"uploads": {"GRAPHQL_UPLOAD_MAX_FILE_BYTES": "16777216", "GRAPHQL_UPLOAD_MAX_FILES": "10", "GRAPHQL_BATCH_MAX": "10"},
+}
+
+// withExampleDefaults returns lookup with the defaults of the example
+// GRAFT_EXAMPLE names.
+func withExampleDefaults(lookup env) env {
+	name, _ := lookup("GRAFT_EXAMPLE")
+	defaults := exampleDefaults[strings.ToLower(name)]
+	if defaults == nil {
+		return lookup
+	}
+	return func(key string) (string, bool) {
+		if v, ok := lookup(key); ok && v != "" {
+			return v, true
+		}
+		v, ok := defaults[key]
+		return v, ok
+	}
 }
 
 // exampleNames lists the example names, sorted.

@@ -73,7 +73,7 @@ type server struct {
 // health routes and CORS, and the serve options.
 func newServer(lookup env, logOut io.Writer) (*server, error) {
 	se, err := parseServerEnv(lookup)
-	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
+	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(withExampleDefaults(lookup)))
 	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
 	telEnv, exporters, telErr := parseTelemetry(lookup)
 	if err := errors.Join(err, cfgErr, pqErr, telErr); err != nil {

@@ -358,6 +358,8 @@ func describe(b *strings.Builder, v any, depth int) {
 			describe(b, x[k], depth+1)
 		}
 		b.WriteString(" }")
+	case interface{ DescribeInput() string }:
+		b.WriteString(x.DescribeInput())
 	default:
 		b.WriteString("a value")
 	}

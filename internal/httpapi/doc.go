@@ -29,6 +29,11 @@ type RawRequest struct {
 	Texts *QueryTexts
 	// Remote is the client address, for logs.
 	Remote string
+	// Attach, when not nil, runs on the variables of each decoded
+	// request (op is its index in a batch, -1 for a single request): a
+	// multipart request puts its files there. An error refuses the
+	// request (the batch item).
+	Attach func(op int, vars map[string]any) *Error
 }
 
 // Response is what the pipeline answers: adapters copy it to the wire,
