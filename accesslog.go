@@ -25,5 +25,6 @@ func (r *Router) accessLog(ctx context.Context, p *phaseRun, resp *httpapi.Respo
 		slog.Int("errors", p.ev.ErrorCount),
 		slog.String("request_id", info.RequestID),
 		slog.String("remote", info.RemoteAddr),
+		slog.Int64("bytes_received", info.BytesReceived),
 	)
 }

@@ -28,8 +28,9 @@ type RequestInfo struct {
 	// address as the transport reports it.
 	Method     string
 	RemoteAddr string
-	// BytesReceived is the size of a multipart upload's body as read
-	// (files included), 0 for other requests.
+	// BytesReceived is the size of the request body as read: files
+	// included for a multipart upload (on every transport); for other
+	// requests over net/http (ServeHTTP), the body's length; 0 otherwise.
 	BytesReceived int64
 }
 

@@ -560,6 +560,9 @@ func spool(p *multipart.Part, cr *countingReader, lim *Limits) (*file, *Error) {
 		buf := make([]byte, lim.MemoryFileBytes+1)
 		n, err := io.ReadFull(lr, buf)
 		switch {
+		case (err == io.EOF || err == io.ErrUnexpectedEOF) && int64(n) > lim.MaxFileBytes:
+			lim.Memory.give(lim.MemoryFileBytes + 1)
+			return nil, fileTooLarge(p.FormName(), lim.MaxFileBytes)
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
 			// The whole file is in memory: keep only its bytes.
 			kept := bytes.Clone(buf[:n])
@@ -605,10 +608,14 @@ func spool(p *multipart.Part, cr *countingReader, lim *Limits) (*file, *Error) {
 	}
 	if n > lim.MaxFileBytes {
 		x.release(nil)
-		return nil, tooLarge(CodeFileTooLarge, "The file "+quote(p.FormName())+" is larger than the limit of "+strconv.FormatInt(lim.MaxFileBytes, 10)+" bytes")
+		return nil, fileTooLarge(p.FormName(), lim.MaxFileBytes)
 	}
 	*up = *schemadef.NewUpload(up.Filename, up.MediaType, up.Encoding, n, f)
 	return x, nil
+}
+
+func fileTooLarge(name string, limit int64) *Error {
+	return tooLarge(CodeFileTooLarge, "The file "+quote(name)+" is larger than the limit of "+strconv.FormatInt(limit, 10)+" bytes")
 }
 
 func diskFailed() *Error {
