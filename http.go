@@ -31,7 +31,7 @@ func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *h
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.URL.Path == r.cfg.Path && !plainPost(req) && r.serveStream(w, req) {
+	if req.URL.Path == r.cfg.Path && !plainPost(req) && !r.uploadPost(req) && r.serveStream(w, req) {
 		return
 	}
 	if !r.load.enter() {

@@ -149,6 +149,13 @@ func (r *Router) takesUpload(raw *httpapi.RawRequest) bool {
 	return r.uploads != nil && raw.Method == http.MethodPost && raw.Path == r.cfg.Path && upload.IsMultipart(raw.ContentType)
 }
 
+// uploadPost reports whether req is a multipart POST to a router that
+// accepts uploads: its answer is one JSON response, whatever Accept asks
+// for, so no streaming transport takes it.
+func (r *Router) uploadPost(req *http.Request) bool {
+	return r.uploads != nil && req.Method == http.MethodPost && upload.IsMultipart(headerValue(req.Header, hdrContentType))
+}
+
 // serveUploadHTTP serves a multipart request over net/http.
 func (r *Router) serveUploadHTTP(w http.ResponseWriter, req *http.Request, raw *httpapi.RawRequest, st *requestState) {
 	resp := &st.answer
