@@ -32,20 +32,21 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/schemadef"
 )
 
-// The extensions.code of each refusal.
+// The extensions.code of each refusal (package gqlerr's).
 const (
-	CodeMalformed          = "UPLOAD_MALFORMED"            // 400: not a well-formed multipart request of the specification
-	CodeInvalidMapPath     = "UPLOAD_INVALID_MAP_PATH"     // 400: a map path names no null placeholder of the operations
-	CodeOperationsTooDeep  = "UPLOAD_OPERATIONS_TOO_DEEP"  // 400: operations nest deeper than the limit
-	CodeOperationsTooLarge = "UPLOAD_OPERATIONS_TOO_LARGE" // 413: the operations or map part is over its limit
-	CodeFileTooLarge       = "UPLOAD_FILE_TOO_LARGE"       // 413: a file is over its limit
-	CodeTooManyFiles       = "UPLOAD_TOO_MANY_FILES"       // 413: the map names more files than the limit
-	CodeTooManyParts       = "UPLOAD_TOO_MANY_PARTS"       // 413: the body holds more parts than the limit
-	CodeTooManyMapPaths    = "UPLOAD_TOO_MANY_MAP_PATHS"   // 413: the map holds more paths than the limit
-	CodeBodyTooLarge       = "PAYLOAD_TOO_LARGE"           // 413: the whole body is over its limit
+	CodeMalformed          = gqlerr.UploadMalformed          // 400: not a well-formed multipart request of the specification
+	CodeInvalidMapPath     = gqlerr.UploadInvalidMapPath     // 400: a map path names no null placeholder of the operations
+	CodeOperationsTooDeep  = gqlerr.UploadOperationsTooDeep  // 400: operations nest deeper than the limit
+	CodeOperationsTooLarge = gqlerr.UploadOperationsTooLarge // 413: the operations or map part is over its limit
+	CodeFileTooLarge       = gqlerr.UploadFileTooLarge       // 413: a file is over its limit
+	CodeTooManyFiles       = gqlerr.UploadTooManyFiles       // 413: the map names more files than the limit
+	CodeTooManyParts       = gqlerr.UploadTooManyParts       // 413: the body holds more parts than the limit
+	CodeTooManyMapPaths    = gqlerr.UploadTooManyMapPaths    // 413: the map holds more paths than the limit
+	CodeBodyTooLarge       = gqlerr.PayloadTooLarge          // 413: the whole body is over its limit
 )
 
 // Error is a refusal of the request: its HTTP status, code and message.
@@ -579,8 +580,7 @@ func spool(p *multipart.Part, cr *countingReader, lim *Limits) (*file, *Error) {
 	}
 	f, err := os.CreateTemp(lim.TempDir, "graft-upload-*")
 	if err != nil {
-		return nil, &Error{Status: http.StatusServiceUnavailable, Code: "SERVICE_UNAVAILABLE",
-			Message: "The server cannot store the uploaded file now. Try again later."}
+		return nil, diskFailed()
 	}
 	x.f = f
 	if runtime.GOOS == "windows" {
@@ -619,7 +619,7 @@ func fileTooLarge(name string, limit int64) *Error {
 }
 
 func diskFailed() *Error {
-	return &Error{Status: http.StatusServiceUnavailable, Code: "SERVICE_UNAVAILABLE",
+	return &Error{Status: http.StatusServiceUnavailable, Code: gqlerr.ServiceUnavailable,
 		Message: "The server cannot store the uploaded file now. Try again later."}
 }
 
