@@ -160,7 +160,16 @@ func (r *Router) uploadPost(req *http.Request) bool {
 func (r *Router) serveUploadHTTP(w http.ResponseWriter, req *http.Request, raw *httpapi.RawRequest, st *requestState) {
 	resp := &st.answer
 	r.serveUpload(req.Context(), raw, req.Body, resp, st)
-	writeResponse(w, resp)
+	// A large answer is held within Config.MaxBufferedBytes, as in
+	// ServeHTTP.
+	if n := len(resp.Body); r.load.hold(n) {
+		writeResponse(w, resp)
+		r.load.release(n)
+	} else {
+		resp.Body = nil
+		serverBusy(resp, msgTooManyBuffered)
+		writeResponse(w, resp)
+	}
 }
 
 // serveUpload answers a multipart request of the GraphQL multipart

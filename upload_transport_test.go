@@ -147,12 +147,23 @@ func TestUploadOverEveryTransport(t *testing.T) {
 	for _, tr := range uploadTransports {
 		t.Run(tr.name, func(t *testing.T) {
 			dir := t.TempDir()
-			r := uploadsRouter(t, graft.Config{MaxBatch: 5, CSRF: &graft.CSRFConfig{},
+			r := uploadsRouter(t, graft.Config{MaxBatch: 5, CSRF: &graft.CSRFConfig{}, MaxBodyBytes: 1000,
 				Uploads: graft.UploadConfig{MaxFileBytes: 300_000, TempDir: dir}})
+
+			// JSON requests are unchanged beside uploads: MaxBodyBytes
+			// still bounds them (fasthttp streams bodies here).
+			status, body := tr.send(t, r, []byte(`{"query":"{ health }"}`), "application/json", nil)
+			if status != 200 || body != `{"data":{"health":"ok"}}` {
+				t.Fatalf("json: %d %s", status, body)
+			}
+			status, body = tr.send(t, r, []byte(`{"query":"{ health }","extensions":{"pad":"`+strings.Repeat("p", 1000)+`"}}`), "application/json", nil)
+			if code, _ := errorAnswer(t, body); status != 413 || code != "PAYLOAD_TOO_LARGE" {
+				t.Fatalf("json over MaxBodyBytes: %d %s", status, body)
+			}
 
 			// urql's Accept names multipart/mixed first: an upload still gets
 			// one JSON answer.
-			status, body := tr.send(t, r, single, singleCT, map[string]string{"graphql-preflight": "1",
+			status, body = tr.send(t, r, single, singleCT, map[string]string{"graphql-preflight": "1",
 				"Accept": "multipart/mixed, application/graphql-response+json, application/json, text/event-stream"})
 			var one struct{ SingleUpload fileAnswer }
 			decodeAnswer(t, status, body, &one)
