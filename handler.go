@@ -54,7 +54,7 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 		// A multipart upload is read as it arrives, within
 		// Config.Uploads rather than MaxBodyBytes (upload.go).
 		resp := &httpapi.Response{}
-		h.router.serveUpload(ctx, raw, req.Body, resp, nil)
+		h.router.serveUpload(ctx, raw, req.Body, req.ContentLength, resp, nil)
 		return webHTTPResponse(req, resp), nil
 	}
 	limit := h.router.Config().MaxBodyBytes

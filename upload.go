@@ -15,13 +15,13 @@ import (
 )
 
 func init() {
-	dispatch.Upload = func(ctx context.Context, router any, raw *httpapi.RawRequest, body io.Reader, resp *httpapi.Response) bool {
+	dispatch.Upload = func(ctx context.Context, router any, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response) bool {
 		r := router.(*Router)
 		if !r.takesUpload(raw) {
 			return false
 		}
 		*resp = httpapi.Response{}
-		r.serveUpload(ctx, raw, body, resp, nil)
+		r.serveUpload(ctx, raw, body, length, resp, nil)
 		return true
 	}
 }
@@ -159,7 +159,7 @@ func (r *Router) uploadPost(req *http.Request) bool {
 // serveUploadHTTP serves a multipart request over net/http.
 func (r *Router) serveUploadHTTP(w http.ResponseWriter, req *http.Request, raw *httpapi.RawRequest, st *requestState) {
 	resp := &st.answer
-	r.serveUpload(req.Context(), raw, req.Body, resp, st)
+	r.serveUpload(req.Context(), raw, req.Body, req.ContentLength, resp, st)
 	// A large answer is held within Config.MaxBufferedBytes, as in
 	// ServeHTTP.
 	if n := len(resp.Body); r.load.hold(n) {
@@ -173,14 +173,20 @@ func (r *Router) serveUploadHTTP(w http.ResponseWriter, req *http.Request, raw *
 }
 
 // serveUpload answers a multipart request of the GraphQL multipart
-// request specification whose body is read from body. CSRF prevention and
-// the Auth hook run before the body is read; the operations run once it
-// is read whole, with the files in their variables; the files are
-// released when the answer is complete, on every path.
-func (r *Router) serveUpload(ctx context.Context, raw *httpapi.RawRequest, body io.Reader, resp *httpapi.Response, st *requestState) {
+// request specification whose body is read from body; length is the
+// length the request announced (-1 when unknown). CSRF prevention and
+// the Auth hook run before the body is read, and a length over the limit
+// is refused then too; the operations run once the body is read whole,
+// with the files in their variables; the files are released when the
+// answer is complete, on every path.
+func (r *Router) serveUpload(ctx context.Context, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response, st *requestState) {
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
 	ctx, st, media := r.accept(ctx, raw, resp, st)
 	if st == nil {
+		return
+	}
+	if length > r.uploads.MaxBytes {
+		r.fail(resp, httpapi.ContentType(media), httpapi.BodyTooLarge(r.uploads.MaxBytes))
 		return
 	}
 	form, ue := upload.Parse(body, raw.ContentType, r.uploads)

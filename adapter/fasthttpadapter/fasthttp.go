@@ -180,7 +180,7 @@ func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
 		body = bytes.NewReader(ctx.PostBody())
 	}
 	resp := responses.Get().(*httpapi.Response)
-	if !dispatch.Upload(context.Background(), router, &raw, body, resp) {
+	if !dispatch.Upload(context.Background(), router, &raw, body, int64(req.Header.ContentLength()), resp) {
 		responses.Put(resp)
 		return false
 	}

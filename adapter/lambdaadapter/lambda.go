@@ -112,7 +112,7 @@ func run(ctx context.Context, router *graft.Router, limit int64, raw *httpapi.Ra
 	// A multipart upload is read within the router's Config.Uploads, not
 	// MaxBodyBytes; Lambda itself delivers the whole body in the event
 	// (6 MB for a synchronous invocation), so its files never exceed that.
-	if dispatch.Upload(ctx, router, raw, bytes.NewReader(raw.Body), resp) {
+	if dispatch.Upload(ctx, router, raw, bytes.NewReader(raw.Body), int64(len(raw.Body)), resp) {
 		return resp, nil
 	}
 	if int64(len(raw.Body)) > limit {

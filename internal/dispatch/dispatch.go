@@ -30,7 +30,8 @@ var Stream func(ctx context.Context, router any, raw *httpapi.RawRequest, resp *
 
 // Upload serves raw when it is a multipart request of the GraphQL
 // multipart request specification to a router that accepts uploads,
-// reading its body from body as it arrives (raw.Body is not used), and
-// writes the answer into resp; it reports false, reading nothing, for any
-// other request. The adapter calls it before reading the body itself.
-var Upload func(ctx context.Context, router any, raw *httpapi.RawRequest, body io.Reader, resp *httpapi.Response) bool
+// reading its body from body as it arrives (raw.Body is not used; length
+// is the length the request announced, -1 when unknown), and writes the
+// answer into resp; it reports false, reading nothing, for any other
+// request. The adapter calls it before reading the body itself.
+var Upload func(ctx context.Context, router any, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response) bool
