@@ -56,7 +56,7 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 		metric.WithUnit("{lookup}")); err != nil {
 		return nil, err
 	}
-	if in.received, err = m.Int64Counter("graphql.server.request.body.bytes", metric.WithDescription("Bytes of request bodies received, uploaded files included"),
+	if in.received, err = m.Int64Counter("graphql.server.request.body.size", metric.WithDescription("Bytes of request bodies received, uploaded files included"),
 		metric.WithUnit("By")); err != nil {
 		return nil, err
 	}
