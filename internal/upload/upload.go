@@ -282,8 +282,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // Parse reads a multipart request from body, whose Content-Type is
-// contentType, within lim. The caller closes the Form (also after an
-// error: Parse closes what it made then, and returns a nil Form).
+// contentType, within lim. The caller closes the Form once the request is
+// answered; after an error Parse has released everything it took and
+// returns a nil Form.
 func Parse(body io.Reader, contentType string, lim *Limits) (*Form, *Error) {
 	_, params, err := mime.ParseMediaType(contentType)
 	boundary := params["boundary"]
