@@ -553,3 +553,26 @@ func read(t *testing.T, u schema.Upload) string {
 	}
 	return string(b)
 }
+
+// TestMultipartWithoutUploadScalar: a router whose schema has no Upload
+// answers a multipart POST 415, as any body that is not JSON.
+func TestMultipartWithoutUploadScalar(t *testing.T) {
+	b := schema.New()
+	schema.QueryNoArgs(b, "health", func(context.Context) (string, error) { return "ok", nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.AcceptsUploads() {
+		t.Fatal("a schema without Upload accepts uploads")
+	}
+	body, ct := multipartRequest(t, `{"query":"{ health }"}`, `{}`)
+	status, resp := postMultipart(t, r, body, ct)
+	if status != http.StatusUnsupportedMediaType {
+		t.Fatalf("%d %s", status, resp)
+	}
+}
