@@ -95,6 +95,7 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 	setInt(&c.Uploads.MaxOperationsDepth, s.UploadMaxOpsDepth)
 	setInt64(&c.Uploads.MemoryFileBytes, s.UploadMemoryFile)
 	setInt64(&c.Uploads.MaxMemoryBytes, s.UploadMaxMemory)
+	setInt64(&c.Uploads.MaxDiskBytes, s.UploadMaxDisk)
 	setString(&c.Uploads.TempDir, s.UploadTempDir)
 	if s.CSRF != nil {
 		c.CSRF = nil

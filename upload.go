@@ -34,6 +34,7 @@ const (
 	DefaultUploadMaxOperationsDepth = 32
 	DefaultUploadMemoryFileBytes    = 64 << 10
 	DefaultUploadMaxMemoryBytes     = 16 << 20
+	DefaultUploadMaxDiskBytes       = 4 << 30
 )
 
 // UploadConfig bounds file uploads: multipart requests of the GraphQL
@@ -73,6 +74,10 @@ type UploadConfig struct {
 	// at once may take; past it files go to temporary files. Default
 	// 16 MiB.
 	MaxMemoryBytes int64
+	// MaxDiskBytes bounds the bytes the temporary files of every request
+	// hold at once; a file that would cross it is refused with 503
+	// SERVER_BUSY and Retry-After. Default 4 GiB.
+	MaxDiskBytes int64
 	// TempDir is where temporary files go. Default os.TempDir(). On Unix
 	// a temporary file is removed as soon as it is created (its open
 	// descriptor keeps the bytes until the request ends), so none is left
@@ -84,7 +89,7 @@ type UploadConfig struct {
 // with its default applied.
 func (u UploadConfig) withDefaults(maxBody int64) (UploadConfig, error) {
 	if u.MaxFileBytes < 0 || u.MaxFiles < 0 || u.MaxBytes < 0 || u.MaxParts < 0 || u.MaxMapPaths < 0 ||
-		u.MaxOperationsBytes < 0 || u.MaxOperationsDepth < 0 || u.MemoryFileBytes < 0 || u.MaxMemoryBytes < 0 {
+		u.MaxOperationsBytes < 0 || u.MaxOperationsDepth < 0 || u.MemoryFileBytes < 0 || u.MaxMemoryBytes < 0 || u.MaxDiskBytes < 0 {
 		return u, fmt.Errorf("graft: Uploads limits must not be negative")
 	}
 	if u.MaxFileBytes == 0 {
@@ -114,6 +119,9 @@ func (u UploadConfig) withDefaults(maxBody int64) (UploadConfig, error) {
 	if u.MaxMemoryBytes == 0 {
 		u.MaxMemoryBytes = DefaultUploadMaxMemoryBytes
 	}
+	if u.MaxDiskBytes == 0 {
+		u.MaxDiskBytes = DefaultUploadMaxDiskBytes
+	}
 	return u, nil
 }
 
@@ -134,6 +142,7 @@ func uploadLimits(s *schema.Schema, u UploadConfig) *upload.Limits {
 		MemoryFileBytes:    u.MemoryFileBytes,
 		TempDir:            u.TempDir,
 		Memory:             upload.NewBudget(u.MaxMemoryBytes),
+		Disk:               upload.NewBudget(u.MaxDiskBytes),
 	}
 }
 
@@ -191,7 +200,11 @@ func (r *Router) serveUpload(ctx context.Context, raw *httpapi.RawRequest, body 
 	}
 	form, ue := upload.Parse(body, raw.ContentType, r.uploads)
 	if ue != nil {
-		r.fail(resp, httpapi.ContentType(media), &httpapi.Error{Status: ue.Status, Err: gqlerr.New(ue.Code, ue.Message)})
+		e := &httpapi.Error{Status: ue.Status, Err: gqlerr.New(ue.Code, ue.Message)}
+		if ue.Status == http.StatusServiceUnavailable {
+			e.Header = http.Header{"Retry-After": {busyRetryAfter}}
+		}
+		r.fail(resp, httpapi.ContentType(media), e)
 		return
 	}
 	defer form.Close()

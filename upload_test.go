@@ -405,14 +405,25 @@ func TestUploadLimits(t *testing.T) {
 			}
 		})
 	}
+	// Temporary files of every request share MaxDiskBytes: past it, 503.
+	rd := uploadsRouter(t, graft.Config{Uploads: graft.UploadConfig{MaxDiskBytes: 50, MemoryFileBytes: 10, TempDir: t.TempDir()}})
+	body, ct := multipartRequest(t, singleOp, `{"0":["variables.file"]}`, filePart{name: "0", body: bytes.Repeat([]byte("x"), 100)})
+	req := httptest.NewRequest(http.MethodPost, "/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", ct)
+	rec := httptest.NewRecorder()
+	rd.ServeHTTP(rec, req)
+	if code, _ := errorAnswer(t, rec.Body.String()); rec.Code != 503 || code != "SERVER_BUSY" || rec.Header().Get("Retry-After") == "" {
+		t.Fatalf("over the disk budget: %d %s %v", rec.Code, rec.Body.String(), rec.Header())
+	}
+
 	// A Content-Length over the limit is refused before the body is read.
 	r := uploadsRouter(t, graft.Config{Uploads: cfg})
-	body, ct := multipartRequest(t, singleOp, `{"0":["variables.file"]}`, filePart{name: "0", body: bytes.Repeat([]byte("x"), 5000)})
+	body, ct = multipartRequest(t, singleOp, `{"0":["variables.file"]}`, filePart{name: "0", body: bytes.Repeat([]byte("x"), 5000)})
 	cb := &countingBody{r: bytes.NewReader(body)}
-	req := httptest.NewRequest(http.MethodPost, "/graphql", cb)
+	req = httptest.NewRequest(http.MethodPost, "/graphql", cb)
 	req.Header.Set("Content-Type", ct)
 	req.ContentLength = int64(len(body))
-	rec := httptest.NewRecorder()
+	rec = httptest.NewRecorder()
 	r.ServeHTTP(rec, req)
 	if code, _ := errorAnswer(t, rec.Body.String()); rec.Code != 413 || code != "PAYLOAD_TOO_LARGE" || cb.n != 0 {
 		t.Fatalf("got %d %s, %d bytes read", rec.Code, rec.Body.String(), cb.n)

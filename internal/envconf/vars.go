@@ -52,6 +52,7 @@ type Router struct {
 	UploadMaxOpsDepth    *Limit    `env:"GRAPHQL_UPLOAD_MAX_OPERATIONS_DEPTH" field:"Uploads.MaxOperationsDepth" default:"32" help:"nesting of the operations part of a multipart request (400 UPLOAD_OPERATIONS_TOO_DEEP past it)"`
 	UploadMemoryFile     *Limit    `env:"GRAPHQL_UPLOAD_MEMORY_FILE_BYTES" field:"Uploads.MemoryFileBytes" default:"65536" help:"an uploaded file up to this size stays in memory; a larger one goes to a temporary file"`
 	UploadMaxMemory      *Limit    `env:"GRAPHQL_UPLOAD_MAX_MEMORY_BYTES" field:"Uploads.MaxMemoryBytes" default:"16777216" help:"memory all uploaded files held at once may take; past it files go to temporary files"`
+	UploadMaxDisk        *Limit    `env:"GRAPHQL_UPLOAD_MAX_DISK_BYTES" field:"Uploads.MaxDiskBytes" default:"4294967296" help:"bytes the temporary files of all uploads in progress may hold; past it 503 SERVER_BUSY"`
 	UploadTempDir        string    `env:"GRAPHQL_UPLOAD_TEMP_DIR" field:"Uploads.TempDir" default:"the system's temporary directory" help:"directory of uploads' temporary files"`
 	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (cmd/graft: see CSRF_PROTECTION)"`
 }

@@ -78,6 +78,7 @@ type Limits struct {
 	MemoryFileBytes    int64 // a file of at most this many bytes stays in memory
 	TempDir            string
 	Memory             *Budget // the memory files share; nil: every file goes to disk
+	Disk               *Budget // the temporary files' bytes; nil: unbounded
 }
 
 // Budget is a byte budget shared by the files kept in memory.
@@ -147,7 +148,9 @@ type file struct {
 	upload *schemadef.Upload
 	f      *os.File // nil when in memory
 	name   string   // the temporary file's name, when not yet removed
-	mem    int64    // bytes taken from the budget
+	mem    int64    // bytes taken from the memory budget
+	disk   int64    // bytes taken from the disk budget
+	diskB  *Budget
 }
 
 // Close releases every file: memory goes back to the budget, temporary
@@ -174,6 +177,8 @@ func (x *file) release(mem *Budget) {
 	}
 	mem.give(x.mem)
 	x.mem = 0
+	x.diskB.give(x.disk)
+	x.disk = 0
 }
 
 // Attach puts the files into the variables of operation op (-1 when the
@@ -583,27 +588,28 @@ func spool(p *multipart.Part, cr *countingReader, lim *Limits) (*file, *Error) {
 	if err != nil {
 		return nil, diskFailed()
 	}
-	x.f = f
+	x.f, x.diskB = f, lim.Disk
 	if runtime.GOOS == "windows" {
 		x.name = f.Name() // an open file cannot be removed: Close removes it
 	} else {
 		_ = os.Remove(f.Name()) // the descriptor keeps the bytes until Close
 	}
+	w := diskWriter{x}
 	n := int64(0)
 	if len(head) > 0 {
-		if _, err := f.Write(head); err != nil {
+		if _, err := w.Write(head); err != nil {
 			x.release(nil)
-			return nil, diskFailed()
+			return nil, err.(writeError).refusal
 		}
 		n = int64(len(head))
 	}
-	m, err := io.Copy(onlyWriter{f}, lr)
+	m, err := io.Copy(w, lr)
 	n += m
 	if err != nil {
 		x.release(nil)
 		var we writeError
 		if errors.As(err, &we) {
-			return nil, diskFailed()
+			return nil, we.refusal
 		}
 		return nil, readFailed(cr, err)
 	}
@@ -624,16 +630,28 @@ func diskFailed() *Error {
 		Message: "The server cannot store the uploaded file now. Try again later."}
 }
 
-// onlyWriter hides the file's ReadFrom, so io.Copy reads into its own
+// diskWriter writes a file's bytes to its temporary file within the disk
+// budget. It hides the file's ReadFrom, so io.Copy reads into its own
 // buffer and write errors are told from read errors.
-type onlyWriter struct{ f *os.File }
+type diskWriter struct{ x *file }
 
-type writeError struct{ error }
+// writeError is a failure to store bytes, with the refusal it answers.
+type writeError struct{ refusal *Error }
 
-func (w onlyWriter) Write(b []byte) (int, error) {
-	n, err := w.f.Write(b)
+func (e writeError) Error() string { return e.refusal.Message }
+
+func (w diskWriter) Write(b []byte) (int, error) {
+	x := w.x
+	if x.diskB != nil {
+		if !x.diskB.take(int64(len(b))) {
+			return 0, writeError{&Error{Status: http.StatusServiceUnavailable, Code: gqlerr.ServerBusy,
+				Message: "Server busy: the uploads in progress hold all the temporary storage; retry later"}}
+		}
+		x.disk += int64(len(b))
+	}
+	n, err := x.f.Write(b)
 	if err != nil {
-		return n, writeError{err}
+		return n, writeError{diskFailed()}
 	}
 	return n, nil
 }

@@ -187,3 +187,27 @@ func TestNoTemporaryDirectory(t *testing.T) {
 		t.Fatalf("budget holds %d bytes", mem.Used())
 	}
 }
+
+// TestDiskBudget: the temporary files of every request share a budget;
+// a file that would cross it is refused with 503 SERVER_BUSY, and Close
+// gives its bytes back.
+func TestDiskBudget(t *testing.T) {
+	disk := NewBudget(1500)
+	lim := limits(t.TempDir(), NewBudget(0))
+	lim.Disk = disk
+	b, ct := body(t, `{"variables":{"a":null}}`, `{"a":["variables.a"]}`, map[string]string{"a": strings.Repeat("a", 1000)})
+	held, e := Parse(bytes.NewReader(b), ct, lim)
+	if e != nil || disk.Used() != 1000 {
+		t.Fatalf("%v, %d bytes of the disk budget used", e, disk.Used())
+	}
+	if _, e := Parse(bytes.NewReader(b), ct, lim); e == nil || e.Status != 503 || e.Code != "SERVER_BUSY" {
+		t.Fatalf("over the disk budget: %+v", e)
+	}
+	if disk.Used() != 1000 {
+		t.Fatalf("a refused file still holds: %d bytes used", disk.Used())
+	}
+	held.Close()
+	if disk.Used() != 0 {
+		t.Fatalf("%d bytes used after Close", disk.Used())
+	}
+}
