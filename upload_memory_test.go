@@ -4,11 +4,14 @@ package graft_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/graftgql/graft/adapter/fasthttpadapter"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/graftgql/graft"
 )
@@ -129,9 +133,31 @@ func TestUploadMemory(t *testing.T) {
 		size, concurrent = 1<<30, 100
 	}
 	r := uploadsRouter(t, graft.Config{Uploads: graft.UploadConfig{MaxFileBytes: 2 << 30, TempDir: t.TempDir()}})
-	srv := httptest.NewServer(r)
-	defer srv.Close()
-	url := srv.URL + "/graphql"
+	t.Run("net/http", func(t *testing.T) {
+		srv := httptest.NewServer(r)
+		defer srv.Close()
+		uploadMemory(t, srv.URL+"/graphql", size, concurrent)
+	})
+	t.Run("fasthttp", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done, started := make(chan error, 1), make(chan struct{})
+		go func() {
+			done <- fasthttpadapter.Serve(ctx, r, fasthttpadapter.ServeOptions{Listener: ln, Logger: discardLogger,
+				ReadTimeout: time.Hour, OnStart: func(string) { close(started) }})
+		}()
+		<-started
+		defer func() { cancel(); <-done }()
+		uploadMemory(t, "http://"+ln.Addr().String()+"/graphql", size, concurrent)
+	})
+}
+
+// uploadMemory measures one upload of size bytes, then concurrent 10 MiB
+// uploads, to url.
+func uploadMemory(t *testing.T, url string, size int64, concurrent int) {
 	streamedUpload(t, url, 10<<20) // warm up: connections, buffers, goroutines
 
 	idle := settle(t)
