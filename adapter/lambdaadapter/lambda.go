@@ -43,6 +43,12 @@ var ErrUnknownEvent = errors.New("graft lambda: event is not an API Gateway or f
 // is returned to Lambda only for an unknown event shape, a body that is
 // not valid base64, or a layer that fails to start; everything else is an
 // HTTP response.
+//
+// File uploads (a router whose schema uses schema.Upload) work within
+// Lambda's own bounds: the whole body arrives inside the event, and a
+// synchronous invocation's payload is at most 6 MB, so no upload is
+// larger than that, whatever the router's Config.Uploads allows; the
+// router's limits then apply to it as on any host.
 func Handler(router *graft.Router) HandlerFunc {
 	starter := graft.NewWebHandler(router)
 	limit := router.Config().MaxBodyBytes
