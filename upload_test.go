@@ -329,6 +329,9 @@ func TestUploadMalformedRequests(t *testing.T) {
 			if status != tc.status || code != tc.code {
 				t.Fatalf("got %d %s (%s), want %d %s", status, code, msg, tc.status, tc.code)
 			}
+			if tc.name == "file to a non-Upload variable" && !strings.Contains(msg, "String cannot represent a non string value: an uploaded file") {
+				t.Fatalf("message %q", msg)
+			}
 		})
 	}
 	// Bodies that are not multipart bodies of the specification.

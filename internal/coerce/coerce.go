@@ -358,9 +358,18 @@ func describe(b *strings.Builder, v any, depth int) {
 			describe(b, x[k], depth+1)
 		}
 		b.WriteString(" }")
-	case interface{ DescribeInput() string }:
-		b.WriteString(x.DescribeInput())
 	default:
+		if DescribeOther != nil {
+			if s, ok := DescribeOther(v); ok {
+				b.WriteString(s)
+				return
+			}
+		}
 		b.WriteString("a value")
 	}
 }
+
+// DescribeOther, when set, names the values of other Go types that
+// Describe meets ("a value" otherwise): package schemadef names uploaded
+// files.
+var DescribeOther func(v any) (string, bool)

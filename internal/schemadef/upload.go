@@ -42,8 +42,15 @@ func (u Upload) Open() *io.SectionReader {
 	return io.NewSectionReader(u.content, 0, u.Size)
 }
 
-// DescribeInput names the value in coercion errors.
-func (Upload) DescribeInput() string { return "an uploaded file" }
+func init() {
+	coerce.DescribeOther = func(v any) (string, bool) {
+		switch v.(type) {
+		case *Upload, Upload:
+			return "an uploaded file", true
+		}
+		return "", false
+	}
+}
 
 var uploadType = reflect.TypeFor[Upload]()
 
