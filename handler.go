@@ -54,7 +54,7 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 		// A multipart upload is read as it arrives, within
 		// Config.Uploads rather than MaxBodyBytes (upload.go).
 		resp := &httpapi.Response{}
-		h.router.serveUpload(ctx, raw, req.Body, req.ContentLength, resp, nil)
+		h.router.serveUploadInto(ctx, raw, req.Body, req.ContentLength, resp)
 		return webHTTPResponse(req, resp), nil
 	}
 	limit := h.router.Config().MaxBodyBytes
@@ -62,13 +62,12 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 	if err != nil {
 		return nil, fmt.Errorf("graft: read request body: %w", err)
 	}
-	var resp *httpapi.Response
+	raw := webRawRequest(req, body)
 	if tooLarge {
-		resp = bodylimit.TooLarge(limit)
-	} else {
-		resp = &httpapi.Response{}
-		h.router.serveInto(ctx, webRawRequest(req, body), resp)
+		raw.Body, raw.Refusal = nil, httpapi.BodyTooLarge(limit)
 	}
+	resp := &httpapi.Response{}
+	h.router.serveInto(ctx, raw, resp)
 	return webHTTPResponse(req, resp), nil
 }
 

@@ -21,7 +21,7 @@ func init() {
 			return false
 		}
 		*resp = httpapi.Response{}
-		r.serveUpload(ctx, raw, body, length, resp, nil)
+		r.serveUploadInto(ctx, raw, body, length, resp)
 		return true
 	}
 }
@@ -171,27 +171,40 @@ func (r *Router) serveUploadHTTP(w http.ResponseWriter, req *http.Request, raw *
 	r.serveUpload(req.Context(), raw, req.Body, req.ContentLength, resp, st)
 	// A large answer is held within Config.MaxBufferedBytes, as in
 	// ServeHTTP.
-	if n := len(resp.Body); r.load.hold(n) {
-		writeResponse(w, resp)
-		r.load.release(n)
-	} else {
+	n := len(resp.Body)
+	held := r.load.hold(n)
+	if !held {
 		resp.Body = nil
-		serverBusy(resp, msgTooManyBuffered)
-		writeResponse(w, resp)
+		r.fail(resp, httpapi.ContentTypeJSON, serverBusyError(msgTooManyBuffered))
+	}
+	r.leave(st, resp)
+	writeResponse(w, resp)
+	if held {
+		r.load.release(n)
 	}
 }
 
-// serveUpload answers a multipart request of the GraphQL multipart
-// request specification whose body is read from body; length is the
-// length the request announced (-1 when unknown). CSRF prevention and
-// the Auth hook run before the body is read, and a length over the limit
-// is refused then too; the operations run once the body is read whole,
-// with the files in their variables; the files are released when the
-// answer is complete, on every path.
+// serveUploadInto serves a multipart request through the door and writes
+// the complete answer into resp (the adapters and the web handler).
+func (r *Router) serveUploadInto(ctx context.Context, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response) {
+	st := &requestState{}
+	r.serveUpload(ctx, raw, body, length, resp, st)
+	r.leave(st, resp)
+}
+
+// serveUpload is serveWith for a multipart request of the GraphQL
+// multipart request specification whose body is read from body; length
+// is the length the request announced (-1 when unknown). It enters the
+// door with st, a fresh state; the caller leaves. CSRF prevention and the
+// Auth hook run before the body is read, and a length over the limit is
+// refused then too; the operations run once the body is read whole, with
+// the files in their variables; the files are released once the answer
+// is written into resp, on every path.
 func (r *Router) serveUpload(ctx context.Context, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response, st *requestState) {
+	ctx = r.enter(ctx, st, raw, resp)
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
-	ctx, st, media := r.accept(ctx, raw, resp, st)
-	if st == nil {
+	ctx, media, ok := r.accept(ctx, raw, resp, st)
+	if !ok {
 		return
 	}
 	if length > r.uploads.MaxBytes {

@@ -36,34 +36,107 @@ func Handler(router *graft.Router) fasthttp.RequestHandler {
 		if serveUpload(ctx, router) {
 			return
 		}
+		raw := rawRequest(ctx)
 		body, tooLarge := requestBody(ctx, limit)
 		if tooLarge {
-			writeResponse(ctx, bodylimit.TooLarge(limit))
+			refuse(ctx, router, &raw, httpapi.BodyTooLarge(limit))
 			return
 		}
-		req := &ctx.Request
-		raw := httpapi.RawRequest{
-			Method:      string(req.Header.Method()),
-			Path:        string(ctx.Path()),
-			RawQuery:    string(ctx.URI().QueryString()),
-			ContentType: string(req.Header.ContentType()),
-			Accept:      string(req.Header.Peek("Accept")),
-			Header:      func(name string) string { return string(req.Header.Peek(name)) },
-			Body:        body,
-			Remote:      ctx.RemoteAddr().String(),
-		}
+		raw.Body = body
 		// The request context is not used as the pipeline's context:
 		// fasthttp recycles it when the handler returns.
 		if serveStream(ctx, router, &raw) {
 			return
 		}
-		resp := responses.Get().(*httpapi.Response)
-		dispatch.Into(context.Background(), router, &raw, resp)
-		writeResponse(ctx, resp) // copies the body
-		if cap(resp.Body) <= maxPooledBody {
-			responses.Put(resp)
-		}
+		serve(ctx, router, &raw)
 	}
+}
+
+// rawRequest is the pipeline's view of the request of ctx, without its
+// body.
+func rawRequest(ctx *fasthttp.RequestCtx) httpapi.RawRequest {
+	req := &ctx.Request
+	return httpapi.RawRequest{
+		Method:      string(req.Header.Method()),
+		Path:        string(ctx.Path()),
+		RawQuery:    string(ctx.URI().QueryString()),
+		ContentType: string(req.Header.ContentType()),
+		Accept:      string(req.Header.Peek("Accept")),
+		Header:      func(name string) string { return string(req.Header.Peek(name)) },
+		Remote:      ctx.RemoteAddr().String(),
+	}
+}
+
+// requestBody returns the request body, reading it from fasthttp's body
+// stream within limit when the server streams bodies
+// (StreamRequestBody): fasthttp then hands over bodies of any size.
+func requestBody(ctx *fasthttp.RequestCtx, limit int64) (body []byte, tooLarge bool) {
+	s := ctx.RequestBodyStream()
+	if s == nil {
+		body = ctx.PostBody()
+		return body, int64(len(body)) > limit
+	}
+	body, tooLarge, err := bodylimit.ReadInto(nil, s, int64(ctx.Request.Header.ContentLength()), limit)
+	if err != nil {
+		return nil, false // the client is gone: an empty body answers it
+	}
+	return body, tooLarge
+}
+
+// serveUpload answers a multipart upload, reading its body from
+// fasthttp's body stream (Serve sets StreamRequestBody, so the files are
+// not held in memory) or from the body fasthttp has read. It reports
+// false, reading nothing, for any other request.
+func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
+	req := &ctx.Request
+	ct := req.Header.ContentType()
+	if !ctx.IsPost() || !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(ct)), []byte("multipart/")) {
+		return false
+	}
+	raw := rawRequest(ctx)
+	var body io.Reader
+	if s := ctx.RequestBodyStream(); s != nil {
+		body = s
+	} else {
+		body = bytes.NewReader(ctx.PostBody())
+	}
+	resp := responses.Get().(*httpapi.Response)
+	if !dispatch.Upload(context.Background(), router, &raw, body, int64(req.Header.ContentLength()), resp) {
+		responses.Put(resp)
+		return false
+	}
+	// A refusal may leave the body unread: read up to maxDrain of it, as
+	// net/http does, so the client reads the answer rather than a reset
+	// connection.
+	_, _ = io.CopyN(io.Discard, body, maxDrain)
+	writeResponse(ctx, resp)
+	if cap(resp.Body) <= maxPooledBody {
+		resp.Errors = nil
+		responses.Put(resp)
+	}
+	return true
+}
+
+// maxDrain bounds the unread body of a refused upload that is read and
+// dropped before the answer.
+const maxDrain = 256 << 10
+
+// serve runs raw through the router's pipeline and writes the answer.
+func serve(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawRequest) {
+	resp := responses.Get().(*httpapi.Response)
+	dispatch.Into(context.Background(), router, raw, resp)
+	writeResponse(ctx, resp) // copies the body
+	if cap(resp.Body) <= maxPooledBody {
+		resp.Errors = nil
+		responses.Put(resp)
+	}
+}
+
+// refuse answers raw with e through the router's door, so the hooks, the
+// access log and the metrics see the refusal.
+func refuse(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawRequest, e *httpapi.Error) {
+	raw.Body, raw.Refusal = nil, e
+	serve(ctx, router, raw)
 }
 
 // serveStream answers a subscription over Server-Sent Events (distinct
@@ -136,57 +209,4 @@ func writeResponse(ctx *fasthttp.RequestCtx, resp *httpapi.Response) {
 		}
 	}
 	ctx.SetBody(resp.Body)
-}
-
-// requestBody returns the request body, reading it from fasthttp's body
-// stream within limit when the server streams bodies
-// (StreamRequestBody): fasthttp then hands over bodies of any size.
-func requestBody(ctx *fasthttp.RequestCtx, limit int64) (body []byte, tooLarge bool) {
-	s := ctx.RequestBodyStream()
-	if s == nil {
-		body = ctx.PostBody()
-		return body, int64(len(body)) > limit
-	}
-	body, tooLarge, err := bodylimit.ReadInto(nil, s, int64(ctx.Request.Header.ContentLength()), limit)
-	if err != nil {
-		return nil, false // the client is gone: an empty body answers it
-	}
-	return body, tooLarge
-}
-
-// serveUpload answers a multipart upload, reading its body from
-// fasthttp's body stream (Serve sets StreamRequestBody, so the files are
-// not held in memory) or from the body fasthttp has read. It reports
-// false, reading nothing, for any other request.
-func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
-	req := &ctx.Request
-	ct := req.Header.ContentType()
-	if !ctx.IsPost() || !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(ct)), []byte("multipart/")) {
-		return false
-	}
-	raw := httpapi.RawRequest{
-		Method:      string(req.Header.Method()),
-		Path:        string(ctx.Path()),
-		RawQuery:    string(ctx.URI().QueryString()),
-		ContentType: string(ct),
-		Accept:      string(req.Header.Peek("Accept")),
-		Header:      func(name string) string { return string(req.Header.Peek(name)) },
-		Remote:      ctx.RemoteAddr().String(),
-	}
-	var body io.Reader
-	if s := ctx.RequestBodyStream(); s != nil {
-		body = s
-	} else {
-		body = bytes.NewReader(ctx.PostBody())
-	}
-	resp := responses.Get().(*httpapi.Response)
-	if !dispatch.Upload(context.Background(), router, &raw, body, int64(req.Header.ContentLength()), resp) {
-		responses.Put(resp)
-		return false
-	}
-	writeResponse(ctx, resp)
-	if cap(resp.Body) <= maxPooledBody {
-		responses.Put(resp)
-	}
-	return true
 }
