@@ -72,7 +72,6 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			raw.Refusal = err
 		} else {
 			raw.Body = body
-			st.info.BytesReceived = int64(len(body))
 			// The decoder unescapes the query into the buffer's spare
 			// room rather than allocate (the buffer goes back to the
 			// pool once the answer is complete).

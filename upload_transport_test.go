@@ -214,6 +214,7 @@ func TestUploadWithPersistedQueryHooksAndAccessLog(t *testing.T) {
 		PersistedQueries: &persisted.Options{Mode: persisted.APQ},
 		Hooks:            []graft.Hook{hook},
 		AccessLog:        slogTo(&logBuf),
+		MaxBatch:         2,
 	})
 	query := "mutation($file: Upload!) { singleUpload(file: $file) { size sha256 } }"
 	hash := sha([]byte(query))
@@ -245,6 +246,21 @@ func TestUploadWithPersistedQueryHooksAndAccessLog(t *testing.T) {
 	}
 	if !strings.Contains(logBuf.String(), fmt.Sprintf("bytes_received=%d", len(body))) {
 		t.Fatalf("access log:\n%s", logBuf.String())
+	}
+
+	// A batch of two hash-only operations sharing a file: each is an
+	// answer of its own; the first carries the body's bytes.
+	seen = nil
+	mu.Unlock()
+	body, ct = multipartRequest(t, `[{"variables":{"file":null},`+ext+`},{"variables":{"file":null},`+ext+`}]`,
+		`{"0":["0.variables.file","1.variables.file"]}`, filePart{name: "0", body: []byte("shared")})
+	status, resp = postMultipart(t, r, body, ct)
+	if status != 200 || strings.Count(resp, sha([]byte("shared"))) != 2 {
+		t.Fatalf("batch: %d %s", status, resp)
+	}
+	mu.Lock()
+	if want := []string{fmt.Sprintf("mutation hit 200 %d", len(body)), "mutation hit 200 0"}; fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Fatalf("hooks saw %q, want %q", seen, want)
 	}
 }
 
