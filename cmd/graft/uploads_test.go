@@ -5,7 +5,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -13,24 +12,13 @@ import (
 // its defaults: 16 MiB per file, 10 files per request, HTTP batching on,
 // CSRF prevention on; a variable that is set still wins.
 func TestUploadsExample(t *testing.T) {
-	build := func(env map[string]string) *server {
-		srv, err := newServer(func(name string) (string, bool) {
-			v, ok := env[name]
-			return v, ok
-		}, io.Discard)
-		if err != nil {
-			t.Fatalf("newServer: %v", err)
-		}
-		t.Cleanup(srv.close)
-		return srv
-	}
-	srv := build(map[string]string{"GRAFT_EXAMPLE": "uploads"})
+	srv := startServer(t, map[string]string{"GRAFT_EXAMPLE": "uploads"})
 	cfg := srv.router.Config()
 	if cfg.Uploads.MaxFileBytes != 16<<20 || cfg.Uploads.MaxFiles != 10 || cfg.MaxBatch != 10 || cfg.CSRF == nil || !srv.router.AcceptsUploads() {
 		t.Fatalf("uploads defaults: %+v, batch %d, csrf %v", cfg.Uploads, cfg.MaxBatch, cfg.CSRF)
 	}
 
-	// A batch of two uploads through the served handler.
+	// A batch of two uploads sharing one file, over HTTP.
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	w.WriteField("operations", `[{"query":"mutation($f: Upload!) { singleUpload(file: $f) { size } }","variables":{"f":null}},`+
@@ -39,21 +27,26 @@ func TestUploadsExample(t *testing.T) {
 	fw, _ := w.CreateFormFile("0", "a.txt")
 	fw.Write([]byte("hello"))
 	w.Close()
-	req := httptest.NewRequest(http.MethodPost, "/graphql", &body)
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/graphql", &body)
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	req.Header.Set("graphql-preflight", "1")
-	rec := httptest.NewRecorder()
-	srv.opts.Handler.ServeHTTP(rec, req)
-	if want := `[{"data":{"singleUpload":{"size":5}}},{"data":{"singleUpload":{"filename":"a.txt"}}}]`; rec.Code != 200 || rec.Body.String() != want {
-		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := `[{"data":{"singleUpload":{"size":5}}},{"data":{"singleUpload":{"filename":"a.txt"}}}]`; resp.StatusCode != 200 || string(got) != want {
+		t.Fatalf("%d %s", resp.StatusCode, got)
 	}
 
-	srv = build(map[string]string{"GRAFT_EXAMPLE": "uploads", "GRAPHQL_BATCH_MAX": "0", "GRAPHQL_UPLOAD_MAX_FILE_BYTES": "1000"})
+	srv = startServer(t, map[string]string{"GRAFT_EXAMPLE": "uploads", "GRAPHQL_BATCH_MAX": "0", "GRAPHQL_UPLOAD_MAX_FILE_BYTES": "1000"})
 	if cfg := srv.router.Config(); cfg.MaxBatch != 0 || cfg.Uploads.MaxFileBytes != 1000 {
 		t.Fatalf("set variables lost: batch %d, %+v", cfg.MaxBatch, cfg.Uploads)
 	}
 	// Other examples keep cmd/graft's defaults.
-	if cfg := build(map[string]string{"GRAFT_EXAMPLE": "starwars"}).router.Config(); cfg.MaxBatch != 0 || build(map[string]string{"GRAFT_EXAMPLE": "starwars"}).router.AcceptsUploads() {
-		t.Fatalf("starwars: batch %d", cfg.MaxBatch)
+	srv = startServer(t, map[string]string{"GRAFT_EXAMPLE": "starwars"})
+	if cfg := srv.router.Config(); cfg.MaxBatch != 0 || srv.router.AcceptsUploads() {
+		t.Fatalf("starwars: batch %d, uploads %v", cfg.MaxBatch, srv.router.AcceptsUploads())
 	}
 }
