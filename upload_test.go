@@ -319,7 +319,7 @@ func TestUploadMalformedRequests(t *testing.T) {
 		// A JSON value is never an Upload.
 		{"Upload variable sent as JSON", [][2]string{{"operations", `{"query":"mutation($file: Upload!) { singleUpload(file: $file) { size } }","variables":{"file":"x"}}`},
 			{"map", `{}`}}, 400, "BAD_USER_INPUT"},
-		{"Upload literal", [][2]string{{"operations", `{"query":"mutation { singleUpload(file: \"x\") { size } }"}`}, {"map", `{}`}}, 400, "GRAPHQL_VALIDATION_FAILED"},
+		{"Upload literal", [][2]string{{"operations", `{"query":"mutation { singleUpload(file: \"x\") { size } }"}`}, {"map", `{}`}}, 400, "BAD_USER_INPUT"},
 		{"operations is not a GraphQL request", [][2]string{{"operations", `{"query":42,"variables":{"file":null}}`}, fileMap, file}, 400, "BAD_REQUEST"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
