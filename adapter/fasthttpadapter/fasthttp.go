@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"sync"
@@ -98,7 +99,7 @@ func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
 	if s := ctx.RequestBodyStream(); s != nil {
 		body = s
 	} else {
-		body = bytes.NewReader(ctx.PostBody())
+		body = bufferedBody(&ctx.Request)
 	}
 	resp := responses.Get().(*httpapi.Response)
 	if !dispatch.Upload(context.Background(), router, &raw, body, int64(req.Header.ContentLength()), resp) {
@@ -115,6 +116,51 @@ func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
 		responses.Put(resp)
 	}
 	return true
+}
+
+// bufferedBody returns the multipart body fasthttp has read. A server
+// without DisablePreParseMultipartForm has parsed it into a form already,
+// keeping no order between its parts: the body is then written again in
+// the specification's order, operations, map, then the files.
+func bufferedBody(req *fasthttp.Request) io.Reader {
+	raw := req.SwapBody(nil)
+	req.SwapBody(raw)
+	if len(raw) > 0 {
+		return bytes.NewReader(raw)
+	}
+	form, err := req.MultipartForm()
+	if err != nil {
+		return bytes.NewReader(nil) // answered as a malformed body
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	_ = w.SetBoundary(string(req.Header.MultipartFormBoundary()))
+	for _, name := range []string{"operations", "map"} {
+		for _, v := range form.Value[name] {
+			_ = w.WriteField(name, v)
+		}
+	}
+	for name, vs := range form.Value {
+		if name != "operations" && name != "map" {
+			for _, v := range vs {
+				_ = w.WriteField(name, v)
+			}
+		}
+	}
+	for _, fhs := range form.File {
+		for _, fh := range fhs {
+			pw, err := w.CreatePart(fh.Header)
+			if err != nil {
+				continue
+			}
+			if f, err := fh.Open(); err == nil {
+				_, _ = io.Copy(pw, f)
+				_ = f.Close()
+			}
+		}
+	}
+	_ = w.Close()
+	return &buf
 }
 
 // maxDrain bounds the unread body of a refused upload that is read and
