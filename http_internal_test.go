@@ -40,7 +40,7 @@ func TestPlainPostSkipsOnlyNonStreamingRequests(t *testing.T) {
 		if got := plainPost(req); got != c.plain {
 			t.Errorf("%s %v: plainPost = %v, want %v", c.method, c.headers, got, c.plain)
 		}
-		streaming := isWebSocket(req) || r.isSSE(req) || acceptsMultipart(req.Header.Values("Accept"))
+		streaming := isWebSocket(req) || r.isSSE(req) || mayStream(req.Header.Values("Accept"))
 		if c.plain && streaming {
 			t.Errorf("%s %v: let through, but a streaming transport takes it", c.method, c.headers)
 		}

@@ -1,11 +1,8 @@
 package graft
 
 import (
+	"context"
 	"net/http"
-	"strings"
-
-	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // Multipart subscriptions as Apollo Client and Apollo Router speak them:
@@ -22,47 +19,9 @@ var (
 // multipartType is the content type of a multipart subscription.
 const multipartType = `multipart/mixed;boundary="graphql";subscriptionSpec="1.0"`
 
-// acceptsMultipart reports whether an Accept header list asks for
-// multipart subscriptions: multipart/mixed with subscriptionSpec=1.0
-// (quoted or not).
-func acceptsMultipart(values []string) bool {
-	found := false
-	mediaRanges(values, func(mt, params string) bool {
-		if mt != "multipart/mixed" {
-			return true
-		}
-		for p := range strings.SplitSeq(params, ";") {
-			k, v, _ := strings.Cut(p, "=")
-			if strings.EqualFold(strings.TrimSpace(k), "subscriptionSpec") && strings.Trim(strings.TrimSpace(v), `"`) == "1.0" {
-				found = true
-				return false
-			}
-		}
-		return true
-	})
-	return found
-}
-
-// serveMultipart answers a request that accepts multipart subscriptions.
-// A subscription streams its events as parts; any other operation, and
-// every error before the stream starts, gets the ordinary JSON response
-// (application/graphql-response+json).
-func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
-	op, stop, ok := r.startHTTPStream(w, req)
-	if !ok {
-		return
-	}
-	defer stop(nil)
-	if op.stream == nil {
-		writeResponse(w, &op.resp)
-		return
-	}
-	if !r.subs.acquireSub() {
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
-		return
-	}
-	defer r.subs.releaseSub()
+// multipartEvents streams the events of a subscription as multipart
+// parts until it ends.
+func (r *Router) multipartEvents(w http.ResponseWriter, op *operation, stop context.CancelCauseFunc) {
 	h := w.Header()
 	h.Set("Content-Type", multipartType)
 	h.Set("Cache-Control", "no-cache")

@@ -39,23 +39,15 @@ var (
 	sseKeepAlive = []byte(":\n\n")
 )
 
-// acceptsEventStream reports whether an Accept header list holds
-// text/event-stream. A request without Accept is a JSON request.
-func acceptsEventStream(values []string) bool {
-	found := false
-	mediaRanges(values, func(mt, _ string) bool {
-		found = mt == "text/event-stream"
-		return !found
-	})
-	return found
-}
-
-// isSSE reports whether req belongs to graphql-sse: an event-stream
-// request, a request carrying a reservation token, or a reservation (PUT)
-// when the schema has subscriptions (otherwise PUT stays a 405).
+// isSSE reports whether req belongs to graphql-sse's single connection
+// mode: a request carrying a reservation token (a GET may carry it as the
+// token query parameter), or a reservation (PUT) when the schema has
+// subscriptions (otherwise PUT stays a 405). Its distinct connections
+// mode is negotiated from Accept (serveHTTPStream).
 func (r *Router) isSSE(req *http.Request) bool {
 	return req.Method == http.MethodPut && schemadef.Model(r.schema).Subscription != nil ||
-		req.Header.Get(sseTokenHeader) != "" || acceptsEventStream(req.Header.Values("Accept"))
+		req.Header.Get(sseTokenHeader) != "" ||
+		req.Method == http.MethodGet && strings.Contains(req.URL.RawQuery, "token=") && req.URL.Query().Get("token") != ""
 }
 
 // serveSSE dispatches the graphql-sse requests.
@@ -67,7 +59,7 @@ func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
 	switch {
 	case req.Method == http.MethodPut:
 		r.sseReserve(w, req)
-	case token != "":
+	default:
 		c := r.subs.sseConn(token)
 		if c == nil {
 			r.writeError(w, &httpapi.Error{Status: http.StatusNotFound,
@@ -86,8 +78,6 @@ func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
 			r.writeError(w, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"GET, POST, DELETE"}},
 				Err: gqlerr.New(gqlerr.BadRequest, "Method "+req.Method+" is not allowed with an event-stream token")})
 		}
-	default:
-		r.sseDistinct(w, req)
 	}
 }
 
@@ -101,40 +91,6 @@ func (r *Router) startSSE(w http.ResponseWriter) *httpStream {
 	s := newHTTPStream(w, r.subs.cfg.WriteTimeout)
 	_ = s.write(sseOpen)
 	return s
-}
-
-// sseDistinct serves one operation on its own event stream. Request
-// errors (parse, validation, variables, limits, CSRF) arrive as a next
-// event, as the protocol asks; refusals of the request itself (401, 403,
-// 413, 415, 503) answer with their status.
-func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
-	op, stop, ok := r.startHTTPStream(w, req)
-	if !ok {
-		return
-	}
-	defer stop(nil)
-	if op.stream == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
-		writeResponse(w, &op.resp)
-		return
-	}
-	if op.stream == nil {
-		s := r.startSSE(w)
-		_ = s.write(sseNext, op.resp.Body, sseEnd, sseComplete)
-		return
-	}
-	if !r.subs.acquireSub() {
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
-		return
-	}
-	defer r.subs.releaseSub()
-	s := r.startSSE(w)
-	complete := r.streamEvents(op, stop,
-		func(body []byte) error { return s.write(sseNext, body, sseEnd) },
-		func() error { return s.write(sseKeepAlive) })
-	if complete {
-		_ = s.write(sseComplete)
-	}
 }
 
 // sseConn is a single-connection-mode reservation and, once connected,
@@ -360,6 +316,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.
+	raw.Accept = httpapi.MediaGraphQLResponse // the answers travel in the stream
 	op := r.startRaw(ctx, raw)
 	idJSON, _ := json.Marshal(id)
 	if op.stream == nil {

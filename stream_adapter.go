@@ -20,7 +20,7 @@ func init() {
 // streamRaw is the streaming transports for adapters that have no
 // net/http ResponseWriter (see dispatch.Stream): SSE in distinct
 // connections mode and multipart subscriptions, with the behaviour of
-// sseDistinct and serveMultipart. Single connection SSE needs requests
+// serveHTTPStream. Single connection SSE needs requests
 // that share a stream, and WebSocket a hijacked connection: they are
 // served by the net/http router only.
 func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) (func(func(...[]byte) error), bool) {
@@ -29,35 +29,36 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 			Err: gqlerr.New(gqlerr.OperationUnsupported, "WebSocket is served by the net/http router only: use Server-Sent Events or multipart subscriptions here")})
 		return nil, true
 	}
-	accept := []string{raw.Accept}
-	sse := acceptsEventStream(accept)
-	if !sse && !acceptsMultipart(accept) {
+	accept := raw.Accept
+	if !mayStream([]string{accept}) {
 		return nil, false
 	}
-	if !r.subs.acquireConn() {
-		r.fail(resp, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
-		return nil, true
-	}
 	sctx, cancel := context.WithCancelCause(ctx)
-	var once sync.Once
-	stop := func(cause error) {
-		cancel(cause)
-		once.Do(r.subs.releaseConn)
-	}
 	op := r.startRaw(sctx, raw)
+	raw.Accept = accept
 	if op.stream == nil {
-		if sse && (op.resp.Status == http.StatusOK || op.resp.Status == http.StatusBadRequest) {
+		defer cancel(nil)
+		if answerFormat(accept, false) == httpapi.FormatEventStream &&
+			(op.resp.Status == http.StatusOK || op.resp.Status == http.StatusBadRequest) {
 			// Request errors, and queries, are a next event.
 			body := append([]byte(nil), op.resp.Body...)
 			sseHeaders(resp, op.resp.Header)
 			return func(write func(...[]byte) error) {
-				defer stop(nil)
 				_ = write(sseOpen, sseNext, body, sseEnd, sseComplete)
 			}, true
 		}
 		*resp = op.resp
-		stop(nil)
 		return nil, true
+	}
+	if !r.subs.acquireConn() {
+		cancel(nil)
+		r.fail(resp, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
+		return nil, true
+	}
+	var once sync.Once
+	stop := func(cause error) {
+		cancel(cause)
+		once.Do(r.subs.releaseConn)
 	}
 	if !r.subs.acquireSub() {
 		stop(nil)
@@ -65,7 +66,7 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
 		return nil, true
 	}
-	if sse {
+	if answerFormat(accept, true) == httpapi.FormatEventStream {
 		sseHeaders(resp, op.resp.Header)
 		return func(write func(...[]byte) error) {
 			write = serialised(write)

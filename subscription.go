@@ -251,11 +251,17 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(st
 }
 
 // startRaw is start for a request that came over HTTP: CSRF prevention,
-// the Auth hook and request decoding run first, as for every request.
+// the Auth hook and request decoding run first, as for every request. A
+// request whose Accept header allows a single JSON result gets its
+// answers (errors, and the result of an operation that does not stream)
+// in that media type; any other is answered as
+// application/graphql-response+json inside its stream.
 func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operation {
 	sink := &streamSink{}
 	op := &operation{}
-	raw.Accept = httpapi.MediaGraphQLResponse
+	if _, ok := httpapi.Negotiate(raw.Accept); !ok {
+		raw.Accept = httpapi.MediaGraphQLResponse
+	}
 	r.serve(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp)
 	op.stream, op.ctx = sink.stream, sink.ctx
 	return op
@@ -280,16 +286,17 @@ func (r *Router) pump(op *operation, send func(body []byte) error) error {
 }
 
 // serveStream serves the streaming transports on the GraphQL path and
-// reports whether req was one of theirs: a WebSocket upgrade, an
-// event-stream request (graphql-sse) or a multipart subscription request.
+// reports whether req was one of theirs: a WebSocket upgrade, graphql-sse's
+// single connection mode, or a request whose Accept header names a stream
+// format (negotiated once the operation is known: see serveHTTPStream).
 func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 	switch {
 	case isWebSocket(req):
 		r.serveWebSocket(w, req)
 	case r.isSSE(req):
 		r.serveSSE(w, req)
-	case acceptsMultipart(req.Header.Values("Accept")):
-		r.serveMultipart(w, req)
+	case mayStream(req.Header.Values("Accept")):
+		r.serveHTTPStream(w, req)
 	default:
 		return false
 	}
@@ -313,19 +320,6 @@ func headerHasToken(values []string, token string) bool {
 	return false
 }
 
-// mediaRanges yields the media types of an Accept header list with their
-// parameters.
-func mediaRanges(values []string, yield func(mt, params string) bool) {
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			mt, params, _ := strings.Cut(part, ";")
-			if !yield(strings.ToLower(strings.TrimSpace(mt)), params) {
-				return
-			}
-		}
-	}
-}
-
 // errNotStream is returned by send functions once the client is gone.
 var errNotStream = errors.New("graft: client gone")
 
@@ -343,27 +337,42 @@ func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
 	writeResponse(w, &resp)
 }
 
-// startHTTPStream is the start of a streaming request over HTTP (SSE's
-// distinct connections mode, multipart): the request is decoded, counted
-// as a connection and run through the pipeline. When ok is false the
-// answer is written; otherwise the caller serves op and calls stop, which
-// ends the operation's context and, the first time, releases the
+// startHTTPStream is the start of a request over HTTP that may stream
+// (SSE's distinct connections mode, multipart): the request is decoded
+// and run through the pipeline as one of the requests in flight, and
+// counted as a connection once its operation streams. When ok is false
+// the answer is written; otherwise the caller serves op and calls stop,
+// which ends the operation's context and, the first time, releases the
 // connection.
-func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (op *operation, stop context.CancelCauseFunc, ok bool) {
+func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (raw *httpapi.RawRequest, op *operation, stop context.CancelCauseFunc, ok bool) {
 	raw, e := r.rawFromHTTP(req)
 	if e != nil {
 		r.writeError(w, e)
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	if !r.subs.acquireConn() {
-		r.writeError(w, tooManyConnections())
-		return nil, nil, false
+	accept := raw.Accept
+	if !r.load.enter() {
+		var resp httpapi.Response
+		serverBusy(&resp, msgTooManyInFlight)
+		writeResponse(w, &resp)
+		return nil, nil, nil, false
 	}
 	ctx, cancel := context.WithCancelCause(req.Context())
+	op = r.startRaw(ctx, raw)
+	r.load.leave()
+	raw.Accept = accept
+	if op.stream == nil {
+		return raw, op, cancel, true
+	}
+	if !r.subs.acquireConn() {
+		cancel(nil)
+		r.writeError(w, tooManyConnections())
+		return nil, nil, nil, false
+	}
 	var release sync.Once
 	stop = func(cause error) {
 		cancel(cause)
 		release.Do(r.subs.releaseConn)
 	}
-	return r.startRaw(ctx, raw), stop, true
+	return raw, op, stop, true
 }
