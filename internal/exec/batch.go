@@ -594,8 +594,10 @@ type fieldCtx struct {
 	tracked bool
 	hasSel  bool
 	view    selectionView
-	// sink collects what the resolver reports with AddError; the writer
-	// attaches it to the field (prefetched.added).
+	// sink collects what a tracked resolver reports with AddError; the
+	// writer attaches it to the field (prefetched.added). An untracked
+	// resolver (fieldContext) reports to the request's sink, which the
+	// writer reads once the resolver returns.
 	sink errorSink
 }
 
@@ -612,7 +614,9 @@ func (c *fieldCtx) Value(k any) any {
 		}
 		return nil
 	case sinkKey{}:
-		return &c.sink
+		if c.tracked {
+			return &c.sink
+		}
 	}
 	return c.Context.Value(k)
 }
