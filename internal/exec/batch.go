@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -532,7 +533,16 @@ func (r *request) callBatch(g *batchGroup, parents []unsafe.Pointer, ctx context
 			res, errs = nil, []error{errPanic}
 		}
 	}()
-	return g.def.Batch(ctx, parents, g.args)
+	res, size, errs = g.def.Batch(ctx, parents, g.args)
+	var ce *schema.BatchCountError
+	if len(errs) == 1 && errors.As(errs[0], &ce) {
+		// A bug of the resolver: logged once, and an internal error on
+		// every parent, whatever the masking.
+		r.e.logger.ErrorContext(ctx, "graphql: batch resolver broke its contract",
+			"field", g.f.parent+"."+g.f.name, "error", ce.Error())
+		return nil, size, []error{errPanic}
+	}
+	return res, size, errs
 }
 
 // children appends the objects of the value at p (described by out) that
