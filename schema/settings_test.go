@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -71,6 +72,46 @@ func TestUnknownSettingsFailBuild(t *testing.T) {
 		"c: String! @cacheControl(maxAge: 60)", "directive @audit on FIELD_DEFINITION"} {
 		if !strings.Contains(sdl, w) {
 			t.Errorf("SDL lacks %q:\n%s", w, sdl)
+		}
+	}
+}
+
+// TestCacheControlScopeOnlyWithHints: the @cacheControl directive and its
+// CacheControlScope enum are in the schema (its SDL and introspection)
+// only when a declaration uses a cache hint, as Apollo Server declares
+// them only for a schema that uses them.
+func TestCacheControlScopeOnlyWithHints(t *testing.T) {
+	hello := func(context.Context) (string, error) { return "hi", nil }
+	for _, hinted := range []bool{false, true} {
+		b := schema.New()
+		var opts []schema.Option
+		if hinted {
+			opts = append(opts, schema.CacheControl(60, schema.CachePrivate))
+		}
+		schema.QueryNoArgs(b, "hello", hello, opts...)
+		s, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sdl := s.SDL()
+		for _, w := range []string{"enum CacheControlScope", "directive @cacheControl"} {
+			if strings.Contains(sdl, w) != hinted {
+				t.Errorf("hinted %v: SDL has %q: %v\n%s", hinted, w, !hinted, sdl)
+			}
+		}
+		e := exec.New(s, exec.Options{})
+		doc, errs := e.Prepare(`{ __type(name: "CacheControlScope") { name } }`)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		op, _ := doc.Operation("")
+		got := string(e.Execute(context.Background(), op, nil, nil, nil))
+		want := `{"data":{"__type":null}}`
+		if hinted {
+			want = `{"data":{"__type":{"name":"CacheControlScope"}}}`
+		}
+		if got != want {
+			t.Errorf("hinted %v: %s, want %s", hinted, got, want)
 		}
 	}
 }

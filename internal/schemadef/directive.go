@@ -50,6 +50,12 @@ type DirectiveDef struct {
 	// Printing says where the directive is printed (DirectiveEverywhere
 	// by default).
 	Printing DirectivePrinting
+	// Deprecated, when not empty, deprecates the directive with this
+	// reason, as graphql-js 16.15 serves it: __Directive.isDeprecated and
+	// deprecationReason, and __Schema.directives lists it only with
+	// includeDeprecated: true. SDL has no syntax for it: the printed SDL
+	// does not show it.
+	Deprecated string
 }
 
 // DirectiveLocation is a place in a document or schema where a directive
