@@ -296,11 +296,15 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, nextPaths *[]*p
 			}
 		}
 	}
-	for _, c := range seq {
-		ctx := r.taskContext(c.f)
-		p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
-		*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
-		ctx.task.Done()
+	if serial || len(seq) < 2 {
+		for _, c := range seq {
+			ctx := r.taskContext(c.f)
+			p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
+			*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
+			ctx.task.Done()
+		}
+	} else {
+		r.runSequence(seq)
 	}
 	r.runTasks(conc, groups, all)
 	kids := *next
@@ -459,6 +463,52 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 			r.runTask(i, conc, groups, all, &ctxs[i])
 		}()
 	}
+	wg.Wait()
+}
+
+// runSequence runs the resolvers of a level that are not concurrent, one
+// at a time and in order, on this goroutine until one of them waits for a
+// load: the rest of the sequence then goes on in a goroutine of its own
+// while it waits (handing over before the batch is sent), so that their
+// loads share one batch rather than one each, and the baton keeps any two
+// of them from running at once.
+func (r *request) runSequence(seq []resolverCall) {
+	ctxs := r.st.newCtxs(len(seq))
+	baton := make(chan struct{}, 1)
+	var wg sync.WaitGroup
+	// run runs seq[start:]; ctxs[start] is registered already.
+	var run func(start int)
+	run = func(start int) {
+		for i := start; i < len(seq); i++ {
+			ctx, c := &ctxs[i], seq[i]
+			if i > start {
+				r.initTaskContext(ctx, c.f)
+			}
+			handedOff := false
+			var handoff func()
+			if i+1 < len(seq) {
+				next := i + 1
+				handoff = func() {
+					handedOff = true
+					r.initTaskContext(&ctxs[next], seq[next].f)
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						run(next)
+					}()
+				}
+			}
+			ctx.task.Serialize(baton, handoff)
+			p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
+			*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
+			ctx.task.Done()
+			if handedOff {
+				return // the rest of the sequence runs in the goroutine started
+			}
+		}
+	}
+	r.initTaskContext(&ctxs[0], seq[0].f)
+	run(0)
 	wg.Wait()
 }
 
