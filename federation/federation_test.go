@@ -444,7 +444,7 @@ func TestEntitiesThroughHooksAndPersistedQueries(t *testing.T) {
 	}
 	client := grafttest.New(r)
 	vars := map[string]any{"r": []any{rep("__typename", "Sku", "code", "tee", "variation", rep("id", "red"))}}
-	if res := client.Do(t, entitiesQuery, vars, grafttest.HashOnly()); res.ErrorWithCode(graft.CodePersistedQueryNotFound) == nil {
+	if res := client.Do(t, entitiesQuery, vars, grafttest.HashOnly()); !res.HasErrorCode(graft.CodePersistedQueryNotFound) {
 		t.Fatalf("unknown hash: %s", res.Body)
 	}
 	client.Do(t, entitiesQuery, vars, grafttest.Persisted()).NoErrors(t)
