@@ -2,15 +2,19 @@ package graft
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
 // Defaults of SubscriptionConfig, applied to zero fields.
@@ -93,88 +97,25 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 	return c
 }
 
-// hub counts the router's connections and subscriptions and tells them
-// when the server shuts down.
+// hub is the router's transport.Hub (connections, subscriptions, bounds,
+// shutdown) with the state its own transports share: the reservations of
+// single-connection SSE and the clocks of WebSocket connections.
 type hub struct {
+	*transport.Hub
 	cfg      SubscriptionConfig
 	mu       sync.Mutex
-	conns    int
-	subs     int
-	closing  chan struct{}
-	closed   bool
 	sseConns map[string]*sseConn // single connection mode, by token
-	// wsConns holds the open WebSocket connections, for shutdown.
-	wsConns map[*wsConn]struct{}
 	// inits closes WebSocket connections not initialised in time; pings
 	// sends the keep-alive pings of the initialised ones.
 	inits, pings *wsClock
 }
 
-// addWS adds c to the connections CloseSubscriptions shuts down and
-// reports true, or reports false once shutdown has begun.
-func (h *hub) addWS(c *wsConn) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return false
-	}
-	h.wsConns[c] = struct{}{}
-	return true
-}
-
-func (h *hub) removeWS(c *wsConn) {
-	h.mu.Lock()
-	delete(h.wsConns, c)
-	h.mu.Unlock()
-}
-
 func newHub(cfg SubscriptionConfig) *hub {
-	h := &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, wsConns: map[*wsConn]struct{}{}}
+	cfg = cfg.withDefaults()
+	h := &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}}
 	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
 	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
 	return h
-}
-
-// acquireConn counts a new connection, or reports false when full or
-// shutting down.
-func (h *hub) acquireConn() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || h.conns >= h.cfg.MaxConnections {
-		return false
-	}
-	h.conns++
-	return true
-}
-
-func (h *hub) releaseConn() {
-	h.mu.Lock()
-	h.conns--
-	h.mu.Unlock()
-}
-
-// acquireSub counts a new subscription, or reports false when full.
-func (h *hub) acquireSub() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.subs >= h.cfg.MaxSubscriptions {
-		return false
-	}
-	h.subs++
-	return true
-}
-
-func (h *hub) releaseSub() {
-	h.mu.Lock()
-	h.subs--
-	h.mu.Unlock()
-}
-
-// counts returns the open connections and running subscriptions.
-func (h *hub) counts() (conns, subs int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.conns, h.subs
 }
 
 // CloseSubscriptions completes every running subscription and closes
@@ -183,19 +124,7 @@ func (h *hub) counts() (conns, subs int) {
 // it from http.Server.RegisterOnShutdown, since http.Server.Shutdown does
 // not wait for hijacked connections and would wait out its grace period
 // for open streams.
-func (r *Router) CloseSubscriptions() {
-	h := r.subs
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.closed {
-		h.closed = true
-		close(h.closing)
-		for c := range h.wsConns {
-			go c.shutdown()
-		}
-		clear(h.wsConns)
-	}
-}
+func (r *Router) CloseSubscriptions() { r.subs.Close() }
 
 // streamSink is put in the context of a request that came over a
 // streaming transport: the pipeline starts a subscription into it
@@ -217,7 +146,11 @@ func sinkFrom(ctx context.Context) *streamSink {
 // errors that kept it from starting.
 func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars map[string]any, resp *httpapi.Response) {
 	sink := sinkFrom(ctx)
-	s, body := r.engine.Subscribe(ctx, op, vars, resp.Body[:0])
+	var errs *[]*gqlerror.Error
+	if stateFrom(ctx).ph != nil {
+		errs = &resp.Errors
+	}
+	s, body := r.engine.SubscribeReporting(ctx, op, vars, resp.Body[:0], errs)
 	resp.Status = http.StatusOK
 	resp.ContentType = httpapi.ContentTypeGraphQLResponse
 	resp.Body = body
@@ -227,78 +160,131 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 }
 
 // operation is one GraphQL request run over a streaming transport: either
-// a running subscription (stream) or a single response.
+// a running subscription (stream) or a single response. It entered the
+// pipeline through the door; it leaves (end) once its answer is complete:
+// at once for a single response, when its stream ends for a subscription.
 type operation struct {
+	r      *Router
+	st     *requestState
 	resp   httpapi.Response
 	stream *exec.Stream
 	ctx    context.Context
 }
 
-// start runs req through the router's pipeline (persisted queries, the
-// document cache, validation, variables, limits) with ctx, which the
-// caller cancels to end a subscription.
-func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(string) string) *operation {
+// end passes op out through the door, once: the hooks' PhaseAnswered and
+// the access log see its final answer.
+func (op *operation) end() {
+	op.r.leave(op.st, &op.resp)
+}
+
+// abandon ends an operation whose stream a transport cannot serve (a
+// bound reached after it started): its answer becomes e.
+func (op *operation) abandon(e *httpapi.Error) {
+	op.r.fail(&op.resp, httpapi.ContentTypeGraphQLResponse, e)
+	op.stream = nil
+	op.end()
+}
+
+// start runs req, an operation sent over a connection (WebSocket) whose
+// upgrade request raw describes, through the door and the pipeline
+// (persisted queries, the document cache, validation, variables, limits)
+// with ctx, which the caller cancels to end a subscription.
+func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) *operation {
 	sink := &streamSink{}
-	op := &operation{}
-	ctx = context.WithValue(ctx, streamKey{}, sink)
+	op := &operation{r: r, st: &requestState{}}
+	ctx = r.enter(context.WithValue(ctx, streamKey{}, sink), op.st, raw, &op.resp)
 	func() {
 		defer r.containPanic(ctx, &op.resp, httpapi.ContentTypeGraphQLResponse)
-		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
-		r.run(ctx, st, req, httpapi.MediaGraphQLResponse, &op.resp)
+		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.resp)
 	}()
 	op.stream, op.ctx = sink.stream, sink.ctx
+	if op.stream == nil {
+		op.end()
+	}
 	return op
 }
 
 // startRaw is start for a request that came over HTTP: CSRF prevention,
-// the Auth hook and request decoding run first, as for every request. A
-// request whose Accept header allows a single JSON result gets its
-// answers (errors, and the result of an operation that does not stream)
-// in that media type; any other is answered as
-// application/graphql-response+json inside its stream.
+// the Auth hook and request decoding run first, as for every request. Its
+// answers take the media type raw.Accept negotiates (the caller sets it:
+// httpstream.Serve keeps the client's when it accepts JSON).
 func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operation {
 	sink := &streamSink{}
-	op := &operation{}
-	if _, ok := httpapi.Negotiate(raw.Accept); !ok {
-		raw.Accept = httpapi.MediaGraphQLResponse
-	}
-	r.serve(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp)
+	op := &operation{r: r, st: &requestState{}}
+	r.serveWith(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp, op.st)
 	op.stream, op.ctx = sink.stream, sink.ctx
+	if op.stream == nil {
+		op.end()
+	}
 	return op
 }
 
+// Response, Streaming, Pump and Abandon make op a transport.Operation.
+func (op *operation) Response() *httpapi.Response { return &op.resp }
+
+// Streaming reports whether op is a running subscription.
+func (op *operation) Streaming() bool { return op.stream != nil }
+
+// Pump is the router's pump of op.
+func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, send) }
+
+// Abandon ends op with e as its answer.
+func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
+
 // pump executes each event of op's stream and hands the response to send,
-// until the stream ends, send fails or the stream's context is done.
+// until the stream ends, send fails or the stream's context is done; then
+// op leaves through the door. Each event passes the hooks' PhasePayload.
 func (r *Router) pump(op *operation, send func(body []byte) error) error {
+	defer op.end()
 	var buf []byte
 	for {
 		ev, ok := op.stream.Next(op.ctx)
 		if !ok {
 			return op.ctx.Err()
 		}
-		ectx, cancel := context.WithTimeout(op.ctx, r.cfg.Timeout)
-		buf = op.stream.Execute(ectx, ev, buf[:0])
-		cancel()
+		buf = r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
 		if err := send(buf); err != nil {
 			return err
 		}
 	}
 }
 
+// executeEvent executes one event of a subscription whose context is
+// sctx into buf, within Config.Timeout, through the hooks' PhasePayload.
+func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Context, ev unsafe.Pointer, buf []byte) []byte {
+	ph := st.ph
+	pctx, e := ph.beginPayload(sctx)
+	if e != nil {
+		ph.endPayload(sctx, []*gqlerror.Error{e.Err})
+		return appendErrors(buf, e.Err)
+	}
+	ectx, cancel := context.WithTimeout(pctx, r.cfg.Timeout)
+	defer cancel()
+	if ph == nil {
+		return s.Execute(ectx, ev, buf)
+	}
+	var errs []*gqlerror.Error
+	buf = s.ExecuteReporting(ectx, ev, buf, &errs)
+	ph.endPayload(sctx, errs)
+	return buf
+}
+
 // serveStream serves the streaming transports on the GraphQL path and
-// reports whether req was one of theirs: a WebSocket upgrade, graphql-sse's
-// single connection mode, or a request whose Accept header names a stream
-// format (negotiated once the operation is known: see serveHTTPStream).
+// reports whether req was one of theirs: a WebSocket upgrade, a request of
+// graphql-sse's single connection mode, or a streamed HTTP answer (an
+// event stream, a multipart subscription: package httpstream).
 func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 	switch {
 	case isWebSocket(req):
 		r.serveWebSocket(w, req)
-	case r.isSSE(req):
+	case r.isSSESingle(req):
 		r.serveSSE(w, req)
-	case mayStream(req.Header.Values("Accept")):
-		r.serveHTTPStream(w, req)
 	default:
-		return false
+		f := httpstream.Match(req.Header.Values("Accept"))
+		if f == nil {
+			return false
+		}
+		r.serveHTTPStream(w, req, f)
 	}
 	return true
 }
@@ -321,58 +307,18 @@ func headerHasToken(values []string, token string) bool {
 }
 
 // errNotStream is returned by send functions once the client is gone.
-var errNotStream = errors.New("graft: client gone")
+var errNotStream = transport.ErrClientGone
+
+// tooManySubscriptions is the answer when a subscription bound is
+// reached.
+func tooManySubscriptions() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
+}
 
 // tooManyConnections is the answer when MaxConnections is reached or the
 // server is shutting down.
 func tooManyConnections() *httpapi.Error {
 	return &httpapi.Error{Status: http.StatusServiceUnavailable,
 		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
-}
-
-// writeError writes a request error as a GraphQL response.
-func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
-	var resp httpapi.Response
-	r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
-	writeResponse(w, &resp)
-}
-
-// startHTTPStream is the start of a request over HTTP that may stream
-// (SSE's distinct connections mode, multipart): the request is decoded
-// and run through the pipeline as one of the requests in flight, and
-// counted as a connection once its operation streams. When ok is false
-// the answer is written; otherwise the caller serves op and calls stop,
-// which ends the operation's context and, the first time, releases the
-// connection.
-func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (raw *httpapi.RawRequest, op *operation, stop context.CancelCauseFunc, ok bool) {
-	raw, e := r.rawFromHTTP(req)
-	if e != nil {
-		r.writeError(w, e)
-		return nil, nil, nil, false
-	}
-	accept := raw.Accept
-	if !r.load.enter() {
-		var resp httpapi.Response
-		serverBusy(&resp, msgTooManyInFlight)
-		writeResponse(w, &resp)
-		return nil, nil, nil, false
-	}
-	ctx, cancel := context.WithCancelCause(req.Context())
-	op = r.startRaw(ctx, raw)
-	r.load.leave()
-	raw.Accept = accept
-	if op.stream == nil {
-		return raw, op, cancel, true
-	}
-	if !r.subs.acquireConn() {
-		cancel(nil)
-		r.writeError(w, tooManyConnections())
-		return nil, nil, nil, false
-	}
-	var release sync.Once
-	stop = func(cause error) {
-		cancel(cause)
-		release.Do(r.subs.releaseConn)
-	}
-	return raw, op, stop, true
 }

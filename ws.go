@@ -18,6 +18,7 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport"
 )
 
 // wsProtocol is the WebSocket subprotocol of the graphql-ws library.
@@ -37,7 +38,7 @@ const (
 // Why a subscription's context was cancelled.
 var (
 	errClientComplete = errors.New("graft: client completed the subscription")
-	errShutdown       = errors.New("graft: server shutting down")
+	errShutdown       = transport.ErrShutdown
 )
 
 // wsMessage is a graphql-transport-ws message.
@@ -49,10 +50,12 @@ type wsMessage struct {
 
 // wsConn is one graphql-transport-ws connection.
 type wsConn struct {
-	r      *Router
-	c      *websocket.Conn
-	ctx    context.Context // the connection's: Auth's and OnConnect's values
-	header func(string) string
+	r   *Router
+	c   *websocket.Conn
+	ctx context.Context // the connection's: Auth's and OnConnect's values
+	// raw is the upgrade request as each operation enters the pipeline
+	// with it: method, path, headers and client address.
+	raw    httpapi.RawRequest
 	acked  atomic.Bool
 	ended  atomic.Bool // the reader stopped: nothing more is sent
 	wg     sync.WaitGroup
@@ -93,6 +96,7 @@ type wsSub struct {
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
+	op     *operation
 	stream *exec.Stream
 	sctx   context.Context // the subscription's
 	queued bool            // in pending; guarded by the connection's mu
@@ -103,20 +107,28 @@ type wsSub struct {
 // serveWebSocket serves a graphql-transport-ws connection.
 func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	h := r.subs
-	ctx := req.Context()
-	raw := httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery,
-		Accept: req.Header.Get("Accept"), Header: req.Header.Get, Remote: req.RemoteAddr}
+	// The upgrade passes the door: a refusal is answered, logged and
+	// measured like any other; an accepted upgrade's operations each
+	// pass it in turn.
+	raw := rawView(req)
+	st := &requestState{}
+	resp := &st.answer
+	ctx := r.enter(req.Context(), st, raw, resp)
+	refuse := func(e *httpapi.Error) {
+		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
+		r.leave(st, resp)
+		writeResponse(w, resp)
+	}
 	if r.cfg.Auth != nil {
-		st := &requestState{layer: r.layer, info: RequestInfo{Header: raw.Header}}
-		actx, e := r.admit(ctx, &raw, st)
+		actx, e := r.admit(ctx, raw)
 		if e != nil {
-			r.writeError(w, e)
+			refuse(e)
 			return
 		}
 		ctx = actx
 	}
-	if !h.acquireConn() {
-		r.writeError(w, tooManyConnections())
+	if !h.AcquireConn() {
+		refuse(tooManyConnections())
 		return
 	}
 	// The server's read and write timeouts stay on a hijacked connection;
@@ -130,12 +142,12 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		OriginPatterns: h.cfg.OriginPatterns,
 	})
 	if err != nil {
-		h.releaseConn()
+		h.ReleaseConn()
 		return // Accept answered the request
 	}
 	if c.Subprotocol() != wsProtocol {
 		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
-		h.releaseConn()
+		h.ReleaseConn()
 		return
 	}
 	c.SetReadLimit(r.cfg.MaxBodyBytes)
@@ -144,10 +156,11 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: newWSHeader(req.Header).get,
-		br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
-	if !h.addWS(conn) {
-		go conn.shutdown()
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx),
+		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
+		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	if !h.Track(conn) {
+		conn.Shutdown()
 	}
 	conn.initTicket.Store(h.inits.add(conn))
 	if conn.ready == nil {
@@ -265,7 +278,7 @@ func (c *wsConn) buffered() bool {
 func (c *wsConn) end() {
 	h := c.r.subs
 	c.ended.Store(true)
-	h.removeWS(c)
+	h.Untrack(c)
 	h.inits.remove(c, c.initTicket.Load())
 	h.pings.remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
@@ -276,7 +289,7 @@ func (c *wsConn) end() {
 	c.mu.Unlock()
 	c.wg.Wait()
 	_ = c.c.CloseNow()
-	h.releaseConn()
+	h.ReleaseConn()
 }
 
 // handle reads one message and handles it. It reports false when the
@@ -379,6 +392,9 @@ func (c *wsConn) keepAlive() {
 	go c.write([]byte(`{"type":"ping"}`))
 }
 
+// Shutdown is the hub's notice of shutdown (transport.Closer).
+func (c *wsConn) Shutdown() { go c.shutdown() }
+
 // shutdown completes every operation of the connection and closes it with
 // 1001 Going Away.
 func (c *wsConn) shutdown() {
@@ -404,14 +420,14 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	}
 	idJSON, _ := json.Marshal(id)
 	select {
-	case <-c.r.subs.closing:
+	case <-c.r.subs.Closing():
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
 		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return true
 	default:
 	}
-	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.acquireSub() {
+	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.AcquireSub() {
 		c.mu.Unlock()
 		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return true
@@ -483,7 +499,7 @@ func (c *wsConn) release(sub *wsSub) {
 	c.remove(sub)
 	c.mu.Unlock()
 	sub.stop(nil)
-	c.r.subs.releaseSub()
+	c.r.subs.ReleaseSub()
 	c.wg.Done()
 }
 
@@ -499,7 +515,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		c.sendErrors(id, appendErrors(nil, e.Err))
 		return false
 	}
-	op := c.r.start(sctx, &req, c.header)
+	op := c.r.start(sctx, &req, &c.raw)
 	close(sub.started)
 	switch {
 	case op.stream == nil && op.resp.Status != http.StatusOK:
@@ -509,7 +525,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	case op.stream == nil:
 		c.write(wsFrame(id, "next", op.resp.Body))
 	case op.stream.Queue() != nil:
-		sub.stream, sub.sctx = op.stream, op.ctx
+		sub.op, sub.stream, sub.sctx = op, op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true
 	default:
@@ -583,6 +599,7 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 			if ended {
 				sub.done = true
 				c.complete(sub.sctx, sub.id)
+				sub.op.end()
 				c.release(sub)
 			}
 			return buf
@@ -590,9 +607,7 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		if sub.failed {
 			continue // what waits is dropped
 		}
-		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
-		buf = sub.stream.Execute(ectx, ev, buf[:0])
-		cancel()
+		buf = c.r.executeEvent(sub.op.st, sub.stream, sub.sctx, ev, buf[:0])
 		if !c.write(wsFrame(sub.id, "next", buf)) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
