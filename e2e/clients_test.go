@@ -78,3 +78,18 @@ func startGraftProcess(t *testing.T, env ...string) string {
 	t.Fatalf("cmd/graft exited before serving; logs:\n%s", strings.Join(seen, "\n"))
 	return ""
 }
+
+// TestGraphiQLAgainstCmdGraft opens the GraphiQL page of cmd/graft (the
+// Star Wars example, assets embedded in the binary) in headless Chromium
+// with no network, and runs a query from it.
+func TestGraphiQLAgainstCmdGraft(t *testing.T) {
+	t.Parallel()
+	chromium := testenv.LookPath(t, "chromium")
+	requireNode(t)
+	url := startGraftProcess(t, "GRAFT_EXAMPLE=starwars", "GRAPHIQL_ENABLED=true", "GRAPHIQL_ASSETS=embedded")
+	runBrowser(t, "graphiql.test.mjs",
+		"GRAFT_GRAPHIQL_URL="+url+"/graphiql",
+		"GRAFT_CHROMIUM="+chromium,
+		"GRAFT_OFFLINE=1",
+		"GRAFT_SCREENSHOT="+filepath.Join(t.TempDir(), "graphiql-cmd-graft.png"))
+}
