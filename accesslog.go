@@ -24,7 +24,7 @@ func (h accessLogHook) After(ctx context.Context, ev *HookEvent) {
 		return
 	}
 	info := ev.Request
-	attrs := [10]slog.Attr{
+	attrs := [11]slog.Attr{
 		slog.String("method", info.Method),
 		slog.Int("status", ev.Status),
 		slog.String("operation_name", ev.OperationName),
@@ -33,8 +33,9 @@ func (h accessLogHook) After(ctx context.Context, ev *HookEvent) {
 		slog.Int("errors", ev.ErrorCount),
 		slog.String("request_id", info.RequestID),
 		slog.String("remote", info.RemoteAddr),
+		slog.Int64("bytes_received", info.BytesReceived),
 	}
-	n := 8
+	n := 9
 	if info.BatchItem > 0 {
 		attrs[n] = slog.Int("batch_item", info.BatchItem)
 		n++

@@ -39,6 +39,10 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 		ist.info.RequestID, ist.info.BatchItem = st.info.RequestID, i+1
 		ist.batch = true
 		ictx := r.enter(ctx, ist, raw, &one)
+		ist.info.BytesReceived = 0
+		if i == 0 {
+			ist.info.BytesReceived = st.info.BytesReceived // counted once
+		}
 		if it := &items[i]; it.Err != nil {
 			r.fail(&one, ct, r.decodeFailed(it.Err, media))
 		} else {

@@ -137,6 +137,10 @@ type Config struct {
 	// preflight when non-nil. See CSRFConfig.
 	CSRF *CSRFConfig
 
+	// Uploads bounds file uploads (multipart requests), accepted when the
+	// schema uses schema.Upload. See UploadConfig.
+	Uploads UploadConfig
+
 	// Auth runs before each GraphQL request. It may return a context
 	// carrying the user; an error answers 401 with its message. Returning
 	// a context other than the one it was given marks the request as a
@@ -250,8 +254,8 @@ const (
 // add without a preflight.
 type CSRFConfig struct {
 	// RequiredHeaders lists the accepted preflight headers. Default
-	// "client-require-preflight", "apollo-require-preflight" and
-	// "x-apollo-operation-name".
+	// "client-require-preflight", "apollo-require-preflight",
+	// "x-apollo-operation-name" and "graphql-preflight".
 	RequiredHeaders []string
 }
 
@@ -341,8 +345,13 @@ func (c Config) withDefaults() (Config, error) {
 		c.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if c.CSRF != nil && len(c.CSRF.RequiredHeaders) == 0 {
-		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name"}}
+		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name", "graphql-preflight"}}
 	}
+	uploads, err := c.Uploads.withDefaults(c.MaxBodyBytes)
+	if err != nil {
+		return c, err
+	}
+	c.Uploads = uploads
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

@@ -31,7 +31,7 @@ func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *h
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.URL.Path == r.cfg.Path && !plainPost(req) && r.serveStream(w, req) {
+	if req.URL.Path == r.cfg.Path && !plainPost(req) && !r.uploadPost(req) && r.serveStream(w, req) {
 		return
 	}
 	// The request's state and its answer in one allocation.
@@ -55,6 +55,10 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer r.load.leave()
+	if r.takesUpload(&raw) {
+		r.serveUploadHTTP(w, req, &raw, st) // upload.go
+		return
+	}
 	var bp *[]byte // the request body's buffer, when there is a body
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		bp = bufPool.Get().(*[]byte)

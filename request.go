@@ -33,6 +33,12 @@ type RequestInfo struct {
 	// from 1; 0 when the request is not part of a batch. The operations of
 	// a batch share its RequestID.
 	BatchItem int
+	// BytesReceived is the size of the request body as read, files
+	// included for a multipart upload; 0 for a request without a body (a
+	// GET, Execute, a WebSocket operation) or refused before its body was
+	// read. The first operation of an HTTP batch carries the batch's
+	// bytes, the others 0, so that sums count each body once.
+	BytesReceived int64
 }
 
 type stateKey struct{}

@@ -44,6 +44,17 @@ type Router struct {
 	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" graft:"true" help:"hide the messages of unexpected resolver errors (logged instead)"`
 	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"seed" help:"status-code policy: seed (400 for every request error), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
 	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"StatusCodes" default:"false" help:"deprecated: true is GRAPHQL_STATUS_CODES=legacy (which wins when both are set)"`
+	UploadMaxFileBytes   *Limit    `env:"GRAPHQL_UPLOAD_MAX_FILE_BYTES" field:"Uploads.MaxFileBytes" default:"16777216" help:"largest uploaded file in bytes (413 UPLOAD_FILE_TOO_LARGE past it); uploads are accepted when the schema uses schema.Upload"`
+	UploadMaxFiles       *Limit    `env:"GRAPHQL_UPLOAD_MAX_FILES" field:"Uploads.MaxFiles" default:"10" help:"files in one multipart request (413 UPLOAD_TOO_MANY_FILES past it)"`
+	UploadMaxBytes       *Limit    `env:"GRAPHQL_UPLOAD_MAX_BYTES" field:"Uploads.MaxBytes" default:"files × file bytes + body bytes" help:"whole multipart request body in bytes, files included (413 PAYLOAD_TOO_LARGE past it)"`
+	UploadMaxParts       *Limit    `env:"GRAPHQL_UPLOAD_MAX_PARTS" field:"Uploads.MaxParts" default:"files + 2" help:"parts of one multipart request (413 UPLOAD_TOO_MANY_PARTS past it)"`
+	UploadMaxMapPaths    *Limit    `env:"GRAPHQL_UPLOAD_MAX_MAP_PATHS" field:"Uploads.MaxMapPaths" default:"100" help:"paths in the map of one multipart request (413 UPLOAD_TOO_MANY_MAP_PATHS past it)"`
+	UploadMaxOpsBytes    *Limit    `env:"GRAPHQL_UPLOAD_MAX_OPERATIONS_BYTES" field:"Uploads.MaxOperationsBytes" default:"GRAPHQL_MAX_BODY_BYTES" help:"operations part, and map part, of a multipart request in bytes (413 UPLOAD_OPERATIONS_TOO_LARGE past it)"`
+	UploadMaxOpsDepth    *Limit    `env:"GRAPHQL_UPLOAD_MAX_OPERATIONS_DEPTH" field:"Uploads.MaxOperationsDepth" default:"32" help:"nesting of the operations part of a multipart request (400 UPLOAD_OPERATIONS_TOO_DEEP past it)"`
+	UploadMemoryFile     *Limit    `env:"GRAPHQL_UPLOAD_MEMORY_FILE_BYTES" field:"Uploads.MemoryFileBytes" default:"65536" help:"an uploaded file up to this size stays in memory; a larger one goes to a temporary file"`
+	UploadMaxMemory      *Limit    `env:"GRAPHQL_UPLOAD_MAX_MEMORY_BYTES" field:"Uploads.MaxMemoryBytes" default:"16777216" help:"memory all uploaded files held at once may take; past it files go to temporary files"`
+	UploadMaxDisk        *Limit    `env:"GRAPHQL_UPLOAD_MAX_DISK_BYTES" field:"Uploads.MaxDiskBytes" default:"4294967296" help:"bytes the temporary files of all uploads in progress may hold; past it 503 SERVER_BUSY"`
+	UploadTempDir        string    `env:"GRAPHQL_UPLOAD_TEMP_DIR" field:"Uploads.TempDir" default:"the system's temporary directory" help:"directory of uploads' temporary files"`
 	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (graftserver: see CSRF_PROTECTION)"`
 }
 
