@@ -5,25 +5,35 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/graftgql/graft/accesslog"
 	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // accessLog writes the one access-log line of a request when
-// Config.AccessLog is set.
+// Config.AccessLog is set: through accesslog.Handler.Log, which formats
+// without allocating, when the logger's handler is an accesslog.Handler,
+// else as a record with the same attributes.
 func (r *Router) accessLog(ctx context.Context, p *phaseRun, resp *httpapi.Response) {
 	l := r.cfg.AccessLog
 	if l == nil {
 		return
 	}
 	info := p.st.info
-	l.LogAttrs(ctx, slog.LevelInfo, "graphql request",
-		slog.String("method", info.Method),
-		slog.Int("status", resp.Status),
-		slog.String("operation_name", p.ev.OperationName),
-		slog.String("operation_type", p.ev.OperationType),
-		slog.Duration("duration", time.Since(p.ev.Start)),
-		slog.Int("errors", p.ev.ErrorCount),
-		slog.String("request_id", info.RequestID),
-		slog.String("remote", info.RemoteAddr),
-	)
+	now := time.Now()
+	e := accesslog.Entry{
+		Time:          now,
+		Method:        info.Method,
+		Status:        resp.Status,
+		OperationName: p.ev.OperationName,
+		OperationType: p.ev.OperationType,
+		Duration:      now.Sub(p.ev.Start),
+		Errors:        p.ev.ErrorCount,
+		RequestID:     info.RequestID,
+		Remote:        info.RemoteAddr,
+	}
+	if h, ok := l.Handler().(*accesslog.Handler); ok {
+		h.Log(&e)
+		return
+	}
+	l.LogAttrs(ctx, slog.LevelInfo, accesslog.Message, e.Attrs()...)
 }

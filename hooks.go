@@ -178,9 +178,7 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	if !r.hooksEnabled() {
 		return nil
 	}
-	now := time.Now()
-	p := &phaseRun{r: r, st: st, ctx: ctx, ev: HookEvent{Request: &st.info, Start: now}}
-	return p
+	return &phaseRun{r: r, st: st, ctx: ctx, ev: HookEvent{Request: &st.info, Start: time.Now()}}
 }
 
 // before ends the open phase, if any, and runs the Before of phase. A
@@ -215,9 +213,8 @@ func (p *phaseRun) notePersisted(res *pqstate.Resolution, err error) {
 	if p == nil {
 		return
 	}
-	var pe *pqstate.Error
 	switch {
-	case err != nil && errors.As(err, &pe) && pe.Err != nil && pe.Err.Extensions["code"] == gqlerr.PersistedQueryNotFound:
+	case err != nil && persistedNotFound(err):
 		p.ev.PersistedQuery = "miss"
 	case err != nil || !res.Persisted:
 	case res.Register:
@@ -225,6 +222,13 @@ func (p *phaseRun) notePersisted(res *pqstate.Resolution, err error) {
 	default:
 		p.ev.PersistedQuery = "hit"
 	}
+}
+
+// persistedNotFound reports whether err is a persisted-query miss (in a
+// function of its own: the error variable errors.As needs escapes).
+func persistedNotFound(err error) bool {
+	var pe *pqstate.Error
+	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Extensions["code"] == gqlerr.PersistedQueryNotFound
 }
 
 // noteDocument records whether query's document is cached.

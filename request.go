@@ -53,6 +53,9 @@ type requestState struct {
 	// it is taken, so later operations of a batch get their own.
 	deadline     deadlineCtx
 	deadlineUsed bool
+	// idHeader is the value of the X-Request-ID header of its answer,
+	// carried here for the same reason.
+	idHeader [1]string
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/accesslog"
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/federation"
 	"github.com/graftgql/graft/persisted"
@@ -53,6 +54,8 @@ func runServe(ctx context.Context, args []string, lookup env, stdout, stderr io.
 		fmt.Fprintf(stderr, "graft: %v\n", err)
 		return 1
 	}
+	// Last, once the server has stopped: every log line is written.
+	defer srv.logs.Close()
 	defer srv.close()
 	if err := graft.Serve(ctx, srv.router, srv.opts); err != nil {
 		srv.log.Error("graft: server failed", "err", err)
@@ -66,12 +69,13 @@ type server struct {
 	router *graft.Router
 	opts   graft.ServeOptions
 	log    *slog.Logger
+	logs   *accesslog.Writer // the buffered writer of log's lines
 	close  func()
 }
 
 // newServer reads the environment and builds the router, the mux with
 // health routes and CORS, and the serve options.
-func newServer(lookup env, logOut io.Writer) (*server, error) {
+func newServer(lookup env, logOut io.Writer) (_ *server, retErr error) {
 	se, err := parseServerEnv(lookup)
 	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
 	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
@@ -82,7 +86,12 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	if telEnv.MetricsPath == cfg.Path || cfg.GraphiQL != nil && telEnv.MetricsPath == cfg.GraphiQL.Path {
 		return nil, fmt.Errorf("bad environment:\nMETRICS_PATH=%q: taken by GraphQL or GraphiQL", telEnv.MetricsPath)
 	}
-	log := newLogger(logOut, se)
+	log, logs := newLogger(logOut, se)
+	defer func() {
+		if retErr != nil {
+			_ = logs.Close()
+		}
+	}()
 	cfg.Logger = log
 	if se.AccessLog == nil || bool(*se.AccessLog) {
 		cfg.AccessLog = log
@@ -102,7 +111,7 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	}
 	// The spans of the last requests are flushed after the server has
 	// stopped, within the shutdown grace.
-	srv := &server{log: log, close: func() {
+	srv := &server{log: log, logs: logs, close: func() {
 		if err := tel.shutdownWithin(grace); err != nil {
 			log.Warn("graft: flushing telemetry", "err", err)
 		}
@@ -184,6 +193,7 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	if tel.tp != nil || tel.metrics != nil {
 		log.Info("graft: telemetry", "traces", strings.Join(exporters, ","), "metrics", tel.metrics != nil, "metricsPath", tel.metricsPath)
 	}
+	_ = logs.Flush() // the start-up lines, at once
 	return srv, nil
 }
 
