@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/graftgql/graft/bench/servers"
 )
 
 // target is one of graft's performance targets, judged on a run.
@@ -71,6 +73,22 @@ func ratioTarget(query string, min float64) target {
 				fig += fmt.Sprintf(" (graft-fasthttp %.2f)", f)
 			}
 			return fig, r >= min, ok
+		},
+	}
+}
+
+// costTarget: turning what on in cmd/graft (server, against base without
+// it) costs at most maxCost of query's throughput, judged on the paired
+// ratio of their rounds (they are measured back to back).
+func costTarget(server, base, query, what string, maxCost float64) target {
+	return target{
+		what: fmt.Sprintf("cmd/graft: %s costs ≤ %.0f%% of %s's req/s (%s over %s)", what, maxCost*100, query, server, base),
+		judge: func(m *measurement) (string, bool, bool) {
+			r, fig, ok := m.judgedRatio(server, base, query, "%.3f")
+			if ok {
+				fig += fmt.Sprintf(" (cost %.1f%%)", (1-r)*100)
+			}
+			return fig, r >= 1-maxCost, ok
 		},
 	}
 }
@@ -340,6 +358,11 @@ func targets(conns, connsHigh int) []target {
 			return fig, ns <= 45000 && allocs <= 10, true
 		},
 	})
+	ts = append(ts,
+		costTarget("graft-shipped", servers.ShippedBase, "q1", "the access log", 0.10),
+		costTarget("graft-shipped-metrics", servers.ShippedBase, "q1", "metrics", 0.05),
+		costTarget("graft-shipped-tracing", servers.ShippedBase, "q1", "tracing sampled at 1%", 0.05),
+	)
 	upPeers := []string{"gqlgen-upstream", "graph-gophers-upstream", "mercurius-upstream", "yoga-upstream", "apollo-upstream"}
 	ts = append(ts,
 		target{
