@@ -187,9 +187,15 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if p == nil {
 		return nil
 	}
-	ctx := p.ctx
-	p.after(ctx)
-	p.phase, p.open, p.started = phase, true, time.Now()
+	if len(p.r.cfg.Hooks) == 0 {
+		// The access log alone: no phase is timed (clock reads cost).
+		p.phase, p.open, p.ev.Phase = phase, true, phase
+		return nil
+	}
+	// One clock read ends the open phase and starts this one.
+	now := time.Now()
+	p.afterAt(now)
+	p.phase, p.open, p.started = phase, true, now
 	p.ev.Phase, p.ev.Duration = phase, 0
 	for _, h := range p.r.cfg.Hooks {
 		if e := p.callBefore(h); e != nil {
@@ -254,9 +260,21 @@ func (p *phaseRun) after(_ context.Context) {
 	if p == nil || !p.open {
 		return
 	}
+	if len(p.r.cfg.Hooks) == 0 {
+		p.open = false
+		return
+	}
+	p.afterAt(time.Now())
+}
+
+// afterAt runs the After of the open phase, which ended at now.
+func (p *phaseRun) afterAt(now time.Time) {
+	if !p.open {
+		return
+	}
 	ctx := p.ctx
 	p.open = false
-	p.ev.Phase, p.ev.Duration = p.phase, time.Since(p.started)
+	p.ev.Phase, p.ev.Duration = p.phase, now.Sub(p.started)
 	for _, h := range p.r.cfg.Hooks {
 		p.callAfter(ctx, h)
 	}
