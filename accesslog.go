@@ -6,34 +6,52 @@ import (
 	"time"
 
 	"github.com/graftgql/graft/accesslog"
-	"github.com/graftgql/graft/internal/httpapi"
 )
 
-// accessLog writes the one access-log line of a request when
-// Config.AccessLog is set: through accesslog.Handler.Log, which formats
-// without allocating, when the logger's handler is an accesslog.Handler,
-// else as a record with the same attributes.
-func (r *Router) accessLog(ctx context.Context, p *phaseRun, resp *httpapi.Response) {
-	l := r.cfg.AccessLog
-	if l == nil {
+// AccessLogHook returns the Hook that writes one line to l for every
+// answer, refusals included, in its PhaseAnswered: method, status,
+// operation name and type, duration_ms, error count, request ID, client
+// address and, for an operation of an HTTP batch, its position
+// (batch_item). A logger over an accesslog.Handler takes its fast path
+// (formatted without allocating, written through its buffered writer);
+// any other logger gets a record with the same attributes.
+// Config.AccessLog installs it after Config.Hooks; an application that
+// wants another format or place in the order installs its own hook
+// instead.
+func AccessLogHook(l *slog.Logger) Hook {
+	h, _ := l.Handler().(*accesslog.Handler)
+	return accessLogHook{l, h}
+}
+
+type accessLogHook struct {
+	l    *slog.Logger
+	fast *accesslog.Handler // l's handler, when it is an accesslog.Handler
+}
+
+func (accessLogHook) Before(context.Context, *HookEvent) (context.Context, error) { return nil, nil }
+
+func (h accessLogHook) After(ctx context.Context, ev *HookEvent) {
+	if ev.Phase != PhaseAnswered {
 		return
 	}
-	info := p.st.info
+	info := ev.Request
 	now := time.Now()
 	e := accesslog.Entry{
 		Time:          now,
 		Method:        info.Method,
-		Status:        resp.Status,
-		OperationName: p.ev.OperationName,
-		OperationType: p.ev.OperationType,
-		Duration:      now.Sub(p.ev.Start),
-		Errors:        p.ev.ErrorCount,
+		Status:        ev.Status,
+		OperationName: ev.OperationName,
+		OperationType: ev.OperationType,
+		Duration:      now.Sub(ev.Start),
+		Errors:        ev.ErrorCount,
 		RequestID:     info.RequestID,
 		Remote:        info.RemoteAddr,
+		BatchItem:     info.BatchItem,
 	}
-	if h, ok := l.Handler().(*accesslog.Handler); ok {
-		h.Log(&e)
+	if h.fast != nil {
+		h.fast.Log(&e)
 		return
 	}
-	l.LogAttrs(ctx, slog.LevelInfo, accesslog.Message, e.Attrs()...)
+	var buf [10]slog.Attr
+	h.l.LogAttrs(ctx, slog.LevelInfo, accesslog.Message, e.AppendAttrs(buf[:0])...)
 }

@@ -14,6 +14,11 @@ import (
 // in-flight slot; the answer is a JSON array of their responses in order,
 // with status 200. An operation refused before it ran carries its own
 // status in its response's extensions.status.
+//
+// The batch entered the door as one request, whose ID its answer carries;
+// once it decodes, each operation passes the door as a request of its
+// own, with the batch's request ID and its position (RequestInfo.BatchItem),
+// so hooks, the access log and metrics see one answer per operation.
 func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.RawRequest, media string, resp *httpapi.Response) {
 	ct := httpapi.ContentType(media)
 	items, e := httpapi.DecodeBatch(raw, r.cfg.MaxBatch)
@@ -21,6 +26,8 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 		r.fail(resp, ct, r.decodeFailed(e, media))
 		return
 	}
+	// The operations are the answers the hooks see, not the batch.
+	st.ph = nil
 	body := append(resp.Body[:0], '[')
 	var one httpapi.Response
 	for i := range items {
@@ -28,16 +35,20 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 			body = append(body, ',')
 		}
 		one = httpapi.Response{Body: one.Body[:0]}
+		ist := &requestState{}
+		ist.info.RequestID, ist.info.BatchItem = st.info.RequestID, i+1
+		ictx := r.enter(ctx, ist, raw, &one)
 		if it := &items[i]; it.Err != nil {
 			r.fail(&one, ct, r.decodeFailed(it.Err, media))
 		} else {
-			r.runContained(ctx, st, &it.Req, media, &one)
+			r.runContained(ictx, ist, &it.Req, media, &one)
 		}
+		r.leave(ist, &one)
 		body = appendBatchItem(body, &one)
 	}
 	resp.Status = http.StatusOK
 	resp.ContentType = ct
-	resp.Header = nil
+	resp.Errors = nil
 	resp.Body = append(body, ']')
 }
 

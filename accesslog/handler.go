@@ -34,12 +34,15 @@ type Entry struct {
 	// RequestID and Remote identify the request and its client.
 	RequestID string
 	Remote    string
+	// BatchItem is the position (from 1) of an operation of an HTTP
+	// batch, logged as batch_item; 0 (not logged) for a single request.
+	BatchItem int
 }
 
-// Attrs returns e's fields as slog attributes, with the keys Handler.Log
-// writes, for a logger that is not a Handler's.
-func (e *Entry) Attrs() []slog.Attr {
-	return []slog.Attr{
+// AppendAttrs appends e's fields as slog attributes, with the keys
+// Handler.Log writes, for a logger that is not a Handler's.
+func (e *Entry) AppendAttrs(a []slog.Attr) []slog.Attr {
+	a = append(a,
 		slog.String("method", e.Method),
 		slog.Int("status", e.Status),
 		slog.String("operation_name", e.OperationName),
@@ -48,7 +51,11 @@ func (e *Entry) Attrs() []slog.Attr {
 		slog.Int("errors", e.Errors),
 		slog.String("request_id", e.RequestID),
 		slog.String("remote", e.Remote),
+	)
+	if e.BatchItem > 0 {
+		a = append(a, slog.Int("batch_item", e.BatchItem))
 	}
+	return a
 }
 
 // durationMS is d in milliseconds rounded to the microsecond.
@@ -189,6 +196,10 @@ func appendJSON(b []byte, e *Entry) []byte {
 	b = appendJSONString(b, e.RequestID)
 	b = append(b, `,"remote":`...)
 	b = appendJSONString(b, e.Remote)
+	if e.BatchItem > 0 {
+		b = append(b, `,"batch_item":`...)
+		b = strconv.AppendInt(b, int64(e.BatchItem), 10)
+	}
 	return append(b, "}\n"...)
 }
 
@@ -211,6 +222,10 @@ func appendText(b []byte, e *Entry) []byte {
 	b = appendTextString(b, e.RequestID)
 	b = append(b, " remote="...)
 	b = appendTextString(b, e.Remote)
+	if e.BatchItem > 0 {
+		b = append(b, " batch_item="...)
+		b = strconv.AppendInt(b, int64(e.BatchItem), 10)
+	}
 	return append(b, '\n')
 }
 

@@ -28,6 +28,7 @@ func entries() []Entry {
 	}
 	e := base
 	e.Time = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e.BatchItem = 3
 	return append(out, e)
 }
 
@@ -43,7 +44,7 @@ func TestLogMatchesSlog(t *testing.T) {
 				sh = slog.NewJSONHandler(&want, nil)
 			}
 			r := slog.NewRecord(e.Time, slog.LevelInfo, Message, 0)
-			r.AddAttrs(e.Attrs()...)
+			r.AddAttrs(e.AppendAttrs(nil)...)
 			if err := sh.Handle(context.Background(), r); err != nil {
 				t.Fatal(err)
 			}

@@ -64,19 +64,26 @@ func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any,
 // Run is Execute that also reports whether the response carries errors,
 // so callers need not read the body to know.
 func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) (out []byte, hasErrors bool) {
+	return e.RunReporting(ctx, o, vars, buf, extensions, nil)
+}
+
+// RunReporting is Run that also appends the answer's errors, as values,
+// to *errs when errs is not nil: observers of the request (hooks, metrics)
+// read their codes and extensions without parsing the body.
+func (e *Engine) RunReporting(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, errs *[]*gqlerror.Error) (out []byte, hasErrors bool) {
 	if o.cacheable {
 		if c := e.Cached(o); c != nil {
 			buf = append(buf, c[:len(c)-1]...)
 			return closeResponse(buf, extensions), false
 		}
 		start := len(buf)
-		buf, hasErrors = e.run(ctx, o, vars, nil, buf, nil)
+		buf, hasErrors = e.run(ctx, o, vars, nil, buf, nil, errs)
 		if !hasErrors {
 			e.cacheAnswer(o, buf[start:])
 		}
 		return closeResponse(buf[:len(buf)-1], extensions), hasErrors
 	}
-	return e.run(ctx, o, vars, nil, buf, extensions)
+	return e.run(ctx, o, vars, nil, buf, extensions, errs)
 }
 
 // Cached returns the answer Run cached for o, {"data":...} without
@@ -97,9 +104,12 @@ func (e *Engine) Cached(o *Operation) []byte {
 // run executes o and appends the response to buf. pre holds the root
 // field values of a subscription event (see Stream.Execute); a
 // subscription without it is refused.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte) ([]byte, bool) {
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, report *[]*gqlerror.Error) ([]byte, bool) {
 	if o.root == nil || o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
+		if report != nil {
+			*report = append(*report, ge)
+		}
 		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true
 	}
 	r := requestPool.Get().(*request)
@@ -121,6 +131,9 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 	}
 	r.logSuppressed()
 	hasErrors := len(r.errs) > 0
+	if hasErrors && report != nil {
+		*report = append(*report, r.errs...)
+	}
 	if hasErrors {
 		errs := append(make([]byte, 0, 256), `"errors":`...)
 		errs = appendErrorList(errs, r.errs)
