@@ -209,8 +209,11 @@ type phaseRun struct {
 	// first maxHookErrors of them.
 	streamErrs  []*gqlerror.Error
 	streamCount int
-	// timed: some hook may read the phases' durations (every hook but
-	// the access log's); untimed runs read no clock per phase.
+	// timed: some hook other than the access log's is installed, so
+	// the phases are timed and every hook is called at every phase.
+	// Otherwise the access log's hook, a no-op but in the After of
+	// PhaseAnswered, is called there alone and no clock is read per
+	// phase.
 	timed bool
 }
 
@@ -269,6 +272,12 @@ func (p *phaseRun) rebase(ctx context.Context) {
 // refusal becomes the answer's error.
 func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if p == nil {
+		return nil
+	}
+	if !p.timed {
+		p.open = false
+		p.phase, p.open, p.ev.Phase = phase, true, phase
+		p.received = p.received || phase == PhaseReceived
 		return nil
 	}
 	// One clock read ends the open phase and starts this one.
@@ -362,6 +371,9 @@ func (p *phaseRun) endAt(now time.Time) {
 		return
 	}
 	p.open = false
+	if !p.timed {
+		return
+	}
 	p.ev.Phase, p.ev.Duration = p.phase, p.since(now)
 	for i, h := range p.hooks {
 		if i != p.refuser {
@@ -493,8 +505,8 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
 	p.answered(resp)
 	for i, h := range p.hooks {
-		if i == p.refuser {
-			continue
+		if i == p.refuser || !p.timed {
+			continue // the access log's Before does nothing
 		}
 		if e := p.callBefore(h); e != nil {
 			p.r.fail(resp, resp.ContentType, e)
