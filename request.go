@@ -65,6 +65,8 @@ type requestState struct {
 	// idHeader is the value of the X-Request-ID header of its answer,
 	// carried here for the same reason.
 	idHeader [1]string
+	// batch is set while the operations of an HTTP batch run.
+	batch bool
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

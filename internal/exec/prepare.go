@@ -43,6 +43,9 @@ type Operation struct {
 	// subscribers, or eventsImpure says they cannot be (subscribe.go).
 	events       atomic.Pointer[eventShare]
 	eventsImpure atomic.Bool
+	// inc is set when the operation has @defer or @stream
+	// (incremental.go).
+	inc *incPlan
 }
 
 // maxSizeHint bounds Operation.sizeHint: a buffer is grown at once to at
