@@ -164,8 +164,11 @@ type Config struct {
 	// None installed costs nothing.
 	FieldMiddleware []FieldMiddleware
 	// AccessLog, when set, receives one line per request: method, status,
-	// operation name and type, duration, error count and request ID.
-	// Off (nil) by default; cmd/graft sets it.
+	// operation name and type, duration_ms, error count, request ID and
+	// client address. A logger over an accesslog.Handler takes its fast
+	// path (no allocation, buffered writes); any other logger gets a
+	// record with the same attributes. Off (nil) by default; cmd/graft
+	// sets it.
 	AccessLog *slog.Logger
 	// RequestID takes each request's ID from X-Request-ID, or generates
 	// one, and echoes it in the answer and in log lines. AccessLog turns

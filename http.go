@@ -178,7 +178,11 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	for k, v := range resp.Header {
 		// Append: a wrapping middleware may have set the header already
 		// (CORS sets Vary: Origin).
-		h[k] = append(h[k], v...)
+		if old := h[k]; len(old) > 0 {
+			h[k] = append(old, v...)
+		} else {
+			h[k] = v
+		}
 	}
 	// net/http measures small bodies itself; say the length of larger
 	// ones so they are not sent chunked.

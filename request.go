@@ -68,6 +68,9 @@ type requestState struct {
 	// it is taken, so later operations of a batch get their own.
 	deadline     deadlineCtx
 	deadlineUsed bool
+	// idHeader is the value of the X-Request-ID header of its answer,
+	// carried here for the same reason.
+	idHeader [1]string
 	// batch is set while the operations of an HTTP batch run.
 	batch bool
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/accesslog"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/graftgql/graft/pubsub"
@@ -26,6 +27,7 @@ type server struct {
 	router   *graft.Router
 	opts     graft.ServeOptions
 	log      *slog.Logger
+	logs     *accesslog.Writer // the buffered writer of log's lines
 	tel      *telemetry
 	metrics  *http.Server // on METRICS_ADDR; nil when the metrics share the API's listener
 	metricLn net.Listener
@@ -57,12 +59,14 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	if telEnv.MetricsAddr == "" && (telEnv.MetricsPath == cfg.Path || cfg.GraphiQL != nil && telEnv.MetricsPath == cfg.GraphiQL.Path) {
 		return nil, fmt.Errorf("bad environment:\nMETRICS_PATH=%q: taken by GraphQL or GraphiQL", telEnv.MetricsPath)
 	}
-	log := newLogger(logOut, se)
+	log, logs := newLogger(logOut, se)
 	cfg.Logger = log
 	if se.AccessLog == nil || bool(*se.AccessLog) {
 		cfg.AccessLog = log
 	}
-	srv := &server{svc: svc, log: log}
+	srv := &server{svc: svc, log: log, logs: logs}
+	// Last of all, once the server has stopped: every log line is written.
+	srv.closers = append(srv.closers, func() { _ = logs.Close() })
 	ok := false
 	defer func() {
 		if !ok {
@@ -200,6 +204,7 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 		log.Info("graft: telemetry", "traces", exporter, "metrics", tel.metrics != nil, "metricsPath", tel.metricsPath,
 			"metricsAddr", telEnv.MetricsAddr)
 	}
+	_ = logs.Flush() // the start-up lines, at once
 	ok = true
 	return srv, nil
 }
@@ -254,6 +259,7 @@ func (s *server) started(cfg graft.Config) func(url string) {
 			}
 		}
 		s.log.Info("graft: ready", attrs...)
+		_ = s.logs.Flush() // the line saying where to connect, at once
 	}
 }
 

@@ -44,6 +44,8 @@ type request struct {
 	// slow is not zero while the general writer writes what the fast
 	// writer gave up on (fast.go).
 	slow int
+	// raw is the raw writer's state (raw.go), once it has written.
+	raw *rawState
 	// inc is set when the request writes a payload of an incremental
 	// delivery; jobs are the deferred fragments and streams it registered
 	// (incremental.go).
@@ -203,6 +205,9 @@ func (r *request) release() {
 	}
 	if r.ahead {
 		r.st.release()
+	}
+	if r.raw != nil {
+		r.raw.reset()
 	}
 	// Field by field: a whole-struct store costs a bulk write barrier.
 	r.e, r.ctx, r.done, r.ender, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil, nil
