@@ -18,11 +18,11 @@ func Example() {
 	h.Log(&accesslog.Entry{
 		Time:   time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC),
 		Method: "POST", Status: 200, OperationType: "query", OperationName: "Posts",
-		Duration: 1500 * time.Microsecond, RequestID: "4bf92f35", Remote: "10.0.0.7:51234",
+		Duration: 1500 * time.Microsecond, RequestID: "4bf92f35", Remote: "10.0.0.7:51234", BytesReceived: 61,
 	})
 	// Records logged through slog go through the same buffer.
 	slog.New(h).Debug("below the handler's level: not written")
 	_ = w.Close()
 	// Output:
-	// {"time":"2026-11-27T12:00:00Z","level":"INFO","msg":"graphql request","method":"POST","status":200,"operation_name":"Posts","operation_type":"query","duration_ms":1.5,"errors":0,"request_id":"4bf92f35","remote":"10.0.0.7:51234"}
+	// {"time":"2026-11-27T12:00:00Z","level":"INFO","msg":"graphql request","method":"POST","status":200,"operation_name":"Posts","operation_type":"query","duration_ms":1.5,"errors":0,"request_id":"4bf92f35","remote":"10.0.0.7:51234","bytes_received":61}
 }

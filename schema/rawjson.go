@@ -21,9 +21,11 @@ import (
 //
 // A field returning RawJSON declares its GraphQL type with OfType, e.g.
 // OfType("[Post!]!"); the named types must be declared in the schema.
+//
 // RawJSON is json.RawMessage: a struct field of this type (a JSON column
 // loaded with encoding/json, an upstream answer's member) decodes and
 // encodes as the JSON it holds.
+//
 // Fields below a raw value are read from its members by field name, but
 // for fields declared with RawFieldFunc or RawBatchFieldFunc, whose
 // resolvers receive the object's raw bytes.
