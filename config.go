@@ -121,9 +121,13 @@ type Config struct {
 
 	// MaxBatch turns on HTTP batching: a POST body may be a JSON array of
 	// at most MaxBatch requests, answered with a JSON array of their
-	// responses. Each operation has its own limits, timeout and errors;
-	// the batch as a whole is one request for MaxBodyBytes and
-	// MaxInFlight. Default 0: batching is off and an array answers 400.
+	// responses. Each operation has its own timeout and errors and is
+	// held to Complexity on its own; the batch as a whole is one request
+	// for MaxBodyBytes, MaxInFlight, MaxResponseBytes (its operations'
+	// responses share the budget; once it is spent the rest do not run)
+	// and Complexity (the sum of its operations' measures: an operation
+	// that would take the sum past a limit is refused). Default 0:
+	// batching is off and an array answers 400.
 	MaxBatch int
 
 	// PersistedQueries turns on automatic persisted queries or a safelist.

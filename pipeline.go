@@ -287,6 +287,12 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 		r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
 		return false
 	}
+	if st.batch != nil {
+		if lerr := st.batch.charge(r.cfg.Complexity, a); lerr != nil {
+			r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
+			return false
+		}
+	}
 	// Only a query the limits accept is registered.
 	if res.Register {
 		r.pq.Register(ctx, res.Hash, strings.Clone(query)) // query may share the body's memory
@@ -346,7 +352,7 @@ func (r *Router) attached(slot *pqattach.Slot) *document {
 // answer into resp.
 func (r *Router) execute(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan) {
 	ctx := p.ctx
-	if ans := r.engine.Cached(p.op); ans != nil {
+	if ans := r.engine.Cached(p.op); ans != nil && (st.batch == nil || len(ans) <= st.batch.left) {
 		// A cached answer (introspection) runs no resolver: there is no
 		// timeout to keep, and a transport that allows it sends the
 		// cached bytes as they are.
@@ -368,7 +374,17 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 		ctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
 		defer cancel()
 	}
-	body, hasErrors := r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
+	var body []byte
+	var hasErrors bool
+	if st.batch != nil {
+		var spent bool
+		body, hasErrors, spent = r.engine.RunWithin(ctx, p.op, p.vars, resp.Body[:0], p.ext, st.batch.left)
+		if spent {
+			st.batch.left = 0
+		}
+	} else {
+		body, hasErrors = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
+	}
 	resp.Status = http.StatusOK
 	if hasErrors {
 		resp.Status = r.status(httpapi.Partial, media)

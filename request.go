@@ -53,6 +53,9 @@ type requestState struct {
 	// it is taken, so later operations of a batch get their own.
 	deadline     deadlineCtx
 	deadlineUsed bool
+	// batch is what the operations of an HTTP batch share (batch.go),
+	// nil outside one.
+	batch *batchLimits
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

@@ -44,6 +44,10 @@ type request struct {
 	// slow is not zero while the general writer writes what the fast
 	// writer gave up on (fast.go).
 	slow int
+	// limit is the length r.buf may reach before the response budget is
+	// spent (budget_response.go): the engine's MaxResponseBytes, or less
+	// (RunWithin).
+	limit int
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -62,19 +66,34 @@ func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any,
 // Run is Execute that also reports whether the response carries errors,
 // so callers need not read the body to know.
 func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) (out []byte, hasErrors bool) {
+	out, hasErrors, _ = e.RunWithin(ctx, o, vars, buf, extensions, e.maxResponse)
+	return out, hasErrors
+}
+
+// RunWithin is Run with the response budget limit bytes rather than the
+// engine's MaxResponseBytes (a smaller limit only: a larger one is cut to
+// it), for callers that share one budget between several executions (the
+// operations of an HTTP batch). The RESPONSE_TOO_LARGE error still names
+// MaxResponseBytes. A cached answer longer than limit is not used. spent
+// reports that the response reached the limit (the fields past it became
+// null).
+func (e *Engine) RunWithin(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, limit int) (out []byte, hasErrors, spent bool) {
+	limit = min(max(limit, 0), e.maxResponse)
 	if o.cacheable {
-		if c := e.Cached(o); c != nil {
+		if c := e.Cached(o); c != nil && len(c) <= limit {
 			buf = append(buf, c[:len(c)-1]...)
-			return closeResponse(buf, extensions), false
+			return closeResponse(buf, extensions), false, false
 		}
+	}
+	if o.cacheable && limit == e.maxResponse {
 		start := len(buf)
-		buf, hasErrors = e.run(ctx, o, vars, nil, buf, nil)
+		buf, hasErrors, spent = e.run(ctx, o, vars, nil, buf, nil, limit)
 		if !hasErrors {
 			e.cacheAnswer(o, buf[start:])
 		}
-		return closeResponse(buf[:len(buf)-1], extensions), hasErrors
+		return closeResponse(buf[:len(buf)-1], extensions), hasErrors, spent
 	}
-	return e.run(ctx, o, vars, nil, buf, extensions)
+	return e.run(ctx, o, vars, nil, buf, extensions, limit)
 }
 
 // Cached returns the answer Run cached for o, {"data":...} without
@@ -95,10 +114,10 @@ func (e *Engine) Cached(o *Operation) []byte {
 // run executes o and appends the response to buf. pre holds the root
 // field values of a subscription event (see Stream.Execute); a
 // subscription without it is refused.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte) ([]byte, bool) {
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, limit int) (out []byte, hasErrors, spent bool) {
 	if o.root == nil || o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
-		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true
+		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true, false
 	}
 	r := requestPool.Get().(*request)
 	r.e, r.vars = e, vars
@@ -112,25 +131,27 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 		buf = slices.Grow(buf, hint)
 	}
 	start := len(buf)
+	r.limit = start + limit
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
 	if !r.executeRoot(o, pre) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
 	r.logSuppressed()
-	hasErrors := len(r.errs) > 0
+	hasErrors = len(r.errs) > 0
 	if hasErrors {
+		spent = r.budgetSpent()
 		errs := append(make([]byte, 0, 256), `"errors":`...)
 		errs = appendErrorList(errs, r.errs)
 		errs = append(errs, ',')
 		r.buf = slices.Insert(r.buf, start+1, errs...)
 	}
-	out := closeResponse(r.buf, extensions)
+	out = closeResponse(r.buf, extensions)
 	if n := min(len(out)-start, maxSizeHint); n > hint || n < hint/2 {
 		o.sizeHint.Store(int32(n))
 	}
 	r.release()
-	return out, hasErrors
+	return out, hasErrors, spent
 }
 
 // executeRoot writes the root object. A panic outside resolvers (a leaf

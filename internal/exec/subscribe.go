@@ -115,6 +115,6 @@ func (s *Stream) Execute(ctx context.Context, event unsafe.Pointer, buf []byte) 
 	pre := make([]prefetched, len(s.op.root.object.fields))
 	p, err := s.field.def.Resolve(ctx, event, nil)
 	pre[s.index] = prefetched{ptr: p, err: err, set: true}
-	out, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil)
+	out, _, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil, s.e.maxResponse)
 	return out
 }
