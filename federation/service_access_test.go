@@ -25,7 +25,9 @@ func TestServiceAccess(t *testing.T) {
 	s, err := federation.Build(b, federation.Options{
 		ServiceAccess: federation.AllowHeader("X-Router-Secret", "s3cret"),
 		Entities: []federation.EntityResolver{federation.Entity(obj,
-			func(_ context.Context, reps []federation.Representation) ([]*sku, []error) { return make([]*sku, len(reps)), nil })},
+			func(_ context.Context, reps []federation.Representation) ([]*sku, []error) {
+				return make([]*sku, len(reps)), nil
+			})},
 	})
 	if err != nil {
 		t.Fatal(err)
