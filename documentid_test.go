@@ -2,9 +2,9 @@ package graft_test
 
 import (
 	"net/url"
-	"strings"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graftgql/graft"
