@@ -295,7 +295,7 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 	}
 	// Only a query the limits accept is registered.
 	if res.Register {
-		r.pq.Register(ctx, res.Hash, strings.Clone(query)) // query may share the body's memory
+		r.pq.Register(ctx, st.info.RemoteAddr, res.Hash, strings.Clone(query)) // query may share the body's memory
 	}
 	var ext []byte
 	if r.cfg.ReportComplexity {

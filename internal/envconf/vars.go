@@ -64,6 +64,7 @@ type Persisted struct {
 	StoreSize     string `env:"PERSISTED_QUERIES_STORE_SIZE" field:"Store" default:"1000" help:"entries of the in-memory APQ store (> 0)"`
 	StoreBytes    string `env:"PERSISTED_QUERIES_STORE_BYTES" field:"Store" default:"16777216" help:"bytes of the in-memory APQ store (> 0); least recently used queries are evicted"`
 	MaxQueryBytes string `env:"PERSISTED_QUERIES_MAX_QUERY_BYTES" field:"MaxQueryBytes" default:"131072" help:"largest query registered in the APQ store (> 0); a longer one runs but is never stored"`
+	Registrations string `env:"PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE" field:"RegistrationsPerMinute" default:"60" help:"queries one client address may register in the APQ store per minute; past it they run but are not stored (negative: unlimited)"`
 }
 
 // Server holds the variables only the ready-to-run server cmd/graft reads.
