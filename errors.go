@@ -3,6 +3,7 @@ package graft
 import (
 	"context"
 	"maps"
+	"net/http"
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -119,3 +120,37 @@ func (e *AuthError) Error() string {
 
 // Unwrap returns Err.
 func (e *AuthError) Unwrap() error { return e.Err }
+
+// Refusal is an error a Hook's Before returns to refuse a request with an
+// HTTP status and headers of its choosing: a rate limiter answers 429
+// with Retry-After, a hook guarding a dependency 503. The answer keeps the
+// headers already set (X-Request-ID, CORS, cookies) beside Header.
+// Transports without a status of their own (a WebSocket operation, a
+// subscription's event) carry the error alone.
+type Refusal struct {
+	// Status is the answer's HTTP status, a 4xx or 5xx; any other value
+	// answers 400.
+	Status int
+	// Header holds headers the answer carries, such as Retry-After.
+	Header http.Header
+	// Err is the GraphQL error the client gets: its message, code and
+	// details. Nil answers the status text with a code made of it
+	// ("TOO_MANY_REQUESTS" for 429).
+	Err *Error
+}
+
+// Error returns Err's message, or the status text.
+func (r *Refusal) Error() string {
+	if r.Err != nil {
+		return r.Err.Message
+	}
+	return http.StatusText(r.Status)
+}
+
+// Unwrap returns Err.
+func (r *Refusal) Unwrap() error {
+	if r.Err == nil {
+		return nil
+	}
+	return r.Err
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -108,8 +109,9 @@ func (ev *HookEvent) DocumentHash() string {
 // phases and, from PhaseExecuted, the resolvers run with it — so a hook
 // can start a trace span. After gets the latest context.
 //
-// Before may reject the request by returning a *graft.Error: the client
-// gets it as a GraphQL error with its code (status 401 for
+// Before may reject the request by returning a *graft.Refusal (any 4xx or
+// 5xx status, with headers such as Retry-After) or a *graft.Error: the
+// client gets it as a GraphQL error with its code (status 401 for
 // CodeUnauthenticated, 403 for CodeForbidden, 400 otherwise). Any other error,
 // and a panic in either method, is logged and the request goes on.
 //
@@ -273,9 +275,32 @@ func (p *phaseRun) callBefore(h Hook) (rej *httpapi.Error) {
 	if err == nil {
 		return nil
 	}
+	if e := refusalError(err); e != nil {
+		return e
+	}
+	p.r.cfg.Logger.ErrorContext(ctx, "graft: hook failed", append(p.r.logAttrs(p.st), "phase", p.phase.String(), "error", err)...)
+	return nil
+}
+
+// refusalError is the answer to a hook's *Refusal or *Error, nil for any
+// other error.
+func refusalError(err error) *httpapi.Error {
+	var rf *Refusal
+	if errors.As(err, &rf) {
+		e := &httpapi.Error{Status: rf.Status, Header: rf.Header.Clone()}
+		if e.Status < http.StatusBadRequest || e.Status > 599 {
+			e.Status = http.StatusBadRequest
+		}
+		if rf.Err != nil {
+			e.Err = &gqlerror.Error{Message: rf.Err.Message, Extensions: rf.Err.Extensions()}
+		} else {
+			text := http.StatusText(e.Status)
+			e.Err = gqlerr.New(strings.ToUpper(strings.ReplaceAll(text, " ", "_")), text)
+		}
+		return e
+	}
 	var ge *Error
 	if !errors.As(err, &ge) {
-		p.r.cfg.Logger.ErrorContext(ctx, "graft: hook failed", append(p.r.logAttrs(p.st), "phase", p.phase.String(), "error", err)...)
 		return nil
 	}
 	status := http.StatusBadRequest
