@@ -16,9 +16,12 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/federation"
+	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/graftgql/graft/pubsub/redispubsub"
+	"github.com/graftgql/graft/ratelimit"
+	"github.com/graftgql/graft/ratelimit/redislimit"
 )
 
 // runServe serves an example schema until ctx ends or SIGINT/SIGTERM.
@@ -76,7 +79,12 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
 	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
 	telEnv, exporters, telErr := parseTelemetry(lookup)
-	if err := errors.Join(err, cfgErr, pqErr, telErr); err != nil {
+	rlOpts, rlErr := ratelimit.OptionsFromEnv(lookup)
+	var rlEnv envconf.RateLimit
+	if rlErr == nil {
+		rlErr = envconf.Parse(&rlEnv, envconf.Lookup(lookup))
+	}
+	if err := errors.Join(err, cfgErr, pqErr, telErr, rlErr); err != nil {
 		return nil, fmt.Errorf("bad environment:\n%w", err)
 	}
 	if telEnv.MetricsPath == cfg.Path || cfg.GraphiQL != nil && telEnv.MetricsPath == cfg.GraphiQL.Path {
@@ -147,6 +155,26 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 		}
 		cfg.PersistedQueries = &pqOpts
 	}
+	if rlOpts.Budget > 0 {
+		if se.RedisURL != "" {
+			// Every instance charges one budget per client.
+			client, err := newRedisClient(se.RedisURL)
+			if err != nil {
+				srv.close()
+				return nil, err
+			}
+			closeFirst := srv.close
+			srv.close = func() { closeFirst(); _ = client.Close() }
+			rlOpts.Store = redislimit.New(client, redislimit.Options{Prefix: rlEnv.RedisPrefix})
+		}
+		rlOpts.Logger = log
+		limiter, err := ratelimit.New(rlOpts)
+		if err != nil {
+			srv.close()
+			return nil, err
+		}
+		limiter.Install(&cfg)
+	}
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		cfg.Subscriptions.OriginPatterns = originPatterns(splitList(origins))
 	}
@@ -180,7 +208,8 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	srv.opts.Logger = log
 	logLimits(log, cfg)
 	log.Debug("graft: configured", "example", se.Example, "path", cfg.Path,
-		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
+		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil,
+		"rateLimitBudget", rlOpts.Budget)
 	if tel.tp != nil || tel.metrics != nil {
 		log.Info("graft: telemetry", "traces", strings.Join(exporters, ","), "metrics", tel.metrics != nil, "metricsPath", tel.metricsPath)
 	}

@@ -55,6 +55,7 @@ func Sections() []Section {
 		{"The router (graft.ConfigFromEnv)", "graft.Config", Describe(Router{})},
 		{"The server (graft.ServeOptionsFromEnv)", "graft.ServeOptions", Describe(Serve{})},
 		{"Persisted queries (persisted.ConfigFromEnv)", "persisted.Options", Describe(Persisted{})},
+		{"Rate limits (ratelimit.OptionsFromEnv)", "ratelimit.Options", Describe(RateLimit{})},
 		{"cmd/graft only", "", Describe(Server{})},
 		{"OpenTelemetry and metrics (cmd/graft only)", "", Describe(Telemetry{})},
 	}
