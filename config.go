@@ -91,17 +91,21 @@ type Config struct {
 
 	// MaxInFlight bounds the requests the router serves at once over
 	// net/http (ServeHTTP), from reading the body to writing the last byte
-	// of the answer. One more is answered 503 with Retry-After and a
-	// SERVER_BUSY error. Default DefaultMaxInFlight (512).
+	// of the answer, queries and mutations over WebSocket included. One
+	// more is answered 503 with Retry-After and a SERVER_BUSY error (over
+	// WebSocket, an error message). Default DefaultMaxInFlight (512).
 	MaxInFlight int
 
-	// MaxBufferedBytes bounds the bytes of large answers (64 KiB or more)
-	// built and waiting for their clients to read them over net/http. An
-	// answer is held whole until written, so clients that ask for large
-	// answers and never read them would otherwise pin up to
-	// MaxResponseBytes each; an answer that would cross the budget is
-	// dropped and answered 503 with Retry-After and a SERVER_BUSY error.
-	// Small answers always pass. Default DefaultMaxBufferedBytes (32 MiB).
+	// MaxBufferedBytes bounds the bytes built and waiting for clients to
+	// read them: the large answers (64 KiB or more) of plain HTTP, and
+	// every answer and event the streaming transports (WebSocket, SSE,
+	// multipart) hold for their clients. An answer is held whole until
+	// written, so clients that ask for large answers and never read them
+	// would otherwise pin up to MaxResponseBytes each; an answer that
+	// would cross the budget is dropped and answered 503 with Retry-After
+	// and a SERVER_BUSY error (over a stream, a SERVER_BUSY error in its
+	// place). Small answers of plain HTTP always pass. Default
+	// DefaultMaxBufferedBytes (32 MiB).
 	MaxBufferedBytes int64
 
 	// MaxConcurrency bounds the resolvers and batches one request runs at

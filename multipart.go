@@ -54,7 +54,7 @@ func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
 	}
 	defer stop(nil)
 	if op.stream == nil {
-		writeResponse(w, &op.resp)
+		r.writeStreamResponse(w, &op.resp)
 		return
 	}
 	if !r.subs.acquireSub() {
@@ -75,7 +75,11 @@ func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
 	}
 	wrap := []byte(`{"payload":`)
 	complete := r.streamEvents(op, stop,
-		func(body []byte) error { return s.write(mpPartHead, wrap, body, []byte("}"), mpPartClose) },
+		func(body []byte) error {
+			body, hold := r.holdFor(nil, body)
+			defer hold.release()
+			return s.write(mpPartHead, wrap, body, []byte("}"), mpPartClose)
+		},
 		func() error { return s.write(mpPartHead, mpHeartbeat, mpPartClose) })
 	if complete {
 		_ = s.write(mpEnd)

@@ -114,12 +114,14 @@ func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
 	}
 	defer stop(nil)
 	if op.stream == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
-		writeResponse(w, &op.resp)
+		r.writeStreamResponse(w, &op.resp)
 		return
 	}
 	if op.stream == nil {
 		s := r.startSSE(w)
-		_ = s.write(sseNext, op.resp.Body, sseEnd, sseComplete)
+		body, hold := r.holdFor(nil, op.resp.Body)
+		defer hold.release()
+		_ = s.write(sseNext, body, sseEnd, sseComplete)
 		return
 	}
 	if !r.subs.acquireSub() {
@@ -130,7 +132,11 @@ func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
 	defer r.subs.releaseSub()
 	s := r.startSSE(w)
 	complete := r.streamEvents(op, stop,
-		func(body []byte) error { return s.write(sseNext, body, sseEnd) },
+		func(body []byte) error {
+			body, hold := r.holdFor(nil, body)
+			defer hold.release()
+			return s.write(sseNext, body, sseEnd)
+		},
 		func() error { return s.write(sseKeepAlive) })
 	if complete {
 		_ = s.write(sseComplete)
@@ -141,8 +147,9 @@ func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
 // its event stream.
 type sseConn struct {
 	h      *hub
+	load   *loadBounds
 	token  string
-	out    chan []byte
+	out    chan sseItem
 	queued atomic.Int64    // bytes in out
 	budget int64           // bound of queued
 	ctx    context.Context // ends with the stream; operations run in it
@@ -151,7 +158,15 @@ type sseConn struct {
 
 	mu        sync.Mutex
 	connected bool
+	closed    bool // out takes no more messages
 	ops       map[string]context.CancelCauseFunc
+}
+
+// sseItem is a message queued for a single-connection stream; held says
+// its bytes are held in the router's budget.
+type sseItem struct {
+	msg  []byte
+	held bool
 }
 
 func (h *hub) sseConn(token string) *sseConn {
@@ -177,7 +192,7 @@ func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
 		r.writeError(w, tooManyConnections())
 		return
 	}
-	c := &sseConn{h: r.subs, token: rand.Text(), out: make(chan []byte, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
+	c := &sseConn{h: r.subs, token: rand.Text(), load: &r.load, out: make(chan sseItem, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	r.subs.mu.Lock()
 	r.subs.sseConns[c.token] = c
@@ -207,6 +222,18 @@ func (c *sseConn) end() {
 	c.h.conns--
 	c.h.mu.Unlock()
 	c.cancel()
+	// What waits for the stream is let go.
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	for {
+		select {
+		case it := <-c.out:
+			c.take(it)
+		default:
+			return
+		}
+	}
 }
 
 // stop ends operation id, as a DELETE asks.
@@ -218,28 +245,56 @@ func (c *sseConn) stop(id string) {
 	}
 }
 
+// sendNext queues a next event of operation id: its bytes are held in
+// the router's budget until written, and the SERVER_BUSY answer goes in
+// its place when the budget cannot hold them.
+func (c *sseConn) sendNext(id, payload []byte) {
+	msg := sseMessage(sseNext, id, payload)
+	held := c.load.holdStream(len(msg))
+	if !held {
+		msg = sseMessage(sseNext, id, busyAnswer)
+	}
+	c.send(sseItem{msg: msg, held: held})
+}
+
 // send queues a message for the stream; a stream too slow to keep up, by
 // count or by bytes, is disconnected. A message larger than the byte
 // budget still goes to a stream with nothing waiting.
-func (c *sseConn) send(msg []byte) {
-	n := int64(len(msg))
+func (c *sseConn) send(it sseItem) {
+	n := int64(len(it.msg))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		c.drop(it)
+		return
+	}
 	if q := c.queued.Add(n); q > c.budget && q != n {
 		c.queued.Add(-n)
+		c.drop(it)
 		c.cancel()
 		return
 	}
 	select {
-	case c.out <- msg:
+	case c.out <- it:
 	default:
 		c.queued.Add(-n)
+		c.drop(it)
 		c.cancel()
 	}
 }
 
-// take accounts for msg leaving the queue.
-func (c *sseConn) take(msg []byte) []byte {
-	c.queued.Add(-int64(len(msg)))
-	return msg
+// drop lets go of a message that is not sent.
+func (c *sseConn) drop(it sseItem) {
+	if it.held {
+		c.load.releaseStream(len(it.msg))
+	}
+}
+
+// take accounts for a message that left the queue, once written or
+// dropped.
+func (c *sseConn) take(it sseItem) {
+	c.queued.Add(-int64(len(it.msg)))
+	c.drop(it)
 }
 
 // sseStream serves the event stream of a reservation.
@@ -263,8 +318,10 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 	}
 	for {
 		select {
-		case msg := <-c.out:
-			if s.write(c.take(msg)) != nil {
+		case it := <-c.out:
+			err := s.write(it.msg)
+			c.take(it)
+			if err != nil {
 				return
 			}
 		case <-tick:
@@ -284,8 +341,10 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 			c.wg.Wait() // each operation queues its complete
 			for {
 				select {
-				case msg := <-c.out:
-					if s.write(c.take(msg)) != nil {
+				case it := <-c.out:
+					err := s.write(it.msg)
+					c.take(it)
+					if err != nil {
 						return
 					}
 				default:
@@ -368,8 +427,8 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 			writeResponse(w, &op.resp)
 			return
 		}
-		c.send(sseMessage(sseNext, idJSON, op.resp.Body))
-		c.send(sseMessage(sseCompleteHead, idJSON, nil))
+		c.sendNext(idJSON, op.resp.Body)
+		c.send(sseItem{msg: sseMessage(sseCompleteHead, idJSON, nil)})
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -378,11 +437,11 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 		defer c.wg.Done()
 		defer release()
 		err := r.pump(op, func(body []byte) error {
-			c.send(sseMessage(sseNext, idJSON, body))
+			c.sendNext(idJSON, body)
 			return nil
 		})
 		if cause := context.Cause(ctx); err == nil && cause == nil || cause == errShutdown {
-			c.send(sseMessage(sseCompleteHead, idJSON, nil))
+			c.send(sseItem{msg: sseMessage(sseCompleteHead, idJSON, nil)})
 		}
 	}()
 	w.WriteHeader(http.StatusAccepted)

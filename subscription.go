@@ -47,9 +47,11 @@ type SubscriptionConfig struct {
 	// Default 10s.
 	WriteTimeout time.Duration
 	// StreamBufferBytes bounds the bytes of the events waiting for one
-	// single-connection SSE stream (which also holds at most 256 events).
-	// A stream further behind is a slow consumer and is disconnected.
-	// Default 1 MiB. The publish/subscribe service bounds what waits for
+	// single-connection SSE stream (which also holds at most 256 events;
+	// a stream further behind is a slow consumer and is disconnected), and
+	// of the messages waiting for one WebSocket beyond the first (one
+	// more is answered SERVER_BUSY in its place). Everything the streams
+	// hold also counts toward Config.MaxBufferedBytes. Default 1 MiB. The publish/subscribe service bounds what waits for
 	// each of its subscribers by its own options (pubsub.Options).
 	StreamBufferBytes int
 	// MaxConnections bounds WebSocket connections and event streams

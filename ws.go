@@ -72,6 +72,10 @@ type wsConn struct {
 	rmu sync.Mutex
 	// wmu makes writes one at a time, each within its own deadline.
 	wmu sync.Mutex
+	// held is the bytes of the messages built for the client and not yet
+	// written (streambounds.go), bounded by StreamBufferBytes beyond the
+	// first.
+	held atomic.Int64
 
 	mu sync.Mutex
 	// subs holds the running operations by id, in a slice: a connection
@@ -467,21 +471,32 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		c.sendErrors(id, appendErrors(nil, e.Err))
 		return false
 	}
+	// A query or mutation counts toward MaxInFlight, as over HTTP, until
+	// its answer is written; a subscription only while it starts.
+	if !c.r.load.enter() {
+		c.sendErrors(id, appendErrors(nil, gqlerr.New(gqlerr.ServerBusy, msgTooManyInFlight)))
+		return false
+	}
 	op := c.r.start(sctx, &req, c.header)
+	if op.stream != nil {
+		c.r.load.leave()
+	} else {
+		defer c.r.load.leave()
+	}
 	switch {
 	case op.stream == nil && op.resp.Status != http.StatusOK:
 		// A request error: one error message, no complete.
 		c.sendErrors(id, op.resp.Body)
 		return false
 	case op.stream == nil:
-		c.write(wsFrame(id, "next", op.resp.Body))
+		c.sendNext(id, op.resp.Body)
 	case op.stream.Queue() != nil:
 		sub.stream, sub.sctx = op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true
 	default:
 		_ = c.r.pump(op, func(body []byte) error {
-			if !c.write(wsFrame(id, "next", body)) {
+			if !c.sendNext(id, body) {
 				return errNotStream
 			}
 			return nil
@@ -560,13 +575,27 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
 		buf = sub.stream.Execute(ectx, ev, buf[:0])
 		cancel()
-		if !c.write(wsFrame(sub.id, "next", buf)) {
+		if !c.sendNext(sub.id, buf) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
 			sub.failed = true
 			sub.stop(errNotStream)
 		}
 	}
+}
+
+// sendNext sends a next message of operation id whose payload is body,
+// held in the router's budget and in the connection's share while it
+// waits and is written; the SERVER_BUSY answer goes in its place when
+// they cannot hold it. A large payload is written as it is, framed
+// around it, rather than copied into a message.
+func (c *wsConn) sendNext(id, body []byte) bool {
+	body, hold := c.r.holdFor(&c.held, body)
+	defer hold.release()
+	if len(body) < smallAnswer {
+		return c.write(wsFrame(id, "next", body))
+	}
+	return c.writeParts([]byte(`{"id":`), id, []byte(`,"type":"next","payload":`), body, []byte("}"))
 }
 
 // sendErrors sends an error message whose payload is the errors array of
@@ -613,6 +642,34 @@ func (c *wsConn) write(msg []byte) bool {
 		return false
 	}
 	// The library's own writes (pongs, close frames) bound themselves.
+	_ = c.src.SetWriteDeadline(time.Time{})
+	return true
+}
+
+// writeParts sends one message made of parts, as write does, without
+// copying them into one buffer.
+func (c *wsConn) writeParts(parts ...[]byte) bool {
+	if c.ended.Load() {
+		return false
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	w, err := c.c.Writer(context.Background(), websocket.MessageText)
+	if err == nil {
+		for _, p := range parts {
+			if _, err = w.Write(p); err != nil {
+				break
+			}
+		}
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		_ = c.c.CloseNow()
+		return false
+	}
 	_ = c.src.SetWriteDeadline(time.Time{})
 	return true
 }
