@@ -250,7 +250,11 @@ const (
 // application/x-www-form-urlencoded, to another site without a CORS
 // preflight. Such requests are refused with 400 unless they carry one of
 // RequiredHeaders with a non-empty value, which a cross-site page cannot
-// add without a preflight.
+// add without a preflight. A WebSocket upgrade, which a browser also sends
+// cross-site with the user's cookies and no preflight, is held to the same
+// rule: one from another origin that carries cookies is refused with 403
+// unless SubscriptionConfig.OriginPatterns names its origin exactly (a
+// wildcard pattern never admits it).
 type CSRFConfig struct {
 	// RequiredHeaders lists the accepted preflight headers. Default
 	// "client-require-preflight", "apollo-require-preflight" and

@@ -66,7 +66,10 @@ type SubscriptionConfig struct {
 	// OriginPatterns lists the host patterns (path.Match syntax, for
 	// example "*.example.com") from which browsers may open a WebSocket.
 	// Empty allows only the server's own host; clients that send no Origin
-	// (non-browser clients) are always allowed.
+	// (non-browser clients) are always allowed. With Config.CSRF set, an
+	// upgrade from another origin that carries cookies is refused (403
+	// CSRF_PREVENTION_BLOCKED) unless a pattern names its host (or
+	// origin) exactly: a pattern with a wildcard never admits it.
 	OriginPatterns []string
 }
 

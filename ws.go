@@ -8,7 +8,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -115,6 +117,12 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		}
 		ctx = actx
 	}
+	if r.cfg.CSRF != nil && crossSiteWithCredentials(req, h.cfg.OriginPatterns) {
+		r.writeError(w, &httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
+			"This WebSocket upgrade has been blocked as a potential Cross-Site WebSocket Hijacking: "+
+				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")})
+		return
+	}
 	if !h.acquireConn() {
 		r.writeError(w, tooManyConnections())
 		return
@@ -155,6 +163,34 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	} else {
 		go conn.wait()
 	}
+}
+
+// crossSiteWithCredentials reports whether a WebSocket upgrade carries
+// cookies from another origin than the server's that patterns do not
+// list explicitly. A browser sends cookies with an upgrade from any
+// site, with no preflight, so CSRF prevention holds it to the rule of a
+// simple cross-site POST: refused unless its origin is trusted by name.
+// A pattern with a wildcard ("*", "*.example.com") never trusts it, and
+// Origin: null (sandboxed frames, local files) never matches. An upgrade
+// without Origin comes from a client that is not a browser.
+func crossSiteWithCredentials(req *http.Request, patterns []string) bool {
+	origin := req.Header.Get("Origin")
+	if origin == "" || req.Header.Get("Cookie") == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	if err != nil || origin == "null" || u.Host == "" {
+		return true
+	}
+	if strings.EqualFold(u.Host, req.Host) {
+		return false
+	}
+	for _, p := range patterns {
+		if !strings.ContainsAny(p, "*?[\\") && (strings.EqualFold(p, u.Host) || strings.EqualFold(p, origin)) {
+			return false
+		}
+	}
+	return true
 }
 
 // The sizes of the read and of the write buffer of a WebSocket
