@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -156,6 +158,12 @@ type sseConn struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	// addr is the client address that reserved the stream; counted says
+	// the stream connected and counts as a connection rather than a
+	// reservation. Both are guarded by the hub's mu.
+	addr    string
+	counted bool
+
 	mu        sync.Mutex
 	connected bool
 	closed    bool // out takes no more messages
@@ -167,6 +175,20 @@ type sseConn struct {
 type sseItem struct {
 	msg  []byte
 	held bool
+}
+
+// connect turns c's reservation into a connection, or reports false
+// when the connections are at their bound or c was forgotten.
+func (h *hub) connect(c *sseConn) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.sseConns[c.token] != c || h.conns >= h.cfg.MaxConnections {
+		return false
+	}
+	h.conns++
+	h.unreserve(c.addr)
+	c.counted = true
+	return true
 }
 
 func (h *hub) sseConn(token string) *sseConn {
@@ -188,11 +210,17 @@ func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
-	if !r.subs.acquireConn() {
-		r.writeError(w, tooManyConnections())
+	addr := req.RemoteAddr
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		addr = host
+	}
+	if !r.subs.reserve(addr) {
+		retry := strconv.Itoa(int((r.subs.cfg.InitTimeout + time.Second - 1) / time.Second))
+		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {retry}},
+			Err: gqlerr.New(gqlerr.TooManyConnections, "Too many event streams reserved and not connected: try again later")})
 		return
 	}
-	c := &sseConn{h: r.subs, token: rand.Text(), load: &r.load, out: make(chan sseItem, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
+	c := &sseConn{h: r.subs, addr: addr, token: rand.Text(), load: &r.load, out: make(chan sseItem, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	r.subs.mu.Lock()
 	r.subs.sseConns[c.token] = c
@@ -219,7 +247,11 @@ func (c *sseConn) end() {
 		return
 	}
 	delete(c.h.sseConns, c.token)
-	c.h.conns--
+	if c.counted {
+		c.h.conns--
+	} else {
+		c.h.unreserve(c.addr)
+	}
 	c.h.mu.Unlock()
 	c.cancel()
 	// What waits for the stream is let go.
@@ -304,6 +336,13 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 		c.mu.Unlock()
 		r.writeError(w, &httpapi.Error{Status: http.StatusConflict,
 			Err: gqlerr.New(gqlerr.BadRequest, "The event stream of this token is already connected")})
+		return
+	}
+	// The stream now holds a socket: it takes a connection's place and
+	// gives back its reservation's.
+	if !c.h.connect(c) {
+		c.mu.Unlock()
+		r.writeError(w, tooManyConnections())
 		return
 	}
 	c.connected = true

@@ -22,6 +22,8 @@ const (
 	DefaultMaxSubscriptionsPerConn = 100
 	DefaultMaxSubscriptions        = 100_000
 	DefaultStreamBufferBytes       = 1 << 20
+	DefaultMaxReservations         = 1_000
+	DefaultMaxReservationsPerAddr  = 10
 )
 
 // SubscriptionConfig configures the streaming transports served on the
@@ -63,6 +65,14 @@ type SubscriptionConfig struct {
 	// MaxSubscriptions bounds the subscriptions running on the router.
 	// Default 100,000.
 	MaxSubscriptions int
+	// MaxReservations bounds the single-connection SSE streams reserved
+	// (PUT) and not yet connected, and MaxReservationsPerAddress those of
+	// one client address. A reservation holds no socket: it counts toward
+	// MaxConnections only once its stream connects, so reservations never
+	// take the place of open connections. Defaults 1,000 and 10; past
+	// them a reservation is answered 503 with Retry-After.
+	MaxReservations           int
+	MaxReservationsPerAddress int
 	// OriginPatterns lists the host patterns (path.Match syntax, for
 	// example "*.example.com") from which browsers may open a WebSocket.
 	// Empty allows only the server's own host; clients that send no Origin
@@ -95,6 +105,12 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 	if c.MaxSubscriptions <= 0 {
 		c.MaxSubscriptions = DefaultMaxSubscriptions
 	}
+	if c.MaxReservations <= 0 {
+		c.MaxReservations = DefaultMaxReservations
+	}
+	if c.MaxReservationsPerAddress <= 0 {
+		c.MaxReservationsPerAddress = DefaultMaxReservationsPerAddr
+	}
 	return c
 }
 
@@ -108,6 +124,10 @@ type hub struct {
 	closing  chan struct{}
 	closed   bool
 	sseConns map[string]*sseConn // single connection mode, by token
+	// reserved counts the single-connection reservations not yet
+	// connected, in all and by client address.
+	reserved       int
+	reservedByAddr map[string]int
 	// wsConns holds the open WebSocket connections, for shutdown.
 	wsConns map[*wsConn]struct{}
 	// inits closes WebSocket connections not initialised in time; pings
@@ -134,7 +154,7 @@ func (h *hub) removeWS(c *wsConn) {
 }
 
 func newHub(cfg SubscriptionConfig) *hub {
-	h := &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, wsConns: map[*wsConn]struct{}{}}
+	h := &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, reservedByAddr: map[string]int{}, wsConns: map[*wsConn]struct{}{}}
 	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
 	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
 	return h
@@ -150,6 +170,30 @@ func (h *hub) acquireConn() bool {
 	}
 	h.conns++
 	return true
+}
+
+// reserve counts a single-connection reservation of the client at addr,
+// or reports false when the reservations, in all or of that address, are
+// at their bound or the server is shutting down.
+func (h *hub) reserve(addr string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.reserved >= h.cfg.MaxReservations || h.reservedByAddr[addr] >= h.cfg.MaxReservationsPerAddress {
+		return false
+	}
+	h.reserved++
+	h.reservedByAddr[addr]++
+	return true
+}
+
+// unreserve forgets a reservation of addr; h.mu is held.
+func (h *hub) unreserve(addr string) {
+	h.reserved--
+	if n := h.reservedByAddr[addr] - 1; n > 0 {
+		h.reservedByAddr[addr] = n
+	} else {
+		delete(h.reservedByAddr, addr)
+	}
 }
 
 func (h *hub) releaseConn() {
