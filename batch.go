@@ -21,6 +21,11 @@ import (
 // with status 200. An operation refused before it ran carries its own
 // status in its response's extensions.status.
 //
+// The batch entered the door as one request, whose ID its answer carries;
+// once it decodes, each operation passes the door as a request of its
+// own, with the batch's request ID and its position (RequestInfo.BatchItem),
+// so hooks, the access log and metrics see one answer per operation.
+//
 // The batch as a whole is one request for the limits too: the sum of its
 // operations' measures is held to Config.Complexity (batchLimits.charge),
 // and their responses share one Config.MaxResponseBytes budget; once it is
@@ -32,8 +37,9 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 		r.fail(resp, ct, r.decodeFailed(e, media))
 		return
 	}
-	st.batch = &batchLimits{left: r.cfg.MaxResponseBytes}
-	defer func() { st.batch = nil }()
+	// The operations are the answers the hooks see, not the batch.
+	st.ph = nil
+	shared := &batchLimits{left: r.cfg.MaxResponseBytes}
 	body := append(resp.Body[:0], '[')
 	var one httpapi.Response
 	for i := range items {
@@ -41,22 +47,26 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 			body = append(body, ',')
 		}
 		one = httpapi.Response{Body: one.Body[:0]}
+		ist := &requestState{batch: shared}
+		ist.info.RequestID, ist.info.BatchItem = st.info.RequestID, i+1
+		ictx := r.enter(ctx, ist, raw, &one)
 		switch it := &items[i]; {
 		case it.Err != nil:
 			r.fail(&one, ct, r.decodeFailed(it.Err, media))
-		case st.batch.left <= 0:
+		case shared.left <= 0:
 			r.fail(&one, ct, &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.ResponseTooLarge,
 				"Not run: the batch's responses reached the limit of "+strconv.Itoa(r.cfg.MaxResponseBytes)+" bytes before this operation.")})
 		default:
-			left := st.batch.left
-			r.runContained(ctx, st, &it.Req, media, &one)
-			st.batch.left = min(st.batch.left, left-len(one.Body)) // execute sets it to 0 when spent
+			left := shared.left
+			r.runContained(ictx, ist, &it.Req, media, &one)
+			shared.left = min(shared.left, left-len(one.Body)) // execute sets it to 0 when spent
 		}
+		r.leave(ist, &one)
 		body = appendBatchItem(body, &one)
 	}
 	resp.Status = http.StatusOK
 	resp.ContentType = ct
-	resp.Header = nil
+	resp.Errors = nil
 	resp.Body = append(body, ']')
 }
 

@@ -154,60 +154,16 @@ func TestStreamingAnswersBounded(t *testing.T) {
 			for range 30 {
 				clients = append(clients, tr.client(t, srv.Listener.Addr().String(), `{ big(n: 2, size: 1000000) }`))
 			}
-			waitFor(t, "30 answers held or refused", func() bool { return graft.StreamAnswersSettled(r) >= 30 })
+			waitFor(t, func() bool { return graft.StreamAnswersSettled(r) >= 30 })
 			held, heap := graft.BufferedBytes(r), heapAfterGC()-min(base, heapAfterGC())
 			t.Logf("30 non-reading clients: %d KiB held, heap +%d MiB", held>>10, heap>>20)
 			if held > budget || heap > budget+overhead {
 				t.Fatalf("held %d bytes, heap +%d MiB: want at most the %d MiB budget (and %d MiB of overhead)", held, heap>>20, budget>>20, overhead>>20)
 			}
-			waitFor(t, "the non-reading clients disconnected", func() bool { return graft.BufferedBytes(r) == 0 })
+			waitFor(t, func() bool { return graft.BufferedBytes(r) == 0 })
 			if heap := heapAfterGC() - min(base, heapAfterGC()); heap > overhead {
 				t.Fatalf("heap +%d MiB after the non-reading clients were disconnected", heap>>20)
 			}
 		})
 	}
-}
-
-// waitFor polls cond until it holds, failing the test after a generous
-// deadline.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// TestWebSocketQueriesCountInFlight: queries over WebSocket hold
-// in-flight slots as over HTTP, so with MaxInFlight of them running, one
-// more over HTTP answers 503 and one more over WebSocket gets SERVER_BUSY.
-func TestWebSocketQueriesCountInFlight(t *testing.T) {
-	entered, release := make(chan struct{}), make(chan struct{})
-	r, err := graft.NewRouter(loadSchema(t, entered, release), nil, graft.Config{MaxInFlight: 2, Logger: quietLogger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newSmallBufferServer(t, r)
-	w := dialWS(t, srv)
-	w.init()
-	w.send(`{"id":"1","type":"subscribe","payload":{"query":"{ wait }"}}`)
-	w.send(`{"id":"2","type":"subscribe","payload":{"query":"{ wait }"}}`)
-	<-entered
-	<-entered
-	if got := post(t, r, `{ hello }`); got.status != http.StatusServiceUnavailable || got.code(0) != graft.CodeServerBusy {
-		t.Fatalf("HTTP with two WebSocket queries in flight: %d %s", got.status, got.raw)
-	}
-	w.send(`{"id":"3","type":"subscribe","payload":{"query":"{ hello }"}}`)
-	if got := w.read(); !strings.Contains(got, `"id":"3","type":"error"`) || !strings.Contains(got, graft.CodeServerBusy) {
-		t.Fatalf("a third WebSocket query: %s", got)
-	}
-	close(release)
-	for range 4 { // two next and two complete
-		w.read()
-	}
-	// The slots are given back once the answers are written.
-	waitFor(t, "the slots given back", func() bool { return post(t, r, `{ hello }`).status == 200 })
 }

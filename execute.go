@@ -13,12 +13,15 @@ type Request struct {
 	OperationName string
 	Variables     map[string]any
 	Extensions    map[string]any
-	// Header, when set, is what RequestInfo.Header returns to resolvers.
+	// Header, when set, is what Config.Auth (AuthRequest.Header), the
+	// hooks and resolvers (RequestInfo.Header) read as the request's
+	// headers.
 	Header func(name string) string
 }
 
-// Execute runs req through the router's pipeline (persisted queries,
-// document cache, limits, execution) without HTTP, as a POST would, and
+// Execute runs req through the router's pipeline (Config.Auth, which sees
+// req.Header, the hooks, persisted queries, document cache, limits,
+// execution) without HTTP, as a POST would, and
 // returns the HTTP status the request would get and the JSON response
 // body. Variables hold JSON values: nil, bool, float64 or int64 numbers,
 // string, []any and map[string]any.
@@ -61,7 +64,7 @@ func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (st
 	// operation's last answer at once (further only for a larger answer),
 	// and it goes to the caller as it is, with no pooled buffer and no
 	// copy.
-	st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
+	st := &requestState{}
 	resp := &st.answer
 	resp.Body = dst[len(dst):]
 	r.runExecute(ctx, st, &raw, &hreq)
@@ -82,8 +85,10 @@ func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (st
 // panic anywhere becoming the generic internal error.
 func (r *Router) runExecute(ctx context.Context, st *requestState, raw *httpapi.RawRequest, req *httpapi.Request) {
 	resp := &st.answer
+	ctx = r.enter(ctx, st, raw, resp)
+	defer r.leave(st, resp)
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeGraphQLResponse)
-	actx, e := r.admit(ctx, raw, st)
+	actx, e := r.admit(ctx, raw)
 	if e != nil {
 		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
 		return

@@ -55,13 +55,12 @@ func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Respo
 	if err != nil {
 		return nil, fmt.Errorf("graft: read request body: %w", err)
 	}
-	var resp *httpapi.Response
+	raw := webRawRequest(req, body)
 	if tooLarge {
-		resp = bodylimit.TooLarge(limit)
-	} else {
-		resp = &httpapi.Response{}
-		h.router.serveInto(ctx, webRawRequest(req, body), resp)
+		raw.Body, raw.Refusal = nil, httpapi.BodyTooLarge(limit)
 	}
+	resp := &httpapi.Response{}
+	h.router.serveInto(ctx, raw, resp)
 	return webHTTPResponse(req, resp), nil
 }
 

@@ -1,7 +1,6 @@
 package graft
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -39,12 +38,21 @@ const (
 	PhaseAnalyzed
 	// PhaseExecuted: the operation ran (or, for a subscription, started).
 	PhaseExecuted
-	// PhaseAnswered: the response is complete. Its After sees the status
-	// and the error count of the answer.
+	// PhasePayload: one payload of a streamed answer, once per payload:
+	// each event of a subscription, on every streaming transport. Before
+	// runs before the payload is executed (the context it returns is the
+	// payload's resolvers', and is dropped afterwards); After sees the
+	// payload's errors. A refusal in Before replaces that payload with
+	// the error; the stream goes on.
+	PhasePayload
+	// PhaseAnswered: the response is complete (for a subscription, its
+	// stream has ended). Its After sees the status and the errors of the
+	// answer. Every answer passes it, requests refused before they were
+	// decoded included (see Hook).
 	PhaseAnswered
 )
 
-var phaseNames = [...]string{"received", "parsed", "validated", "analyzed", "executed", "answered"}
+var phaseNames = [...]string{"received", "parsed", "validated", "analyzed", "executed", "payload", "answered"}
 
 // String returns the phase's lower-case name ("received", "parsed", ...).
 func (p Phase) String() string {
@@ -69,15 +77,26 @@ type HookEvent struct {
 	// After, how long the phase took (0 in Before).
 	Start    time.Time
 	Duration time.Duration
-	// ErrorCount is, in the After of PhaseExecuted and PhaseAnswered, the
-	// number of errors of the answer.
+	// ErrorCount is, in the After of PhasePayload and PhaseAnswered, the
+	// number of errors of the payload or of the whole answer (for a
+	// subscription, every event's included).
 	ErrorCount int
-	// ErrorCodes are the extensions.code of the answer's errors ("" for
-	// an error without one), with ErrorCount.
+	// Errors are those errors as values, with their extensions (the
+	// first 100 of a subscription's answer), and ErrorCodes their
+	// extensions.code ("" for an error without one).
+	Errors     []*gqlerror.Error
 	ErrorCodes []string
-	// Status is the HTTP status of the answer, in the After of
-	// PhaseAnswered.
+	// Status is the HTTP status of the answer, in PhaseAnswered.
 	Status int
+	// Payload numbers the payloads of a streamed answer, from 1, in
+	// PhasePayload; 0 otherwise.
+	Payload int
+	// Received reports, in PhaseAnswered, whether this hook's Before of
+	// PhaseReceived ran for the request: false for a request refused
+	// before it was decoded (bad JSON, CSRF, Auth, 404, 413, ...) or by
+	// an earlier hook at PhaseReceived. A hook that counts requests in
+	// flight from PhaseReceived counts down only when it is true.
+	Received bool
 	// PersistedQuery is "hit" when the query came from the persisted
 	// query store, "miss" when the request named a hash the store did not
 	// have (or registered it now), "" otherwise; set from PhaseParsed on.
@@ -103,17 +122,27 @@ func (ev *HookEvent) DocumentHash() string {
 	return ev.hash
 }
 
-// Hook observes the phases of every request. Before runs before a phase
-// and After after it, both on the request's goroutine. Before may return
-// a derived context (nil keeps the one it got): the next hooks, the later
-// phases and, from PhaseExecuted, the resolvers run with it — so a hook
-// can start a trace span. After gets the latest context.
+// Hook observes the phases of every request, on every transport. Before
+// runs before a phase and After after it, in pairs, both on the request's
+// goroutine. Before may return a derived context (nil keeps the one it
+// got): the next hooks, the later phases and, from PhaseExecuted, the
+// resolvers run with it — so a hook can start a trace span. After gets
+// the latest context.
 //
-// Before may reject the request by returning a *graft.Refusal (any 4xx or
-// 5xx status, with headers such as Retry-After) or a *graft.Error: the
-// client gets it as a GraphQL error with its code (status 401 for
-// CodeUnauthenticated, 403 for CodeForbidden, 400 otherwise). Any other error,
-// and a panic in either method, is logged and the request goes on.
+// Every answer ends with PhaseAnswered, which every hook sees: a request
+// refused before it is decoded (bad JSON, CSRF prevention, Config.Auth,
+// an unknown path, 406, 413, 414, 415, a 503 of the server's bounds)
+// passes PhaseAnswered alone, with HookEvent.Received false.
+//
+// Before may refuse the request by returning a *graft.Refusal (any 4xx or
+// 5xx status, with headers such as Retry-After) or a *graft.Error (status
+// 401 for CodeUnauthenticated, 403 for CodeForbidden, 400 otherwise): the
+// client gets it as a GraphQL error with its code, beside the headers
+// already set (X-Request-ID, CORS). The hooks before it in the list get
+// the After of that phase; the refusing hook is not called again for the
+// request, so it ends what it started before returning the refusal. Any
+// other error, and a panic in either method, is logged and the request
+// goes on.
 //
 // A hook adds to the response's top-level extensions with SetExtension.
 type Hook interface {
@@ -163,16 +192,31 @@ func SetExtension(ctx context.Context, key string, value any) bool {
 // phaseRun tracks the phases of one request for the hooks.
 type phaseRun struct {
 	r       *Router
+	hooks   []Hook
 	ctx     context.Context // the latest context hooks returned
 	st      *requestState
 	ev      HookEvent
 	started time.Time // start of the current phase
 	phase   Phase
 	open    bool // Before of phase ran and After is due
+	// received is set once the Before of PhaseReceived ran; refuser is
+	// the index of the hook that refused the request (-1 for none), at
+	// phase refusedAt.
+	received  bool
+	refuser   int
+	refusedAt Phase
+	// The errors of a streamed answer's payloads: their count and the
+	// first maxHookErrors of them.
+	streamErrs  []*gqlerror.Error
+	streamCount int
 }
 
-// hooksEnabled reports whether run must track phases at all.
-func (r *Router) hooksEnabled() bool { return len(r.cfg.Hooks) > 0 || r.cfg.AccessLog != nil }
+// maxHookErrors bounds the errors a streamed answer's PhaseAnswered
+// carries as values: a long subscription may report many.
+const maxHookErrors = 100
+
+// hooksEnabled reports whether requests track phases at all.
+func (r *Router) hooksEnabled() bool { return len(r.hooks) > 0 }
 
 // beginPhases starts the tracking of a request's phases, or returns nil
 // when nothing observes them (the fast path).
@@ -180,24 +224,43 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	if !r.hooksEnabled() {
 		return nil
 	}
-	now := time.Now()
-	p := &phaseRun{r: r, st: st, ctx: ctx, ev: HookEvent{Request: &st.info, Start: now}}
-	return p
+	return &phaseRun{r: r, hooks: r.hooks, st: st, ctx: ctx, refuser: -1, ev: HookEvent{Request: &st.info, Start: time.Now()}}
+}
+
+// rebase makes ctx (the request's, with Auth's values) the context the
+// hooks start from.
+func (p *phaseRun) rebase(ctx context.Context) {
+	if p != nil {
+		p.ctx = ctx
+	}
 }
 
 // before ends the open phase, if any, and runs the Before of phase. A
-// rejection becomes the answer's error.
+// refusal becomes the answer's error.
 func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if p == nil {
 		return nil
 	}
-	ctx := p.ctx
-	p.after(ctx)
+	p.after()
 	p.phase, p.open, p.started = phase, true, time.Now()
 	p.ev.Phase, p.ev.Duration = phase, 0
-	for _, h := range p.r.cfg.Hooks {
+	if phase == PhaseReceived {
+		p.received = true
+	}
+	for i, h := range p.hooks {
+		if i == p.refuser {
+			continue
+		}
 		if e := p.callBefore(h); e != nil {
-			p.open = false
+			// The hooks before the refusing one end the phase; the
+			// refusing one is not called again.
+			p.ev.Duration = time.Since(p.started)
+			for j := range i {
+				if j != p.refuser {
+					p.callAfter(p.ctx, p.hooks[j])
+				}
+			}
+			p.open, p.refuser, p.refusedAt = false, i, phase
 			return e
 		}
 	}
@@ -248,16 +311,63 @@ func (p *phaseRun) setOperation(op *ast.OperationDefinition) {
 }
 
 // after runs the After of the open phase.
-func (p *phaseRun) after(_ context.Context) {
+func (p *phaseRun) after() {
 	if p == nil || !p.open {
 		return
 	}
-	ctx := p.ctx
 	p.open = false
 	p.ev.Phase, p.ev.Duration = p.phase, time.Since(p.started)
-	for _, h := range p.r.cfg.Hooks {
-		p.callAfter(ctx, h)
+	for i, h := range p.hooks {
+		if i != p.refuser {
+			p.callAfter(p.ctx, h)
+		}
 	}
+}
+
+// beginPayload runs the Before of PhasePayload for the next payload of a
+// streamed answer and returns the context to execute it with, or the
+// hooks' refusal of it. endPayload must follow.
+func (p *phaseRun) beginPayload(base context.Context) (context.Context, *httpapi.Error) {
+	if p == nil {
+		return base, nil
+	}
+	p.ctx = base
+	p.ev.Payload++
+	p.ev.Errors, p.ev.ErrorCodes, p.ev.ErrorCount = nil, nil, 0
+	if e := p.before(base, PhasePayload); e != nil {
+		return base, e
+	}
+	return p.ctx, nil
+}
+
+// endPayload runs the After of PhasePayload with the payload's errors and
+// drops the payload's context, so that a long stream does not stack them.
+func (p *phaseRun) endPayload(base context.Context, errs []*gqlerror.Error) {
+	if p == nil {
+		return
+	}
+	p.setErrors(errs, len(errs))
+	p.after()
+	p.ev.Payload = 0
+	p.streamCount += len(errs)
+	if n := maxHookErrors - len(p.streamErrs); n > 0 {
+		p.streamErrs = append(p.streamErrs, errs[:min(n, len(errs))]...)
+	}
+	p.ctx = base
+}
+
+// setErrors hands errs to the hooks, with their codes; count is their
+// number (more than len(errs) when some were left out).
+func (p *phaseRun) setErrors(errs []*gqlerror.Error, count int) {
+	p.ev.Errors, p.ev.ErrorCount, p.ev.ErrorCodes = errs, count, nil
+	if len(errs) == 0 {
+		return
+	}
+	codes := make([]string, len(errs))
+	for i, e := range errs {
+		codes[i], _ = e.Extensions["code"].(string)
+	}
+	p.ev.ErrorCodes = codes
 }
 
 func (p *phaseRun) callBefore(h Hook) (rej *httpapi.Error) {
@@ -327,29 +437,48 @@ func (r *Router) logHookPanic(ctx context.Context, phase Phase, which string, v 
 		"phase", phase.String(), "hook", which, "panic", v, "stack", string(debug.Stack()))...)
 }
 
-// finish closes the request: it adds the accumulated extensions to a
-// JSON answer, runs PhaseAnswered, and writes the access log line.
-func (p *phaseRun) finish(ctx context.Context, resp *httpapi.Response) {
-	if p == nil {
-		spliceExtensions(stateFrom(ctx), resp)
-		return
-	}
-	ctx = p.ctx
-	if p.ev.ErrorCount == 0 {
-		p.ev.ErrorCodes = errorCodes(resp.Body)
-		p.ev.ErrorCount = len(p.ev.ErrorCodes)
-	}
-	p.ev.Status = resp.Status
-	if p.phase != PhaseAnswered {
-		if e := p.before(ctx, PhaseAnswered); e != nil {
+// finish closes the request once resp is its final answer: it runs
+// PhaseAnswered (whose Before may still refuse the answer) and adds the
+// accumulated extensions to a JSON answer.
+func (p *phaseRun) finish(resp *httpapi.Response) {
+	p.after()
+	p.phase, p.open, p.started = PhaseAnswered, true, time.Now()
+	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
+	p.answered(resp)
+	for i, h := range p.hooks {
+		if i == p.refuser {
+			continue
+		}
+		if e := p.callBefore(h); e != nil {
 			p.r.fail(resp, resp.ContentType, e)
+			p.refuser, p.refusedAt = i, PhaseAnswered
+			p.answered(resp)
+			break
 		}
 	}
 	spliceExtensions(p.st, resp)
-	p.after(ctx)
-	p.r.accessLog(ctx, p, resp)
+	p.open = false
+	p.ev.Duration = time.Since(p.started)
+	for i, h := range p.hooks {
+		if i == p.refuser {
+			continue
+		}
+		p.ev.Received = p.received && !(p.refusedAt == PhaseReceived && p.refuser >= 0 && i > p.refuser)
+		p.callAfter(p.ctx, h)
+	}
 	// The query text may lie in a buffer the next request reuses.
 	p.ev.query = ""
+}
+
+// answered sets the event's status and errors from resp.
+func (p *phaseRun) answered(resp *httpapi.Response) {
+	p.ev.Status = resp.Status
+	if p.streamCount == 0 {
+		p.setErrors(resp.Errors, len(resp.Errors))
+		return
+	}
+	errs := append(p.streamErrs[:len(p.streamErrs):len(p.streamErrs)], resp.Errors...)
+	p.setErrors(errs[:min(len(errs), maxHookErrors)], p.streamCount+len(resp.Errors))
 }
 
 // spliceExtensions adds the extensions set with SetExtension to the
@@ -403,26 +532,6 @@ func existingExtensions(b []byte) int {
 		return 1
 	}
 	return 0
-}
-
-// errorCodes lists the extensions.code of the answer's top-level errors.
-func errorCodes(body []byte) []string {
-	if !bytes.HasPrefix(body, []byte(`{"errors":`)) {
-		return nil
-	}
-	var probe struct {
-		Errors []struct {
-			Extensions struct {
-				Code any `json:"code"`
-			} `json:"extensions"`
-		} `json:"errors"`
-	}
-	_ = json.Unmarshal(body, &probe)
-	codes := make([]string, len(probe.Errors))
-	for i, e := range probe.Errors {
-		codes[i], _ = e.Extensions.Code.(string)
-	}
-	return codes
 }
 
 // reportPanic hands a panic the pipeline recovered to Config.OnPanic.

@@ -34,13 +34,9 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.URL.Path == r.cfg.Path && !plainPost(req) && r.serveStream(w, req) {
 		return
 	}
-	if !r.load.enter() {
-		var resp httpapi.Response
-		serverBusy(&resp, msgTooManyInFlight)
-		writeResponse(w, &resp)
-		return
-	}
-	defer r.load.leave()
+	// The request's state and its answer in one allocation.
+	st := &requestState{}
+	resp := &st.answer
 	raw := httpapi.RawRequest{
 		Method:      req.Method,
 		Path:        req.URL.Path,
@@ -50,9 +46,15 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		Header:      req.Header.Get,
 		Remote:      req.RemoteAddr,
 	}
-	// The request's state and its answer in one allocation.
-	st := &requestState{}
-	resp := &st.answer
+	if !r.load.enter() {
+		// Refused through the door, with nothing read.
+		raw.Refusal = serverBusyError(msgTooManyInFlight)
+		r.serveWith(req.Context(), &raw, resp, st)
+		r.leave(st, resp)
+		writeResponse(w, resp)
+		return
+	}
+	defer r.load.leave()
 	var bp *[]byte // the request body's buffer, when there is a body
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		bp = bufPool.Get().(*[]byte)
@@ -62,15 +64,15 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		if err != nil {
 			bufPool.Put(bp)
-			r.fail(resp, httpapi.ContentTypeJSON, err)
-			writeResponse(w, resp)
-			return
+			bp = nil
+			raw.Refusal = err
+		} else {
+			raw.Body = body
+			// The decoder unescapes the query into the buffer's spare
+			// room rather than allocate (the buffer goes back to the
+			// pool once the answer is complete).
+			raw.Scratch = body[len(body):cap(body)]
 		}
-		raw.Body = body
-		// The decoder unescapes the query into the buffer's spare room
-		// rather than allocate (the buffer goes back to the pool once the
-		// answer is complete).
-		raw.Scratch = body[len(body):cap(body)]
 	}
 	rb := bufPool.Get().(*[]byte)
 	defer bufPool.Put(rb)
@@ -83,14 +85,18 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		bufPool.Put(bp)
 	}
 	// A large answer is held until the client has read it: the total held
-	// is bounded, so clients that do not read cannot pin memory.
-	if n := len(resp.Body); r.load.hold(n) {
-		writeResponse(w, resp)
-		r.load.release(n)
-	} else {
+	// is bounded, so clients that do not read cannot pin memory. The
+	// refusal is an answer the hooks see.
+	n := len(resp.Body)
+	held := r.load.hold(n)
+	if !held {
 		resp.Body = nil // let the large answer go before writing the refusal
-		serverBusy(resp, msgTooManyBuffered)
-		writeResponse(w, resp)
+		r.fail(resp, httpapi.ContentTypeJSON, serverBusyError(msgTooManyBuffered))
+	}
+	r.leave(st, resp)
+	writeResponse(w, resp)
+	if held {
+		r.load.release(n)
 	}
 	if !resp.Shared && cap(resp.Body) <= maxPooledResponse {
 		*rb = resp.Body[:0]

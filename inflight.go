@@ -70,12 +70,11 @@ func (l *loadBounds) release(n int) {
 	}
 }
 
-// serverBusy turns resp into the 503 SERVER_BUSY answer.
-func serverBusy(resp *httpapi.Response, message string) {
-	resp.Status = http.StatusServiceUnavailable
-	resp.ContentType = httpapi.ContentTypeJSON
-	resp.Header = http.Header{"Retry-After": {busyRetryAfter}, "Cache-Control": {"no-store"}}
-	resp.Body = appendErrors(resp.Reuse(), gqlerr.New(gqlerr.ServerBusy, message))
+// serverBusyError is the 503 SERVER_BUSY answer.
+func serverBusyError(message string) *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Header: http.Header{"Retry-After": {busyRetryAfter}, "Cache-Control": {"no-store"}},
+		Err:    gqlerr.New(gqlerr.ServerBusy, message)}
 }
 
 const (

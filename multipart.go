@@ -3,9 +3,6 @@ package graft
 import (
 	"net/http"
 	"strings"
-
-	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/graftgql/graft/internal/httpapi"
 )
 
 // Multipart subscriptions as Apollo Client and Apollo Router speak them:
@@ -58,12 +55,15 @@ func (r *Router) serveMultipart(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if !r.subs.acquireSub() {
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
+		op.abandon(tooManySubscriptions())
+		writeResponse(w, &op.resp)
 		return
 	}
 	defer r.subs.releaseSub()
 	h := w.Header()
+	for k, v := range op.resp.Header {
+		h[k] = append(h[k], v...)
+	}
 	h.Set("Content-Type", multipartType)
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)

@@ -24,16 +24,27 @@ import (
 	"github.com/graftgql/graft/limits"
 )
 
+// serve runs raw through the door and the pipeline and writes the
+// complete answer into resp.
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
-	r.serveWith(ctx, raw, resp, nil)
+	st := &requestState{}
+	r.serveWith(ctx, raw, resp, st)
+	r.leave(st, resp)
 }
 
-// serveWith is serve with the request's state allocated by the caller
-// (ServeHTTP allocates it with the response), or nil.
+// serveWith is the pipeline of one request from the door's enter, with st
+// its fresh state (ServeHTTP allocates it with the response). The caller
+// calls leave once the answer is final: ServeHTTP first reserves the
+// answer's bytes, and a subscription leaves when its stream ends.
 func (r *Router) serveWith(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) {
+	ctx = r.enter(ctx, st, raw, resp)
 	defer r.containPanic(ctx, resp, httpapi.ContentTypeJSON)
-	ctx, st, media := r.accept(ctx, raw, resp, st)
-	if st == nil {
+	if raw.Refusal != nil {
+		r.fail(resp, httpapi.ContentTypeJSON, raw.Refusal)
+		return
+	}
+	ctx, media, ok := r.accept(ctx, raw, resp, st)
+	if !ok {
 		return
 	}
 	raw.Texts = r.texts
@@ -49,55 +60,43 @@ func (r *Router) serveWith(ctx context.Context, raw *httpapi.RawRequest, resp *h
 }
 
 // accept routes a request, negotiates its media type, and runs CSRF
-// prevention and admit, with st as the request's state when it is not nil
-// (it must be fresh). A nil state returned means resp holds the answer
-// already.
-func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) (context.Context, *requestState, string) {
+// prevention and admit. When ok is false resp holds the answer already.
+func (r *Router) accept(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response, st *requestState) (_ context.Context, media string, ok bool) {
 	switch {
 	case raw.Path == r.cfg.Path:
 	case r.graphiql != nil && raw.Path == r.cfg.GraphiQL.Path:
 		r.serveGraphiQL(raw, resp)
-		return ctx, nil, ""
+		return ctx, "", false
 	case r.graphiqlAssets != "" && strings.HasPrefix(raw.Path, r.graphiqlAssets):
 		r.serveGraphiQLAsset(raw, resp)
-		return ctx, nil, ""
+		return ctx, "", false
 	default:
-		resp.Status = http.StatusNotFound
-		resp.ContentType = httpapi.ContentTypeJSON
-		resp.Body = appendErrors(resp.Body, gqlerr.New(gqlerr.BadRequest, "Not found"))
-		return ctx, nil, ""
+		r.fail(resp, httpapi.ContentTypeJSON, &httpapi.Error{Status: http.StatusNotFound, Err: gqlerr.New(gqlerr.BadRequest, "Not found")})
+		return ctx, "", false
 	}
-	media, ok := httpapi.Negotiate(raw.Accept)
+	media, ok = httpapi.Negotiate(raw.Accept)
 	if !ok {
 		r.fail(resp, httpapi.ContentTypeJSON, &httpapi.Error{Status: http.StatusNotAcceptable,
 			Err: gqlerr.New(gqlerr.NotAcceptable, "The Accept header allows neither application/graphql-response+json nor application/json")})
-		return ctx, nil, ""
+		return ctx, "", false
 	}
 	ct := httpapi.ContentType(media)
 	if r.cfg.CSRF != nil {
 		if e := r.checkCSRF(raw); e != nil {
 			r.fail(resp, ct, e)
-			return ctx, nil, ""
+			return ctx, "", false
 		}
 	}
-	header := raw.Header
-	if header == nil {
-		header = noHeader
-	}
-	if st == nil {
-		st = &requestState{}
-	}
-	st.layer, st.info.Header = r.layer, header
-	ctx, e := r.admit(ctx, raw, st)
+	ctx, e := r.admit(ctx, raw)
 	if e != nil {
 		r.fail(resp, ct, e)
-		return ctx, nil, ""
+		return ctx, "", false
 	}
 	if e := r.uriTooLong(raw); e != nil {
 		r.fail(resp, ct, e)
-		return ctx, nil, ""
+		return ctx, "", false
 	}
-	return ctx, st, media
+	return ctx, media, true
 }
 
 // decode decodes raw into req; false means resp holds the error.
@@ -111,22 +110,19 @@ func (r *Router) decode(raw *httpapi.RawRequest, media string, resp *httpapi.Res
 	return true
 }
 
-// admit runs the steps every entry point (HTTP and Execute) takes before
-// a request is decoded and run: it puts the request state in the context
-// and runs the Auth hook, after starting the layer so the hook can read
-// application services.
-func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest, st *requestState) (context.Context, *httpapi.Error) {
-	ctx = withState(ctx, st)
-	r.identify(raw, st)
+// admit runs the Auth hook of a request that entered through the door
+// (its context carries st), after starting the layer so the hook can read
+// application services. On a refusal the context returned is ctx.
+func (r *Router) admit(ctx context.Context, raw *httpapi.RawRequest) (context.Context, *httpapi.Error) {
 	if r.cfg.Auth == nil {
 		return ctx, nil
 	}
 	if e := r.startLayer(ctx); e != nil {
-		return nil, e
+		return ctx, e
 	}
 	actx, err := r.cfg.Auth(ctx, authRequest(raw))
 	if err != nil {
-		return nil, unauthenticated(err)
+		return ctx, unauthenticated(err)
 	}
 	if actx != nil && actx != ctx {
 		// The hook accepted a user: the answer is theirs alone.
@@ -167,10 +163,12 @@ func (r *Router) startLayer(ctx context.Context) *httpapi.Error {
 // execution (execute). The two are separate functions so that the checks'
 // stack frame is gone while the operation executes: deep executions then
 // fit the goroutine's first stack.
+//
+// The request entered through the door (enter) and leaves through it
+// (leave) once its answer is final.
 func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request, media string, resp *httpapi.Response) {
-	st.attachResponse(resp)
-	ph := r.beginPhases(ctx, st)
-	defer ph.finish(ctx, resp)
+	ph := st.ph
+	ph.rebase(ctx)
 	var p runPlan
 	if !r.plan(ctx, st, req, media, resp, ph, &p) {
 		return
@@ -376,14 +374,22 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 	}
 	var body []byte
 	var hasErrors bool
-	if st.batch != nil {
+	switch {
+	case st.batch != nil:
+		var errs *[]*gqlerror.Error
+		if st.ph != nil {
+			errs = &resp.Errors
+		}
 		var spent bool
-		body, hasErrors, spent = r.engine.RunWithin(ctx, p.op, p.vars, resp.Body[:0], p.ext, st.batch.left)
+		body, hasErrors, spent = r.engine.RunWithin(ctx, p.op, p.vars, resp.Body[:0], p.ext, errs, st.batch.left)
 		if spent {
 			st.batch.left = 0
 		}
-	} else {
+	case st.ph == nil:
 		body, hasErrors = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
+	default:
+		// The hooks see the answer's errors as values.
+		body, hasErrors = r.engine.RunReporting(ctx, p.op, p.vars, resp.Body[:0], p.ext, &resp.Errors)
 	}
 	resp.Status = http.StatusOK
 	if hasErrors {
@@ -394,17 +400,42 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 	r.setCacheControl(ctx, st, req, p.op.AST(), p.cacheControl, hasErrors, resp) // cachehints.go
 }
 
+// fail makes resp the answer to the request error e: its status, its
+// headers added to those already set (the request ID, a resolver's
+// cookies, CORS), and its error, which the hooks see as a value. A
+// Cache-Control set for an answer that e replaces is dropped.
 func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.Status = e.Status
 	resp.ContentType = ct
-	resp.Header = e.Header
+	resp.Header = mergeHeader(resp.Header, e.Header)
 	resp.Body = appendErrors(resp.Reuse(), e.Err)
+	resp.Errors = append(resp.Errors[:0], e.Err)
 }
 
 func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gqlerror.List) {
 	resp.Status = status
 	resp.ContentType = ct
+	if resp.Header != nil {
+		resp.Header.Del("Cache-Control")
+	}
 	resp.Body = gqlerr.AppendResponse(resp.Reuse(), errs, nil)
+	resp.Errors = append(resp.Errors[:0], errs...)
+}
+
+// mergeHeader adds the entries of add to h (allocated when nil), which
+// loses its Cache-Control: the answer changed.
+func mergeHeader(h, add http.Header) http.Header {
+	if h == nil {
+		if add == nil {
+			return nil
+		}
+		h = make(http.Header, len(add))
+	}
+	h.Del("Cache-Control")
+	for k, v := range add {
+		h[k] = append(h[k][:0:0], v...)
+	}
+	return h
 }
 
 // appendErrors appends a response body {"errors":[...]} holding errs.

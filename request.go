@@ -24,10 +24,15 @@ type RequestInfo struct {
 	// when valid, else a generated one ("" unless Config.RequestID or
 	// Config.AccessLog is set).
 	RequestID string
-	// Method is the HTTP method ("" for Execute); RemoteAddr the client
-	// address as the transport reports it.
+	// Method is the HTTP method (POST for Execute; for an operation over
+	// WebSocket, the upgrade request's GET); RemoteAddr the client address
+	// as the transport reports it ("" for Execute).
 	Method     string
 	RemoteAddr string
+	// BatchItem is the operation's position in an HTTP batch, counting
+	// from 1; 0 when the request is not part of a batch. The operations of
+	// a batch share its RequestID.
+	BatchItem int
 }
 
 type stateKey struct{}
@@ -42,6 +47,10 @@ type requestState struct {
 	services map[reflect.Type]*requestBuild
 	ext      map[string]any    // SetExtension (hooks.go)
 	resp     *httpapi.Response // SetResponseHeader (respaccess.go)
+	// ph is the hooks' run of the request (hooks.go), nil when nothing
+	// observes it; left is set once the request has left the door.
+	ph   *phaseRun
+	left bool
 	// ctx is the context withState gives the first time: the state
 	// carries its own context, one allocation rather than two.
 	ctx stateCtx

@@ -27,7 +27,10 @@ import (
 // the same pipeline on fasthttp and AWS Lambda, NewWebHandler in the shape
 // of a fetch handler, and Execute without HTTP.
 type Router struct {
-	cfg    Config
+	cfg Config
+	// hooks are Config.Hooks and the built-in hooks Config asks for (the
+	// access log), in the order they run.
+	hooks  []Hook
 	schema *schema.Schema
 	layer  *Layer
 	engine *exec.Engine
@@ -101,6 +104,10 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy(), cacheHints: hasCacheHints(s.AST())}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
+	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
+	if cfg.AccessLog != nil {
+		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))
+	}
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,

@@ -72,7 +72,7 @@ func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
 	case token != "":
 		c := r.subs.sseConn(token)
 		if c == nil {
-			r.writeError(w, &httpapi.Error{Status: http.StatusNotFound,
+			r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusNotFound,
 				Err: gqlerr.New(gqlerr.BadRequest, "No event stream is reserved for this token")})
 			return
 		}
@@ -83,9 +83,9 @@ func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
 			r.sseOperation(w, req, c)
 		case http.MethodDelete:
 			c.stop(req.URL.Query().Get("operationId"))
-			w.WriteHeader(http.StatusOK)
+			r.answerHTTP(w, req, func(_ context.Context, resp *httpapi.Response) { resp.Status = http.StatusOK })
 		default:
-			r.writeError(w, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"GET, POST, DELETE"}},
+			r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"GET, POST, DELETE"}},
 				Err: gqlerr.New(gqlerr.BadRequest, "Method "+req.Method+" is not allowed with an event-stream token")})
 		}
 	default:
@@ -93,9 +93,13 @@ func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// startSSE writes the headers of an event stream and its opening comment.
-func (r *Router) startSSE(w http.ResponseWriter) *httpStream {
+// startSSE writes the headers of an event stream, with header (the
+// request ID), and its opening comment.
+func (r *Router) startSSE(w http.ResponseWriter, header http.Header) *httpStream {
 	h := w.Header()
+	for k, v := range header {
+		h[k] = append(h[k], v...)
+	}
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
@@ -120,19 +124,19 @@ func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if op.stream == nil {
-		s := r.startSSE(w)
+		s := r.startSSE(w, op.resp.Header)
 		body, hold := r.holdFor(nil, op.resp.Body)
 		defer hold.release()
 		_ = s.write(sseNext, body, sseEnd, sseComplete)
 		return
 	}
 	if !r.subs.acquireSub() {
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
+		op.abandon(tooManySubscriptions())
+		writeResponse(w, &op.resp)
 		return
 	}
 	defer r.subs.releaseSub()
-	s := r.startSSE(w)
+	s := r.startSSE(w, op.resp.Header)
 	complete := r.streamEvents(op, stop,
 		func(body []byte) error {
 			body, hold := r.holdFor(nil, body)
@@ -198,44 +202,43 @@ func (h *hub) sseConn(token string) *sseConn {
 }
 
 // sseReserve answers a PUT with a reservation token (201). Auth applies;
-// the reservation counts as a connection and lapses unless its stream
-// connects within the init timeout.
+// the reservation counts toward the reservations' bounds (not the
+// connections') and lapses unless its stream connects within the init
+// timeout.
 func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
-	ctx := req.Context()
-	if r.cfg.Auth != nil {
-		raw, _ := r.rawFromHTTP(req)
-		st := &requestState{layer: r.layer, info: RequestInfo{Header: raw.Header}}
-		if _, e := r.admit(ctx, raw, st); e != nil {
-			r.writeError(w, e)
+	r.answerHTTP(w, req, func(ctx context.Context, resp *httpapi.Response) {
+		if r.cfg.Auth != nil {
+			if _, e := r.admit(ctx, rawView(req)); e != nil {
+				r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
+				return
+			}
+		}
+		addr := req.RemoteAddr
+		if host, _, err := net.SplitHostPort(addr); err == nil {
+			addr = host
+		}
+		if !r.subs.reserve(addr) {
+			retry := strconv.Itoa(int((r.subs.cfg.InitTimeout + time.Second - 1) / time.Second))
+			r.fail(resp, httpapi.ContentTypeGraphQLResponse, &httpapi.Error{Status: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {retry}},
+				Err: gqlerr.New(gqlerr.TooManyConnections, "Too many event streams reserved and not connected: try again later")})
 			return
 		}
-	}
-	addr := req.RemoteAddr
-	if host, _, err := net.SplitHostPort(addr); err == nil {
-		addr = host
-	}
-	if !r.subs.reserve(addr) {
-		retry := strconv.Itoa(int((r.subs.cfg.InitTimeout + time.Second - 1) / time.Second))
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {retry}},
-			Err: gqlerr.New(gqlerr.TooManyConnections, "Too many event streams reserved and not connected: try again later")})
-		return
-	}
-	c := &sseConn{h: r.subs, addr: addr, token: rand.Text(), load: &r.load, out: make(chan sseItem, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
-	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	r.subs.mu.Lock()
-	r.subs.sseConns[c.token] = c
-	r.subs.mu.Unlock()
-	time.AfterFunc(r.subs.cfg.InitTimeout, func() {
-		c.mu.Lock()
-		connected := c.connected
-		c.mu.Unlock()
-		if !connected {
-			c.end()
-		}
+		c := &sseConn{h: r.subs, addr: addr, token: rand.Text(), load: &r.load, out: make(chan sseItem, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
+		c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
+		r.subs.mu.Lock()
+		r.subs.sseConns[c.token] = c
+		r.subs.mu.Unlock()
+		time.AfterFunc(r.subs.cfg.InitTimeout, func() {
+			c.mu.Lock()
+			connected := c.connected
+			c.mu.Unlock()
+			if !connected {
+				c.end()
+			}
+		})
+		resp.Status, resp.ContentType = http.StatusCreated, "text/plain; charset=utf-8"
+		resp.Body = append(resp.Body[:0], c.token...)
 	})
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusCreated)
-	_, _ = w.Write([]byte(c.token))
 }
 
 // end forgets the reservation, stops its operations and releases its
@@ -334,7 +337,7 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 	c.mu.Lock()
 	if c.connected {
 		c.mu.Unlock()
-		r.writeError(w, &httpapi.Error{Status: http.StatusConflict,
+		r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusConflict,
 			Err: gqlerr.New(gqlerr.BadRequest, "The event stream of this token is already connected")})
 		return
 	}
@@ -342,13 +345,20 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 	// gives back its reservation's.
 	if !c.h.connect(c) {
 		c.mu.Unlock()
-		r.writeError(w, tooManyConnections())
+		r.refuseHTTP(w, req, tooManyConnections())
 		return
 	}
 	c.connected = true
 	c.mu.Unlock()
 	defer c.end()
-	s := r.startSSE(w)
+	// The stream is the answer to this request: it leaves the door when
+	// the stream ends.
+	st := &requestState{}
+	resp := &st.answer
+	r.enter(req.Context(), st, rawView(req), resp)
+	resp.Status, resp.ContentType = http.StatusOK, "text/event-stream; charset=utf-8"
+	defer r.leave(st, resp)
+	s := r.startSSE(w, resp.Header)
 	var tick <-chan time.Time
 	if ka := r.subs.cfg.KeepAlive; ka > 0 {
 		t := time.NewTicker(ka)
@@ -399,7 +409,7 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseConn) {
 	raw, e := r.rawFromHTTP(req)
 	if e != nil {
-		r.writeError(w, e)
+		r.refuseHTTP(w, req, e)
 		return
 	}
 	var body struct {
@@ -410,7 +420,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	_ = json.Unmarshal(raw.Body, &body)
 	id := body.Extensions.OperationID
 	if id == "" {
-		r.writeError(w, &httpapi.Error{Status: http.StatusBadRequest,
+		r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusBadRequest,
 			Err: gqlerr.New(gqlerr.BadRequest, "Operations on an event-stream token need extensions.operationId")})
 		return
 	}
@@ -429,21 +439,20 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	select {
 	case <-r.subs.closing:
 		c.mu.Unlock()
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
+		r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusServiceUnavailable,
 			Err: gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")})
 		return
 	default:
 	}
 	if c.ops[id] != nil {
 		c.mu.Unlock()
-		r.writeError(w, &httpapi.Error{Status: http.StatusConflict,
+		r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusConflict,
 			Err: gqlerr.New(gqlerr.BadRequest, "Operation "+id+" is already running on this stream")})
 		return
 	}
 	if len(c.ops) >= r.subs.cfg.MaxSubscriptionsPerConnection || !r.subs.acquireSub() {
 		c.mu.Unlock()
-		r.writeError(w, &httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")})
+		r.refuseHTTP(w, req, tooManySubscriptions())
 		return
 	}
 	ctx, stop := context.WithCancelCause(c.ctx)
@@ -460,6 +469,9 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	// request; Auth still sees this request's headers.
 	op := r.startRaw(ctx, raw)
 	idJSON, _ := json.Marshal(id)
+	if id := op.resp.Header.Get(RequestIDHeader); id != "" {
+		w.Header().Set(RequestIDHeader, id)
+	}
 	if op.stream == nil {
 		release()
 		if op.resp.Status != http.StatusOK {

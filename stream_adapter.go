@@ -25,7 +25,7 @@ func init() {
 // served by the net/http router only.
 func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) (func(func(...[]byte) error), bool) {
 	if raw.Method == http.MethodGet && strings.EqualFold(raw.Header("Upgrade"), "websocket") {
-		r.fail(resp, httpapi.ContentTypeGraphQLResponse, &httpapi.Error{Status: http.StatusBadRequest,
+		*resp = *r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, &httpapi.Error{Status: http.StatusBadRequest,
 			Err: gqlerr.New(gqlerr.OperationUnsupported, "WebSocket is served by the net/http router only: use Server-Sent Events or multipart subscriptions here")})
 		return nil, true
 	}
@@ -35,7 +35,7 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 		return nil, false
 	}
 	if !r.subs.acquireConn() {
-		r.fail(resp, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
+		*resp = *r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
 		return nil, true
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
@@ -61,8 +61,8 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 	}
 	if !r.subs.acquireSub() {
 		stop(nil)
-		r.fail(resp, httpapi.ContentTypeGraphQLResponse, &httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
+		op.abandon(tooManySubscriptions())
+		*resp = op.resp
 		return nil, true
 	}
 	if sse {

@@ -100,7 +100,7 @@ func (r *Router) writeStreamResponse(w http.ResponseWriter, resp *httpapi.Respon
 	defer hold.release()
 	if hold.l == nil {
 		resp.Body = nil // let the answer go before writing the refusal
-		serverBusy(resp, msgTooManyBuffered)
+		r.fail(resp, httpapi.ContentTypeJSON, serverBusyError(msgTooManyBuffered))
 	}
 	writeResponse(w, resp)
 }

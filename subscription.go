@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -266,7 +269,11 @@ func sinkFrom(ctx context.Context) *streamSink {
 // errors that kept it from starting.
 func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars map[string]any, resp *httpapi.Response) {
 	sink := sinkFrom(ctx)
-	s, body := r.engine.Subscribe(ctx, op, vars, resp.Body[:0])
+	var errs *[]*gqlerror.Error
+	if stateFrom(ctx).ph != nil {
+		errs = &resp.Errors
+	}
+	s, body := r.engine.SubscribeReporting(ctx, op, vars, resp.Body[:0], errs)
 	resp.Status = http.StatusOK
 	resp.ContentType = httpapi.ContentTypeGraphQLResponse
 	resp.Body = body
@@ -276,26 +283,47 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 }
 
 // operation is one GraphQL request run over a streaming transport: either
-// a running subscription (stream) or a single response.
+// a running subscription (stream) or a single response. It entered the
+// pipeline through the door; it leaves (end) once its answer is complete:
+// at once for a single response, when its stream ends for a subscription.
 type operation struct {
+	r      *Router
+	st     *requestState
 	resp   httpapi.Response
 	stream *exec.Stream
 	ctx    context.Context
 }
 
-// start runs req through the router's pipeline (persisted queries, the
-// document cache, validation, variables, limits) with ctx, which the
-// caller cancels to end a subscription.
-func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(string) string) *operation {
+// end passes op out through the door, once: the hooks' PhaseAnswered and
+// the access log see its final answer.
+func (op *operation) end() {
+	op.r.leave(op.st, &op.resp)
+}
+
+// abandon ends an operation whose stream a transport cannot serve (a
+// bound reached after it started): its answer becomes e.
+func (op *operation) abandon(e *httpapi.Error) {
+	op.r.fail(&op.resp, httpapi.ContentTypeGraphQLResponse, e)
+	op.stream = nil
+	op.end()
+}
+
+// start runs req, an operation sent over a connection (WebSocket) whose
+// upgrade request raw describes, through the door and the pipeline
+// (persisted queries, the document cache, validation, variables, limits)
+// with ctx, which the caller cancels to end a subscription.
+func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) *operation {
 	sink := &streamSink{}
-	op := &operation{}
-	ctx = context.WithValue(ctx, streamKey{}, sink)
+	op := &operation{r: r, st: &requestState{}}
+	ctx = r.enter(context.WithValue(ctx, streamKey{}, sink), op.st, raw, &op.resp)
 	func() {
 		defer r.containPanic(ctx, &op.resp, httpapi.ContentTypeGraphQLResponse)
-		st := &requestState{layer: r.layer, info: RequestInfo{Header: header}}
-		r.run(ctx, st, req, httpapi.MediaGraphQLResponse, &op.resp)
+		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.resp)
 	}()
 	op.stream, op.ctx = sink.stream, sink.ctx
+	if op.stream == nil {
+		op.end()
+	}
 	return op
 }
 
@@ -303,29 +331,52 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, header func(st
 // the Auth hook and request decoding run first, as for every request.
 func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operation {
 	sink := &streamSink{}
-	op := &operation{}
+	op := &operation{r: r, st: &requestState{}}
 	raw.Accept = httpapi.MediaGraphQLResponse
-	r.serve(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp)
+	r.serveWith(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp, op.st)
 	op.stream, op.ctx = sink.stream, sink.ctx
+	if op.stream == nil {
+		op.end()
+	}
 	return op
 }
 
 // pump executes each event of op's stream and hands the response to send,
-// until the stream ends, send fails or the stream's context is done.
+// until the stream ends, send fails or the stream's context is done; then
+// op leaves through the door. Each event passes the hooks' PhasePayload.
 func (r *Router) pump(op *operation, send func(body []byte) error) error {
+	defer op.end()
 	var buf []byte
 	for {
 		ev, ok := op.stream.Next(op.ctx)
 		if !ok {
 			return op.ctx.Err()
 		}
-		ectx, cancel := context.WithTimeout(op.ctx, r.cfg.Timeout)
-		buf = op.stream.Execute(ectx, ev, buf[:0])
-		cancel()
+		buf = r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
 		if err := send(buf); err != nil {
 			return err
 		}
 	}
+}
+
+// executeEvent executes one event of a subscription whose context is
+// sctx into buf, within Config.Timeout, through the hooks' PhasePayload.
+func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Context, ev unsafe.Pointer, buf []byte) []byte {
+	ph := st.ph
+	pctx, e := ph.beginPayload(sctx)
+	if e != nil {
+		ph.endPayload(sctx, []*gqlerror.Error{e.Err})
+		return appendErrors(buf, e.Err)
+	}
+	ectx, cancel := context.WithTimeout(pctx, r.cfg.Timeout)
+	defer cancel()
+	if ph == nil {
+		return s.Execute(ectx, ev, buf)
+	}
+	var errs []*gqlerror.Error
+	buf = s.ExecuteReporting(ectx, ev, buf, &errs)
+	ph.endPayload(sctx, errs)
+	return buf
 }
 
 // serveStream serves the streaming transports on the GraphQL path and
@@ -378,18 +429,18 @@ func mediaRanges(values []string, yield func(mt, params string) bool) {
 // errNotStream is returned by send functions once the client is gone.
 var errNotStream = errors.New("graft: client gone")
 
+// tooManySubscriptions is the answer when a subscription bound is
+// reached.
+func tooManySubscriptions() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
+}
+
 // tooManyConnections is the answer when MaxConnections is reached or the
 // server is shutting down.
 func tooManyConnections() *httpapi.Error {
 	return &httpapi.Error{Status: http.StatusServiceUnavailable,
 		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
-}
-
-// writeError writes a request error as a GraphQL response.
-func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
-	var resp httpapi.Response
-	r.fail(&resp, httpapi.ContentTypeGraphQLResponse, e)
-	writeResponse(w, &resp)
 }
 
 // startHTTPStream is the start of a streaming request over HTTP (SSE's
@@ -401,11 +452,11 @@ func (r *Router) writeError(w http.ResponseWriter, e *httpapi.Error) {
 func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (op *operation, stop context.CancelCauseFunc, ok bool) {
 	raw, e := r.rawFromHTTP(req)
 	if e != nil {
-		r.writeError(w, e)
+		r.refuseHTTP(w, req, e)
 		return nil, nil, false
 	}
 	if !r.subs.acquireConn() {
-		r.writeError(w, tooManyConnections())
+		r.refuseHTTP(w, req, tooManyConnections())
 		return nil, nil, false
 	}
 	ctx, cancel := context.WithCancelCause(req.Context())

@@ -51,10 +51,12 @@ type wsMessage struct {
 
 // wsConn is one graphql-transport-ws connection.
 type wsConn struct {
-	r      *Router
-	c      *websocket.Conn
-	ctx    context.Context // the connection's: Auth's and OnConnect's values
-	header func(string) string
+	r   *Router
+	c   *websocket.Conn
+	ctx context.Context // the connection's: Auth's and OnConnect's values
+	// raw is the upgrade request as each operation enters the pipeline
+	// with it: method, path, headers and client address.
+	raw    httpapi.RawRequest
 	acked  atomic.Bool
 	ended  atomic.Bool // the reader stopped: nothing more is sent
 	wg     sync.WaitGroup
@@ -95,6 +97,7 @@ type wsSub struct {
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
+	op     *operation
 	stream *exec.Stream
 	sctx   context.Context // the subscription's
 	queued bool            // in pending; guarded by the connection's mu
@@ -105,26 +108,34 @@ type wsSub struct {
 // serveWebSocket serves a graphql-transport-ws connection.
 func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	h := r.subs
-	ctx := req.Context()
-	raw := httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery,
-		Accept: req.Header.Get("Accept"), Header: req.Header.Get, Remote: req.RemoteAddr}
+	// The upgrade passes the door: a refusal is answered, logged and
+	// measured like any other; an accepted upgrade's operations each
+	// pass it in turn.
+	raw := rawView(req)
+	st := &requestState{}
+	resp := &st.answer
+	ctx := r.enter(req.Context(), st, raw, resp)
+	refuse := func(e *httpapi.Error) {
+		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
+		r.leave(st, resp)
+		writeResponse(w, resp)
+	}
 	if r.cfg.Auth != nil {
-		st := &requestState{layer: r.layer, info: RequestInfo{Header: raw.Header}}
-		actx, e := r.admit(ctx, &raw, st)
+		actx, e := r.admit(ctx, raw)
 		if e != nil {
-			r.writeError(w, e)
+			refuse(e)
 			return
 		}
 		ctx = actx
 	}
 	if r.cfg.CSRF != nil && crossSiteWithCredentials(req, h.cfg.OriginPatterns) {
-		r.writeError(w, &httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
+		refuse(&httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
 			"This WebSocket upgrade has been blocked as a potential Cross-Site WebSocket Hijacking: "+
 				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")})
 		return
 	}
 	if !h.acquireConn() {
-		r.writeError(w, tooManyConnections())
+		refuse(tooManyConnections())
 		return
 	}
 	// The server's read and write timeouts stay on a hijacked connection;
@@ -152,8 +163,9 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx), header: newWSHeader(req.Header).get,
-		br: sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx),
+		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
+		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
 	if !h.addWS(conn) {
 		go conn.shutdown()
 	}
@@ -513,7 +525,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		c.sendErrors(id, appendErrors(nil, gqlerr.New(gqlerr.ServerBusy, msgTooManyInFlight)))
 		return false
 	}
-	op := c.r.start(sctx, &req, c.header)
+	op := c.r.start(sctx, &req, &c.raw)
 	if op.stream != nil {
 		c.r.load.leave()
 	} else {
@@ -527,7 +539,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	case op.stream == nil:
 		c.sendNext(id, op.resp.Body)
 	case op.stream.Queue() != nil:
-		sub.stream, sub.sctx = op.stream, op.ctx
+		sub.op, sub.stream, sub.sctx = op, op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true
 	default:
@@ -601,6 +613,7 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 			if ended {
 				sub.done = true
 				c.complete(sub.sctx, sub.id)
+				sub.op.end()
 				c.release(sub)
 			}
 			return buf
@@ -608,9 +621,7 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 		if sub.failed {
 			continue // what waits is dropped
 		}
-		ectx, cancel := context.WithTimeout(sub.sctx, c.r.cfg.Timeout)
-		buf = sub.stream.Execute(ectx, ev, buf[:0])
-		cancel()
+		buf = c.r.executeEvent(sub.op.st, sub.stream, sub.sctx, ev, buf[:0])
 		if !c.sendNext(sub.id, buf) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.

@@ -106,7 +106,9 @@ func (a *attrSets) get(key setKey, kvs ...attribute.KeyValue) metric.Measurement
 
 // record measures one answered request.
 func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Duration) {
-	m.inFlight.Add(ctx, -1)
+	if ev.Received {
+		m.inFlight.Add(ctx, -1) // counted up in the Before of PhaseReceived
+	}
 	outcome := "success"
 	if ev.ErrorCount > 0 {
 		outcome = "error"

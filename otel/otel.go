@@ -217,6 +217,11 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	}
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
+		// A request refused before it was decoded has no span: it is
+		// measured all the same.
+		if ev.Phase == graft.PhaseAnswered && in.m != nil {
+			in.m.record(ctx, ev, time.Since(ev.Start))
+		}
 		return
 	}
 	if st.phase != nil {

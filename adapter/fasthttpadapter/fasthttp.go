@@ -16,7 +16,6 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -28,34 +27,51 @@ import (
 func Handler(router *graft.Router) fasthttp.RequestHandler {
 	limit := router.Config().MaxBodyBytes
 	return func(ctx *fasthttp.RequestCtx) {
-		body := ctx.PostBody()
-		if int64(len(body)) > limit {
-			writeResponse(ctx, bodylimit.TooLarge(limit))
+		raw := rawRequest(ctx)
+		if int64(len(raw.Body)) > limit {
+			refuse(ctx, router, &raw, httpapi.BodyTooLarge(limit))
 			return
-		}
-		req := &ctx.Request
-		raw := httpapi.RawRequest{
-			Method:      string(req.Header.Method()),
-			Path:        string(ctx.Path()),
-			RawQuery:    string(ctx.URI().QueryString()),
-			ContentType: string(req.Header.ContentType()),
-			Accept:      string(req.Header.Peek("Accept")),
-			Header:      func(name string) string { return string(req.Header.Peek(name)) },
-			Body:        body,
-			Remote:      ctx.RemoteAddr().String(),
 		}
 		// The request context is not used as the pipeline's context:
 		// fasthttp recycles it when the handler returns.
 		if serveStream(ctx, router, &raw) {
 			return
 		}
-		resp := responses.Get().(*httpapi.Response)
-		dispatch.Into(context.Background(), router, &raw, resp)
-		writeResponse(ctx, resp) // copies the body
-		if cap(resp.Body) <= maxPooledBody {
-			responses.Put(resp)
-		}
+		serve(ctx, router, &raw)
 	}
+}
+
+// rawRequest is the pipeline's view of the request of ctx.
+func rawRequest(ctx *fasthttp.RequestCtx) httpapi.RawRequest {
+	req := &ctx.Request
+	return httpapi.RawRequest{
+		Method:      string(req.Header.Method()),
+		Path:        string(ctx.Path()),
+		RawQuery:    string(ctx.URI().QueryString()),
+		ContentType: string(req.Header.ContentType()),
+		Accept:      string(req.Header.Peek("Accept")),
+		Header:      func(name string) string { return string(req.Header.Peek(name)) },
+		Body:        ctx.PostBody(),
+		Remote:      ctx.RemoteAddr().String(),
+	}
+}
+
+// serve runs raw through the router's pipeline and writes the answer.
+func serve(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawRequest) {
+	resp := responses.Get().(*httpapi.Response)
+	dispatch.Into(context.Background(), router, raw, resp)
+	writeResponse(ctx, resp) // copies the body
+	if cap(resp.Body) <= maxPooledBody {
+		resp.Errors = nil
+		responses.Put(resp)
+	}
+}
+
+// refuse answers raw with e through the router's door, so the hooks, the
+// access log and the metrics see the refusal.
+func refuse(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawRequest, e *httpapi.Error) {
+	raw.Body, raw.Refusal = nil, e
+	serve(ctx, router, raw)
 }
 
 // serveStream answers a subscription over Server-Sent Events (distinct

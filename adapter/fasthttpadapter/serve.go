@@ -10,7 +10,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/internal/bodylimit"
+	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/lifecycle"
 )
 
@@ -87,7 +87,8 @@ func Serve(ctx context.Context, router *graft.Router, opts ServeOptions) error {
 		Logger:                slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
 			if errors.Is(err, fasthttp.ErrBodyTooLarge) {
-				writeResponse(ctx, bodylimit.TooLarge(limit))
+				raw := rawRequest(ctx)
+				refuse(ctx, router, &raw, httpapi.BodyTooLarge(limit))
 				return
 			}
 			ctx.Error("Bad Request", fasthttp.StatusBadRequest)

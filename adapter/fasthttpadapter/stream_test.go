@@ -2,6 +2,7 @@ package fasthttpadapter_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -114,6 +115,8 @@ func TestMultipartOverFasthttp(t *testing.T) {
 	resp := post(t, c, `multipart/mixed;subscriptionSpec="1.0",application/json`, `{"query":"subscription { countdown(from: 1) }"}`)
 	body, _ := io.ReadAll(resp.Body)
 	part := "\r\ncontent-type: application/json; charset=utf-8\r\n\r\n"
+	// A heartbeat may fall between the events on a loaded machine.
+	body = bytes.ReplaceAll(body, []byte(part+"{}\r\n--graphql"), nil)
 	want := "\r\n--graphql" +
 		part + `{"payload":{"data":{"countdown":1}}}` + "\r\n--graphql" +
 		part + `{"payload":{"data":{"countdown":0}}}` + "\r\n--graphql" + "--\r\n"

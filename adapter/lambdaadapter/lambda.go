@@ -21,7 +21,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -37,11 +36,11 @@ type HandlerFunc func(ctx context.Context, event json.RawMessage) (any, error)
 var ErrUnknownEvent = errors.New("graft lambda: event is not an API Gateway or function URL HTTP request")
 
 // Handler returns the Lambda handler for the router. The router's layer is
-// started by the first invocation, as Lambda has no
-// start-up hook, and lives as long as the execution environment. An error
-// is returned to Lambda only for an unknown event shape, a body that is
-// not valid base64, or a layer that fails to start; everything else is an
-// HTTP response.
+// started by the first invocation, as Lambda has no start-up hook, and
+// lives as long as the execution environment; while it cannot start,
+// requests answer 503 SERVICE_UNAVAILABLE and later invocations retry. An
+// error is returned to Lambda only for an unknown event shape or a body
+// that is not valid base64; everything else is an HTTP response.
 func Handler(router *graft.Router) HandlerFunc {
 	starter := graft.NewWebHandler(router)
 	limit := router.Config().MaxBodyBytes
@@ -59,11 +58,10 @@ func Handler(router *graft.Router) HandlerFunc {
 		if err := json.Unmarshal(event, &shape); err != nil {
 			return nil, fmt.Errorf("graft lambda: decode event: %w", err)
 		}
-		if starter != nil {
-			if err := starter.Start(ctx); err != nil {
-				return nil, err
-			}
-		}
+		// A layer that cannot start is answered 503 SERVICE_UNAVAILABLE
+		// by the router, like every transport, and retried by later
+		// invocations.
+		_ = starter.Start(ctx)
 		switch {
 		case shape.HTTPMethod != "":
 			var e events.APIGatewayProxyRequest
@@ -105,11 +103,13 @@ func run(ctx context.Context, router *graft.Router, limit int64, raw *httpapi.Ra
 	} else if body != "" {
 		raw.Body = []byte(body)
 	}
-	if int64(len(raw.Body)) > limit {
-		return bodylimit.TooLarge(limit), nil
-	}
 	raw.ContentType = raw.Header("Content-Type")
 	raw.Accept = raw.Header("Accept")
+	if int64(len(raw.Body)) > limit {
+		// Refused through the router's door: hooks and the access log
+		// see it.
+		raw.Body, raw.Refusal = nil, httpapi.BodyTooLarge(limit)
+	}
 	resp := &httpapi.Response{}
 	dispatch.Into(ctx, router, raw, resp)
 	return resp, nil

@@ -128,8 +128,10 @@ func TestMetricsEndpoint(t *testing.T) {
 		want   float64
 	}{
 		{"graphql_server_requests_total", map[string]string{"graphql_operation_name": "Hello", "graphql_operation_type": "query", "outcome": "success"}, 3},
-		{"graphql_server_requests_total", map[string]string{"graphql_operation_type": "unknown", "outcome": "error"}, 2},
-		{"graphql_server_requests_total", nil, 5},
+		// The two invalid queries and the 404 of /metrics: refusals are
+		// measured too.
+		{"graphql_server_requests_total", map[string]string{"graphql_operation_type": "unknown", "outcome": "error"}, 3},
+		{"graphql_server_requests_total", nil, 6},
 		{"graphql_server_request_duration_seconds", map[string]string{"graphql_operation_name": "Hello"}, 3},
 		{"graphql_server_errors_total", map[string]string{"code": "GRAPHQL_VALIDATION_FAILED"}, 2},
 		{"graphql_server_active_requests", nil, 0},

@@ -66,18 +66,25 @@ func (e *Engine) Execute(ctx context.Context, o *Operation, vars map[string]any,
 // Run is Execute that also reports whether the response carries errors,
 // so callers need not read the body to know.
 func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte) (out []byte, hasErrors bool) {
-	out, hasErrors, _ = e.RunWithin(ctx, o, vars, buf, extensions, e.maxResponse)
+	return e.RunReporting(ctx, o, vars, buf, extensions, nil)
+}
+
+// RunReporting is Run that also appends the answer's errors, as values,
+// to *errs when errs is not nil: observers of the request (hooks, metrics)
+// read their codes and extensions without parsing the body.
+func (e *Engine) RunReporting(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, errs *[]*gqlerror.Error) (out []byte, hasErrors bool) {
+	out, hasErrors, _ = e.RunWithin(ctx, o, vars, buf, extensions, errs, e.maxResponse)
 	return out, hasErrors
 }
 
-// RunWithin is Run with the response budget limit bytes rather than the
-// engine's MaxResponseBytes (a smaller limit only: a larger one is cut to
-// it), for callers that share one budget between several executions (the
-// operations of an HTTP batch). The RESPONSE_TOO_LARGE error still names
-// MaxResponseBytes. A cached answer longer than limit is not used. spent
-// reports that the response reached the limit (the fields past it became
-// null).
-func (e *Engine) RunWithin(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, limit int) (out []byte, hasErrors, spent bool) {
+// RunWithin is RunReporting with the response budget limit bytes rather
+// than the engine's MaxResponseBytes (a smaller limit only: a larger one
+// is cut to it), for callers that share one budget between several
+// executions (the operations of an HTTP batch). The RESPONSE_TOO_LARGE
+// error still names MaxResponseBytes. A cached answer longer than limit
+// is not used. spent reports that the response reached the limit (the
+// fields past it became null).
+func (e *Engine) RunWithin(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, errs *[]*gqlerror.Error, limit int) (out []byte, hasErrors, spent bool) {
 	limit = min(max(limit, 0), e.maxResponse)
 	if o.cacheable {
 		if c := e.Cached(o); c != nil && len(c) <= limit {
@@ -87,13 +94,13 @@ func (e *Engine) RunWithin(ctx context.Context, o *Operation, vars map[string]an
 	}
 	if o.cacheable && limit == e.maxResponse {
 		start := len(buf)
-		buf, hasErrors, spent = e.run(ctx, o, vars, nil, buf, nil, limit)
+		buf, hasErrors, spent = e.run(ctx, o, vars, nil, buf, nil, errs, limit)
 		if !hasErrors {
 			e.cacheAnswer(o, buf[start:])
 		}
 		return closeResponse(buf[:len(buf)-1], extensions), hasErrors, spent
 	}
-	return e.run(ctx, o, vars, nil, buf, extensions, limit)
+	return e.run(ctx, o, vars, nil, buf, extensions, errs, limit)
 }
 
 // Cached returns the answer Run cached for o, {"data":...} without
@@ -114,9 +121,12 @@ func (e *Engine) Cached(o *Operation) []byte {
 // run executes o and appends the response to buf. pre holds the root
 // field values of a subscription event (see Stream.Execute); a
 // subscription without it is refused.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, limit int) (out []byte, hasErrors, spent bool) {
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, report *[]*gqlerror.Error, limit int) (out []byte, hasErrors, spent bool) {
 	if o.root == nil || o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
+		if report != nil {
+			*report = append(*report, ge)
+		}
 		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true, false
 	}
 	r := requestPool.Get().(*request)
@@ -139,6 +149,9 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 	}
 	r.logSuppressed()
 	hasErrors = len(r.errs) > 0
+	if hasErrors && report != nil {
+		*report = append(*report, r.errs...)
+	}
 	if hasErrors {
 		spent = r.budgetSpent()
 		errs := append(make([]byte, 0, 256), `"errors":`...)

@@ -35,9 +35,20 @@ type Stream struct {
 // returned Stream is nil and the response to send instead,
 // {"errors":[...]}, is appended to buf.
 func (e *Engine) Subscribe(ctx context.Context, o *Operation, vars map[string]any, buf []byte) (*Stream, []byte) {
-	if o.root == nil || o.def.Operation != ast.Subscription {
-		ge := withCode(gqlerror.Errorf("The operation is not a subscription."), gqlerr.OperationUnsupported)
+	return e.SubscribeReporting(ctx, o, vars, buf, nil)
+}
+
+// SubscribeReporting is Subscribe that also appends the errors that kept
+// the stream from starting, as values, to *errs when errs is not nil.
+func (e *Engine) SubscribeReporting(ctx context.Context, o *Operation, vars map[string]any, buf []byte, errs *[]*gqlerror.Error) (*Stream, []byte) {
+	fail := func(ge *gqlerror.Error) (*Stream, []byte) {
+		if errs != nil {
+			*errs = append(*errs, ge)
+		}
 		return nil, gqlerr.AppendResponse(buf, gqlerror.List{ge}, nil)
+	}
+	if o.root == nil || o.def.Operation != ast.Subscription {
+		return fail(withCode(gqlerror.Errorf("The operation is not a subscription."), gqlerr.OperationUnsupported))
 	}
 	index := -1
 	for i, f := range o.root.object.fields {
@@ -47,8 +58,7 @@ func (e *Engine) Subscribe(ctx context.Context, o *Operation, vars map[string]an
 		}
 	}
 	if index < 0 {
-		ge := withCode(gqlerror.ErrorPosf(o.def.Position, "A subscription must select one subscription field."), gqlerr.ValidationFailed)
-		return nil, gqlerr.AppendResponse(buf, gqlerror.List{ge}, nil)
+		return fail(withCode(gqlerror.ErrorPosf(o.def.Position, "A subscription must select one subscription field."), gqlerr.ValidationFailed))
 	}
 	s := &Stream{e: e, op: o, vars: vars, index: index, field: o.root.object.fields[index]}
 	r := requestPool.Get().(*request)
@@ -58,7 +68,7 @@ func (e *Engine) Subscribe(ctx context.Context, o *Operation, vars map[string]an
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
 	src, err := s.start(r)
 	if err != nil {
-		return nil, gqlerr.AppendResponse(buf, gqlerror.List{r.resolverError(s.field, err)}, nil)
+		return fail(r.resolverError(s.field, err))
 	}
 	s.events, s.queue = src.Next, src.Queue
 	return s, buf
@@ -112,9 +122,15 @@ func (s *Stream) Next(ctx context.Context) (unsafe.Pointer, bool) {
 // error masking and the response bound as for a query. ctx is handed to
 // the resolvers below the subscribed field.
 func (s *Stream) Execute(ctx context.Context, event unsafe.Pointer, buf []byte) []byte {
+	return s.ExecuteReporting(ctx, event, buf, nil)
+}
+
+// ExecuteReporting is Execute that also appends the response's errors,
+// as values, to *errs when errs is not nil (see Engine.RunReporting).
+func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) []byte {
 	pre := make([]prefetched, len(s.op.root.object.fields))
 	p, err := s.field.def.Resolve(ctx, event, nil)
 	pre[s.index] = prefetched{ptr: p, err: err, set: true}
-	out, _, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil, s.e.maxResponse)
+	out, _, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil, errs, s.e.maxResponse)
 	return out
 }

@@ -6,7 +6,11 @@
 // Response back, so the same pipeline serves every host.
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
 
 // RawRequest is the transport-neutral view of an HTTP request that the
 // graft pipeline reads. Adapters fill it from their own request types; the
@@ -29,6 +33,11 @@ type RawRequest struct {
 	Texts *QueryTexts
 	// Remote is the client address, for logs.
 	Remote string
+	// Refusal, when not nil, is the answer the transport decided before
+	// the pipeline could run (a body over the size limit): the pipeline
+	// answers it after admitting the request through its door, so hooks,
+	// the access log and metrics see it.
+	Refusal *Error
 }
 
 // Response is what the pipeline answers: adapters copy it to the wire,
@@ -48,6 +57,10 @@ type Response struct {
 	MayShare bool
 	// Shared is set when Body is such shared memory: it is only read.
 	Shared bool
+	// Errors holds the answer's errors as values, for the hooks: set with
+	// every error answer, and by execution while hooks observe the
+	// request. Adapters ignore it.
+	Errors []*gqlerror.Error
 }
 
 // Reuse returns Body emptied, to write a new answer into its memory; nil

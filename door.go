@@ -1,0 +1,96 @@
+package graft
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/graftgql/graft/internal/httpapi"
+)
+
+// The door: every request, on every transport (net/http, the adapters,
+// WebHandler, Execute, each operation over WebSocket, SSE or multipart,
+// each operation of an HTTP batch), enters the pipeline through enter and
+// leaves it through leave. enter attaches the request state (so
+// graft.Service and RequestInfoFrom work in every resolver), the request
+// ID and the hooks' run; leave sets the request ID header and closes the
+// hooks' run (PhaseAnswered, which the access log and the metrics observe).
+// A request refused before it is decoded (bad JSON, CSRF, Auth, 404, 406,
+// 413, 414, 415, 503) passes both, so it is logged, measured and carries
+// its X-Request-ID like any other.
+
+// enter admits raw into the pipeline: it fills st (which must be fresh)
+// from raw, puts it in the context, echoes the request ID on resp and
+// begins the hooks' run. The context it returns is the one every later
+// step runs with.
+func (r *Router) enter(ctx context.Context, st *requestState, raw *httpapi.RawRequest, resp *httpapi.Response) context.Context {
+	header := raw.Header
+	if header == nil {
+		header = noHeader
+	}
+	st.layer, st.info.Header = r.layer, header
+	r.identify(raw, st)
+	ctx = withState(ctx, st)
+	st.attachResponse(resp)
+	st.ph = r.beginPhases(ctx, st)
+	return ctx
+}
+
+// leave closes a request that entered through enter once resp holds its
+// complete answer (for a subscription, once its stream has ended): the
+// hooks' PhaseAnswered, which may still refuse the answer, and the
+// extensions set with SetExtension. It runs once per request.
+func (r *Router) leave(st *requestState, resp *httpapi.Response) {
+	if st.left {
+		return
+	}
+	st.left = true
+	if st.ph == nil {
+		spliceExtensions(st, resp)
+		return
+	}
+	st.ph.finish(resp)
+}
+
+// refuse answers a request that is refused as a whole before the pipeline
+// decodes it (a transport's own limits: connections, in-flight requests,
+// a body over the limit) through the door: it enters, fails with e,
+// leaves, and returns the answer.
+func (r *Router) refuse(ctx context.Context, raw *httpapi.RawRequest, ct string, e *httpapi.Error) *httpapi.Response {
+	st := &requestState{}
+	resp := &st.answer
+	r.enter(ctx, st, raw, resp)
+	r.fail(resp, ct, e)
+	r.leave(st, resp)
+	return resp
+}
+
+// rawView is the pipeline's view of req without its body.
+func rawView(req *http.Request) *httpapi.RawRequest {
+	return &httpapi.RawRequest{
+		Method:      req.Method,
+		Path:        req.URL.Path,
+		RawQuery:    req.URL.RawQuery,
+		ContentType: headerValue(req.Header, hdrContentType),
+		Accept:      headerValue(req.Header, hdrAccept),
+		Header:      req.Header.Get,
+		Remote:      req.RemoteAddr,
+	}
+}
+
+// refuseHTTP writes the answer of refuse for a net/http request.
+func (r *Router) refuseHTTP(w http.ResponseWriter, req *http.Request, e *httpapi.Error) {
+	writeResponse(w, r.refuse(req.Context(), rawView(req), httpapi.ContentTypeGraphQLResponse, e))
+}
+
+// answerHTTP answers req through the door with the answer fill writes
+// into resp (a request the pipeline does not run: an event-stream
+// reservation, the end of an operation on one). fill gets the request's
+// context, with its state.
+func (r *Router) answerHTTP(w http.ResponseWriter, req *http.Request, fill func(ctx context.Context, resp *httpapi.Response)) {
+	st := &requestState{}
+	resp := &st.answer
+	ctx := r.enter(req.Context(), st, rawView(req), resp)
+	fill(ctx, resp)
+	r.leave(st, resp)
+	writeResponse(w, resp)
+}
