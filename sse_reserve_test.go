@@ -47,8 +47,8 @@ func TestSSEReservationsBounded(t *testing.T) {
 	for _, n := range created {
 		total += n
 	}
-	if created["10.0.0.1"] != graft.DefaultMaxReservationsPerAddr || total != graft.DefaultMaxReservations {
-		t.Fatalf("one address reserved %d, all %d; want %d and %d", created["10.0.0.1"], total, graft.DefaultMaxReservationsPerAddr, graft.DefaultMaxReservations)
+	if created["10.0.0.1"] != graft.DefaultMaxReservationsPerAddress || total != graft.DefaultMaxReservations {
+		t.Fatalf("one address reserved %d, all %d; want %d and %d", created["10.0.0.1"], total, graft.DefaultMaxReservationsPerAddress, graft.DefaultMaxReservations)
 	}
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)

@@ -18,15 +18,15 @@ import (
 
 // Defaults of SubscriptionConfig, applied to zero fields.
 const (
-	DefaultKeepAlive               = 12 * time.Second
-	DefaultInitTimeout             = 3 * time.Second
-	DefaultStreamWriteTimeout      = 10 * time.Second
-	DefaultMaxConnections          = 10_000
-	DefaultMaxSubscriptionsPerConn = 100
-	DefaultMaxSubscriptions        = 100_000
-	DefaultStreamBufferBytes       = 1 << 20
-	DefaultMaxReservations         = 1_000
-	DefaultMaxReservationsPerAddr  = 10
+	DefaultKeepAlive                 = 12 * time.Second
+	DefaultInitTimeout               = 3 * time.Second
+	DefaultStreamWriteTimeout        = 10 * time.Second
+	DefaultMaxConnections            = 10_000
+	DefaultMaxSubscriptionsPerConn   = 100
+	DefaultMaxSubscriptions          = 100_000
+	DefaultStreamBufferBytes         = 1 << 20
+	DefaultMaxReservations           = 1_000
+	DefaultMaxReservationsPerAddress = 10
 )
 
 // SubscriptionConfig configures the streaming transports served on the
@@ -112,7 +112,7 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 		c.MaxReservations = DefaultMaxReservations
 	}
 	if c.MaxReservationsPerAddress <= 0 {
-		c.MaxReservationsPerAddress = DefaultMaxReservationsPerAddr
+		c.MaxReservationsPerAddress = DefaultMaxReservationsPerAddress
 	}
 	return c
 }
