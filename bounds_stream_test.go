@@ -167,3 +167,34 @@ func TestStreamingAnswersBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestWebSocketQueriesCountInFlight: queries over WebSocket hold
+// in-flight slots as over HTTP, so with MaxInFlight of them running, one
+// more over HTTP answers 503 and one more over WebSocket gets SERVER_BUSY.
+func TestWebSocketQueriesCountInFlight(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	r, err := graft.NewRouter(loadSchema(t, entered, release), nil, graft.Config{MaxInFlight: 2, Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newSmallBufferServer(t, r)
+	w := dialWS(t, srv)
+	w.init()
+	w.send(`{"id":"1","type":"subscribe","payload":{"query":"{ wait }"}}`)
+	w.send(`{"id":"2","type":"subscribe","payload":{"query":"{ wait }"}}`)
+	<-entered
+	<-entered
+	if got := post(t, r, `{ hello }`); got.status != http.StatusServiceUnavailable || got.code(0) != graft.CodeServerBusy {
+		t.Fatalf("HTTP with two WebSocket queries in flight: %d %s", got.status, got.raw)
+	}
+	w.send(`{"id":"3","type":"subscribe","payload":{"query":"{ hello }"}}`)
+	if got := w.read(); !strings.Contains(got, `"id":"3","type":"error"`) || !strings.Contains(got, graft.CodeServerBusy) {
+		t.Fatalf("a third WebSocket query: %s", got)
+	}
+	close(release)
+	for range 4 { // two next and two complete
+		w.read()
+	}
+	// The slots are given back once the answers are written.
+	waitFor(t, func() bool { return post(t, r, `{ hello }`).status == 200 })
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/persisted"
 )
 
 // Regression tests of the door every request passes: each names the bug
@@ -288,4 +289,27 @@ func wsOptions(header ...string) *websocket.DialOptions {
 		h.Set(header[i], header[i+1])
 	}
 	return &websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}, HTTPHeader: h}
+}
+
+// Persisted-query misses and hash mismatches are logged, and their
+// answers carry the request ID like every other.
+func TestPersistedQueryRefusalsCarryTheRequestID(t *testing.T) {
+	access, lines := accessLines()
+	r := newTestRouter(t, graft.Config{AccessLog: access, PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
+	miss := send(t, r, "POST", "/graphql", `{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"`+strings.Repeat("ab", 32)+`"}}}`)
+	mismatch := send(t, r, "POST", "/graphql", `{"query":"{ hello }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"`+strings.Repeat("cd", 32)+`"}}}`)
+	for i, res := range []*reply{miss, mismatch} {
+		id := res.header.Get(graft.RequestIDHeader)
+		if id == "" {
+			t.Errorf("answer %d: %d %v %s", i, res.status, res.header, res.raw)
+		}
+		lines.mu.Lock()
+		if len(lines.lines) <= i || lines.lines[i]["request_id"] != id {
+			t.Errorf("answer %d: access log %v", i, lines.lines)
+		}
+		lines.mu.Unlock()
+	}
+	if miss.code(0) != graft.CodePersistedQueryNotFound || mismatch.code(0) != graft.CodePersistedQueryHashMismatch {
+		t.Errorf("codes %v %v", miss.code(0), mismatch.code(0))
+	}
 }

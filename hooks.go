@@ -550,6 +550,6 @@ func (r *Router) reportPanic(ctx context.Context, v any, stack []byte) {
 // OpenSubscriptions returns the number of subscriptions open now on the
 // streaming transports, for metrics.
 func (r *Router) OpenSubscriptions() int {
-	_, subs := r.subs.counts()
+	_, subs := r.subs.Counts()
 	return subs
 }

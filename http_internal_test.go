@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graftgql/graft/internal/transport/httpstream"
+
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/persisted"
 )
@@ -40,7 +42,7 @@ func TestPlainPostSkipsOnlyNonStreamingRequests(t *testing.T) {
 		if got := plainPost(req); got != c.plain {
 			t.Errorf("%s %v: plainPost = %v, want %v", c.method, c.headers, got, c.plain)
 		}
-		streaming := isWebSocket(req) || r.isSSE(req) || acceptsMultipart(req.Header.Values("Accept"))
+		streaming := isWebSocket(req) || r.isSSESingle(req) || httpstream.Match(req.Header.Values("Accept")) != nil
 		if c.plain && streaming {
 			t.Errorf("%s %v: let through, but a streaming transport takes it", c.method, c.headers)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
 // Server-Sent Events per the graphql-sse protocol: distinct connections
@@ -41,23 +42,14 @@ var (
 	sseKeepAlive = []byte(":\n\n")
 )
 
-// acceptsEventStream reports whether an Accept header list holds
-// text/event-stream. A request without Accept is a JSON request.
-func acceptsEventStream(values []string) bool {
-	found := false
-	mediaRanges(values, func(mt, _ string) bool {
-		found = mt == "text/event-stream"
-		return !found
-	})
-	return found
-}
-
-// isSSE reports whether req belongs to graphql-sse: an event-stream
-// request, a request carrying a reservation token, or a reservation (PUT)
-// when the schema has subscriptions (otherwise PUT stays a 405).
-func (r *Router) isSSE(req *http.Request) bool {
+// isSSESingle reports whether req belongs to graphql-sse's single
+// connection mode: a reservation (PUT) when the schema has subscriptions
+// (otherwise PUT stays a 405), or a request carrying a reservation token
+// (a GET event stream may carry it as the token query parameter).
+func (r *Router) isSSESingle(req *http.Request) bool {
 	return req.Method == http.MethodPut && schemadef.Model(r.schema).Subscription != nil ||
-		req.Header.Get(sseTokenHeader) != "" || acceptsEventStream(req.Header.Values("Accept"))
+		req.Header.Get(sseTokenHeader) != "" ||
+		req.Method == http.MethodGet && httpstream.AcceptsEventStream(req.Header.Values("Accept")) && req.URL.Query().Has("token")
 }
 
 // serveSSE dispatches the graphql-sse requests.
@@ -88,8 +80,6 @@ func (r *Router) serveSSE(w http.ResponseWriter, req *http.Request) {
 			r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"GET, POST, DELETE"}},
 				Err: gqlerr.New(gqlerr.BadRequest, "Method "+req.Method+" is not allowed with an event-stream token")})
 		}
-	default:
-		r.sseDistinct(w, req)
 	}
 }
 
@@ -107,46 +97,6 @@ func (r *Router) startSSE(w http.ResponseWriter, header http.Header) *httpStream
 	s := newHTTPStream(w, r.subs.cfg.WriteTimeout)
 	_ = s.write(sseOpen)
 	return s
-}
-
-// sseDistinct serves one operation on its own event stream. Request
-// errors (parse, validation, variables, limits, CSRF) arrive as a next
-// event, as the protocol asks; refusals of the request itself (401, 403,
-// 413, 415, 503) answer with their status.
-func (r *Router) sseDistinct(w http.ResponseWriter, req *http.Request) {
-	op, stop, ok := r.startHTTPStream(w, req)
-	if !ok {
-		return
-	}
-	defer stop(nil)
-	if op.stream == nil && op.resp.Status != http.StatusOK && op.resp.Status != http.StatusBadRequest {
-		r.writeStreamResponse(w, &op.resp)
-		return
-	}
-	if op.stream == nil {
-		s := r.startSSE(w, op.resp.Header)
-		body, hold := r.holdFor(nil, op.resp.Body)
-		defer hold.release()
-		_ = s.write(sseNext, body, sseEnd, sseComplete)
-		return
-	}
-	if !r.subs.acquireSub() {
-		op.abandon(tooManySubscriptions())
-		writeResponse(w, &op.resp)
-		return
-	}
-	defer r.subs.releaseSub()
-	s := r.startSSE(w, op.resp.Header)
-	complete := r.streamEvents(op, stop,
-		func(body []byte) error {
-			body, hold := r.holdFor(nil, body)
-			defer hold.release()
-			return s.write(sseNext, body, sseEnd)
-		},
-		func() error { return s.write(sseKeepAlive) })
-	if complete {
-		_ = s.write(sseComplete)
-	}
 }
 
 // sseConn is a single-connection-mode reservation and, once connected,
@@ -184,12 +134,15 @@ type sseItem struct {
 // connect turns c's reservation into a connection, or reports false
 // when the connections are at their bound or c was forgotten.
 func (h *hub) connect(c *sseConn) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || h.sseConns[c.token] != c || h.conns >= h.cfg.MaxConnections {
+	if !h.AcquireConn() {
 		return false
 	}
-	h.conns++
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sseConns[c.token] != c {
+		h.ReleaseConn()
+		return false
+	}
 	h.unreserve(c.addr)
 	c.counted = true
 	return true
@@ -250,12 +203,14 @@ func (c *sseConn) end() {
 		return
 	}
 	delete(c.h.sseConns, c.token)
-	if c.counted {
-		c.h.conns--
-	} else {
+	counted := c.counted
+	if !counted {
 		c.h.unreserve(c.addr)
 	}
 	c.h.mu.Unlock()
+	if counted {
+		c.h.ReleaseConn()
+	}
 	c.cancel()
 	// What waits for the stream is let go.
 	c.mu.Lock()
@@ -381,7 +336,7 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 			return
 		case <-c.ctx.Done():
 			return
-		case <-r.subs.closing:
+		case <-r.subs.Closing():
 			c.mu.Lock()
 			for _, stop := range c.ops {
 				stop(errShutdown)
@@ -437,7 +392,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	c.mu.Lock()
 	select {
-	case <-r.subs.closing:
+	case <-r.subs.Closing():
 		c.mu.Unlock()
 		r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusServiceUnavailable,
 			Err: gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")})
@@ -450,7 +405,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 			Err: gqlerr.New(gqlerr.BadRequest, "Operation "+id+" is already running on this stream")})
 		return
 	}
-	if len(c.ops) >= r.subs.cfg.MaxSubscriptionsPerConnection || !r.subs.acquireSub() {
+	if len(c.ops) >= r.subs.cfg.MaxSubscriptionsPerConnection || !r.subs.AcquireSub() {
 		c.mu.Unlock()
 		r.refuseHTTP(w, req, tooManySubscriptions())
 		return
@@ -463,7 +418,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 		delete(c.ops, id)
 		c.mu.Unlock()
 		stop(nil)
-		r.subs.releaseSub()
+		r.subs.ReleaseSub()
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.

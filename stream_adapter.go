@@ -4,11 +4,12 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
 func init() {
@@ -17,107 +18,61 @@ func init() {
 	}
 }
 
-// streamRaw is the streaming transports for adapters that have no
-// net/http ResponseWriter (see dispatch.Stream): SSE in distinct
-// connections mode and multipart subscriptions, with the behaviour of
-// sseDistinct and serveMultipart. Single connection SSE needs requests
-// that share a stream, and WebSocket a hijacked connection: they are
-// served by the net/http router only.
+// pipeline is the router as its streaming transports see it
+// (transport.Pipeline): every operation and refusal passes the door.
+type pipeline struct{ r *Router }
+
+func (p pipeline) Start(ctx context.Context, raw *httpapi.RawRequest) transport.Operation {
+	return p.r.startRaw(ctx, raw)
+}
+
+func (p pipeline) Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpapi.Error) *httpapi.Response {
+	return p.r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, e)
+}
+
+// streamRaw serves the streamed HTTP transports (package httpstream: SSE
+// in distinct connections mode, multipart subscriptions) for any host, the
+// adapters' through dispatch.Stream and net/http's through
+// serveHTTPStream. Single connection SSE needs requests that share a
+// stream, and WebSocket a hijacked connection: they are served by the
+// net/http router only, and a WebSocket upgrade is refused here.
 func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) (func(func(...[]byte) error), bool) {
 	if raw.Method == http.MethodGet && strings.EqualFold(raw.Header("Upgrade"), "websocket") {
 		*resp = *r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, &httpapi.Error{Status: http.StatusBadRequest,
 			Err: gqlerr.New(gqlerr.OperationUnsupported, "WebSocket is served by the net/http router only: use Server-Sent Events or multipart subscriptions here")})
 		return nil, true
 	}
-	accept := []string{raw.Accept}
-	sse := acceptsEventStream(accept)
-	if !sse && !acceptsMultipart(accept) {
+	f := httpstream.Match([]string{raw.Accept})
+	if f == nil {
 		return nil, false
 	}
-	if !r.subs.acquireConn() {
-		*resp = *r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
-		return nil, true
-	}
-	sctx, cancel := context.WithCancelCause(ctx)
-	var once sync.Once
-	stop := func(cause error) {
-		cancel(cause)
-		once.Do(r.subs.releaseConn)
-	}
-	op := r.startRaw(sctx, raw)
-	if op.stream == nil {
-		if sse && (op.resp.Status == http.StatusOK || op.resp.Status == http.StatusBadRequest) {
-			// Request errors, and queries, are a next event.
-			body := append([]byte(nil), op.resp.Body...)
-			sseHeaders(resp, op.resp.Header)
-			return func(write func(...[]byte) error) {
-				defer stop(nil)
-				_ = write(sseOpen, sseNext, body, sseEnd, sseComplete)
-			}, true
-		}
-		*resp = op.resp
-		stop(nil)
-		return nil, true
-	}
-	if !r.subs.acquireSub() {
-		stop(nil)
-		op.abandon(tooManySubscriptions())
-		*resp = op.resp
-		return nil, true
-	}
-	if sse {
-		sseHeaders(resp, op.resp.Header)
-		return func(write func(...[]byte) error) {
-			write = serialised(write)
-			defer stop(nil)
-			defer r.subs.releaseSub()
-			if write(sseOpen) != nil {
-				return
-			}
-			if r.streamEvents(op, stop,
-				func(body []byte) error { return write(sseNext, body, sseEnd) },
-				func() error { return write(sseKeepAlive) }) {
-				_ = write(sseComplete)
-			}
-		}, true
-	}
-	*resp = httpapi.Response{Status: http.StatusOK, ContentType: multipartType, Header: op.resp.Header}
-	resp.SetHeader("Cache-Control", "no-cache")
-	return func(write func(...[]byte) error) {
-		write = serialised(write)
-		defer stop(nil)
-		defer r.subs.releaseSub()
-		if write(mpFirst) != nil {
-			return
-		}
-		wrap := []byte(`{"payload":`)
-		if r.streamEvents(op, stop,
-			func(body []byte) error { return write(mpPartHead, wrap, body, []byte("}"), mpPartClose) },
-			func() error { return write(mpPartHead, mpHeartbeat, mpPartClose) }) {
-			_ = write(mpEnd)
-		}
-	}, true
+	return httpstream.Serve(ctx, pipeline{r}, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, resp), true
 }
 
-// sseHeaders sets the status and headers of an event stream, beside the
-// pipeline's (CORS, for example).
-func sseHeaders(resp *httpapi.Response, header http.Header) {
-	*resp = httpapi.Response{Status: http.StatusOK, ContentType: "text/event-stream; charset=utf-8", Header: header}
-	resp.SetHeader("Cache-Control", "no-cache")
-	resp.SetHeader("X-Accel-Buffering", "no")
+// serveHTTPStream serves a streamed HTTP transport over net/http, each
+// write within the write timeout and flushed at once.
+func (r *Router) serveHTTPStream(w http.ResponseWriter, req *http.Request, f *httpstream.Format) {
+	raw, e := r.rawFromHTTP(req)
+	if e != nil {
+		r.refuseHTTP(w, req, e)
+		return
+	}
+	var resp httpapi.Response
+	body := httpstream.Serve(req.Context(), pipeline{r}, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, &resp)
+	if body == nil {
+		r.writeStreamResponse(w, &resp)
+		return
+	}
+	writeHead(w, &resp)
+	body(newHTTPStream(w, r.subs.cfg.WriteTimeout).write)
 }
 
-// serialised makes write safe for the event and keep-alive goroutines of
-// a stream; after a failure it fails at once.
-func serialised(write func(...[]byte) error) func(...[]byte) error {
-	var mu sync.Mutex
-	var failed error
-	return func(chunks ...[]byte) error {
-		mu.Lock()
-		defer mu.Unlock()
-		if failed == nil {
-			failed = write(chunks...)
-		}
-		return failed
+// writeHead writes the status and headers of resp, without a body.
+func writeHead(w http.ResponseWriter, resp *httpapi.Response) {
+	h := w.Header()
+	h.Set(hdrContentType, resp.ContentType)
+	for k, v := range resp.Header {
+		h[k] = append(h[k], v...)
 	}
+	w.WriteHeader(resp.Status)
 }

@@ -1,7 +1,6 @@
 package graft
 
 import (
-	"context"
 	"net/http"
 	"sync"
 	"time"
@@ -75,43 +74,4 @@ func (s *httpStream) write(chunks ...[]byte) error {
 		return err
 	}
 	return nil
-}
-
-// streamEvents runs op's stream until it ends, the client goes, or the
-// server shuts down: each event's response goes to event, and heartbeat
-// runs every keep-alive interval. It reports whether the stream should be
-// completed (the source ended or the server is shutting down) rather than
-// just dropped (the client is gone).
-func (r *Router) streamEvents(op *operation, stop context.CancelCauseFunc, event func([]byte) error, heartbeat func() error) bool {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var tick <-chan time.Time
-		if ka := r.subs.cfg.KeepAlive; ka > 0 {
-			t := time.NewTicker(ka)
-			defer t.Stop()
-			tick = t.C
-		}
-		for {
-			select {
-			case <-done:
-				return
-			case <-r.subs.closing:
-				stop(errShutdown)
-				return
-			case <-tick:
-				if heartbeat() != nil {
-					stop(errNotStream)
-					return
-				}
-			}
-		}
-	}()
-	err := r.pump(op, event)
-	close(done)
-	wg.Wait()
-	cause := context.Cause(op.ctx)
-	return err == nil && cause == nil || cause == errShutdown
 }

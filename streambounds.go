@@ -90,6 +90,16 @@ func (l *loadBounds) refuseStream(n int) {
 // the budget cannot hold.
 var busyAnswer = appendErrors(nil, gqlerr.New(gqlerr.ServerBusy, msgTooManyBuffered))
 
+// streamBudget is the router's budget as its transports' hub holds it
+// (transport.Budget).
+type streamBudget struct{ r *Router }
+
+// Hold implements transport.Budget.
+func (b streamBudget) Hold(body []byte) ([]byte, func()) {
+	send, hold := b.r.holdFor(nil, body)
+	return send, hold.release
+}
+
 // writeStreamResponse writes a single JSON answer on a streaming
 // transport's request (an operation that is not a subscription): held in
 // the budget while written, refused with 503 SERVER_BUSY when the budget

@@ -2,7 +2,6 @@ package graft
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,6 +13,8 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
 // Defaults of SubscriptionConfig, applied to zero fields.
@@ -117,71 +118,44 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 	return c
 }
 
-// hub counts the router's connections and subscriptions and tells them
-// when the server shuts down.
+// hub is the router's transport.Hub (connections, subscriptions, bounds,
+// shutdown) with the state its own transports share: the reservations of
+// single-connection SSE and the clocks of WebSocket connections.
 type hub struct {
+	*transport.Hub
 	cfg      SubscriptionConfig
 	mu       sync.Mutex
-	conns    int
-	subs     int
-	closing  chan struct{}
-	closed   bool
 	sseConns map[string]*sseConn // single connection mode, by token
 	// reserved counts the single-connection reservations not yet
 	// connected, in all and by client address.
 	reserved       int
 	reservedByAddr map[string]int
-	// wsConns holds the open WebSocket connections, for shutdown.
-	wsConns map[*wsConn]struct{}
 	// inits closes WebSocket connections not initialised in time; pings
 	// sends the keep-alive pings of the initialised ones.
 	inits, pings *wsClock
 }
 
-// addWS adds c to the connections CloseSubscriptions shuts down and
-// reports true, or reports false once shutdown has begun.
-func (h *hub) addWS(c *wsConn) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return false
-	}
-	h.wsConns[c] = struct{}{}
-	return true
-}
-
-func (h *hub) removeWS(c *wsConn) {
-	h.mu.Lock()
-	delete(h.wsConns, c)
-	h.mu.Unlock()
-}
-
 func newHub(cfg SubscriptionConfig) *hub {
-	h := &hub{cfg: cfg.withDefaults(), closing: make(chan struct{}), sseConns: map[string]*sseConn{}, reservedByAddr: map[string]int{}, wsConns: map[*wsConn]struct{}{}}
+	cfg = cfg.withDefaults()
+	h := &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}, reservedByAddr: map[string]int{}}
 	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
 	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
 	return h
 }
 
-// acquireConn counts a new connection, or reports false when full or
-// shutting down.
-func (h *hub) acquireConn() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || h.conns >= h.cfg.MaxConnections {
-		return false
-	}
-	h.conns++
-	return true
-}
-
 // reserve counts a single-connection reservation of the client at addr,
 // or reports false when the reservations, in all or of that address, are
-// at their bound or the server is shutting down.
+// at their bound or the server is shutting down. A reservation holds no
+// socket: it takes no connection slot until its stream connects.
 func (h *hub) reserve(addr string) bool {
+	select {
+	case <-h.Closing():
+		return false
+	default:
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed || h.reserved >= h.cfg.MaxReservations || h.reservedByAddr[addr] >= h.cfg.MaxReservationsPerAddress {
+	if h.reserved >= h.cfg.MaxReservations || h.reservedByAddr[addr] >= h.cfg.MaxReservationsPerAddress {
 		return false
 	}
 	h.reserved++
@@ -199,55 +173,13 @@ func (h *hub) unreserve(addr string) {
 	}
 }
 
-func (h *hub) releaseConn() {
-	h.mu.Lock()
-	h.conns--
-	h.mu.Unlock()
-}
-
-// acquireSub counts a new subscription, or reports false when full.
-func (h *hub) acquireSub() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.subs >= h.cfg.MaxSubscriptions {
-		return false
-	}
-	h.subs++
-	return true
-}
-
-func (h *hub) releaseSub() {
-	h.mu.Lock()
-	h.subs--
-	h.mu.Unlock()
-}
-
-// counts returns the open connections and running subscriptions.
-func (h *hub) counts() (conns, subs int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.conns, h.subs
-}
-
 // CloseSubscriptions completes every running subscription and closes
 // every WebSocket (1001 Going Away) and event stream, and refuses new
 // ones. Serve calls it when shutdown begins; a server built by hand calls
 // it from http.Server.RegisterOnShutdown, since http.Server.Shutdown does
 // not wait for hijacked connections and would wait out its grace period
 // for open streams.
-func (r *Router) CloseSubscriptions() {
-	h := r.subs
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if !h.closed {
-		h.closed = true
-		close(h.closing)
-		for c := range h.wsConns {
-			go c.shutdown()
-		}
-		clear(h.wsConns)
-	}
-}
+func (r *Router) CloseSubscriptions() { r.subs.Close() }
 
 // streamSink is put in the context of a request that came over a
 // streaming transport: the pipeline starts a subscription into it
@@ -341,6 +273,18 @@ func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operati
 	return op
 }
 
+// Response, Streaming, Pump and Abandon make op a transport.Operation.
+func (op *operation) Response() *httpapi.Response { return &op.resp }
+
+// Streaming reports whether op is a running subscription.
+func (op *operation) Streaming() bool { return op.stream != nil }
+
+// Pump is the router's pump of op.
+func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, send) }
+
+// Abandon ends op with e as its answer.
+func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
+
 // pump executes each event of op's stream and hands the response to send,
 // until the stream ends, send fails or the stream's context is done; then
 // op leaves through the door. Each event passes the hooks' PhasePayload.
@@ -380,18 +324,21 @@ func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Con
 }
 
 // serveStream serves the streaming transports on the GraphQL path and
-// reports whether req was one of theirs: a WebSocket upgrade, an
-// event-stream request (graphql-sse) or a multipart subscription request.
+// reports whether req was one of theirs: a WebSocket upgrade, a request of
+// graphql-sse's single connection mode, or a streamed HTTP answer (an
+// event stream, a multipart subscription: package httpstream).
 func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 	switch {
 	case isWebSocket(req):
 		r.serveWebSocket(w, req)
-	case r.isSSE(req):
+	case r.isSSESingle(req):
 		r.serveSSE(w, req)
-	case acceptsMultipart(req.Header.Values("Accept")):
-		r.serveMultipart(w, req)
 	default:
-		return false
+		f := httpstream.Match(req.Header.Values("Accept"))
+		if f == nil {
+			return false
+		}
+		r.serveHTTPStream(w, req, f)
 	}
 	return true
 }
@@ -413,21 +360,8 @@ func headerHasToken(values []string, token string) bool {
 	return false
 }
 
-// mediaRanges yields the media types of an Accept header list with their
-// parameters.
-func mediaRanges(values []string, yield func(mt, params string) bool) {
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			mt, params, _ := strings.Cut(part, ";")
-			if !yield(strings.ToLower(strings.TrimSpace(mt)), params) {
-				return
-			}
-		}
-	}
-}
-
 // errNotStream is returned by send functions once the client is gone.
-var errNotStream = errors.New("graft: client gone")
+var errNotStream = transport.ErrClientGone
 
 // tooManySubscriptions is the answer when a subscription bound is
 // reached.
@@ -441,29 +375,4 @@ func tooManySubscriptions() *httpapi.Error {
 func tooManyConnections() *httpapi.Error {
 	return &httpapi.Error{Status: http.StatusServiceUnavailable,
 		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
-}
-
-// startHTTPStream is the start of a streaming request over HTTP (SSE's
-// distinct connections mode, multipart): the request is decoded, counted
-// as a connection and run through the pipeline. When ok is false the
-// answer is written; otherwise the caller serves op and calls stop, which
-// ends the operation's context and, the first time, releases the
-// connection.
-func (r *Router) startHTTPStream(w http.ResponseWriter, req *http.Request) (op *operation, stop context.CancelCauseFunc, ok bool) {
-	raw, e := r.rawFromHTTP(req)
-	if e != nil {
-		r.refuseHTTP(w, req, e)
-		return nil, nil, false
-	}
-	if !r.subs.acquireConn() {
-		r.refuseHTTP(w, req, tooManyConnections())
-		return nil, nil, false
-	}
-	ctx, cancel := context.WithCancelCause(req.Context())
-	var release sync.Once
-	stop = func(cause error) {
-		cancel(cause)
-		release.Do(r.subs.releaseConn)
-	}
-	return r.startRaw(ctx, raw), stop, true
 }

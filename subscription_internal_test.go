@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
 // The streaming transports' dispatch runs on every request to the GraphQL
@@ -15,7 +17,7 @@ func TestStreamDispatchAllocatesNothingForJSON(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/graphql-response+json, application/json")
 	allocs := testing.AllocsPerRun(100, func() {
-		if isWebSocket(req) || r.isSSE(req) || acceptsMultipart(req.Header.Values("Accept")) {
+		if isWebSocket(req) || r.isSSESingle(req) || httpstream.Match(req.Header.Values("Accept")) != nil {
 			t.Fatal("a JSON request was taken for a stream")
 		}
 	})

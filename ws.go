@@ -20,6 +20,7 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport"
 )
 
 // wsProtocol is the WebSocket subprotocol of the graphql-ws library.
@@ -39,7 +40,7 @@ const (
 // Why a subscription's context was cancelled.
 var (
 	errClientComplete = errors.New("graft: client completed the subscription")
-	errShutdown       = errors.New("graft: server shutting down")
+	errShutdown       = transport.ErrShutdown
 )
 
 // wsMessage is a graphql-transport-ws message.
@@ -134,7 +135,7 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")})
 		return
 	}
-	if !h.acquireConn() {
+	if !h.AcquireConn() {
 		refuse(tooManyConnections())
 		return
 	}
@@ -149,12 +150,12 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		OriginPatterns: h.cfg.OriginPatterns,
 	})
 	if err != nil {
-		h.releaseConn()
+		h.ReleaseConn()
 		return // Accept answered the request
 	}
 	if c.Subprotocol() != wsProtocol {
 		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
-		h.releaseConn()
+		h.ReleaseConn()
 		return
 	}
 	c.SetReadLimit(r.cfg.MaxBodyBytes)
@@ -166,8 +167,8 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx),
 		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
 		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
-	if !h.addWS(conn) {
-		go conn.shutdown()
+	if !h.Track(conn) {
+		conn.Shutdown()
 	}
 	conn.initTicket.Store(h.inits.add(conn))
 	if conn.ready == nil {
@@ -313,7 +314,7 @@ func (c *wsConn) buffered() bool {
 func (c *wsConn) end() {
 	h := c.r.subs
 	c.ended.Store(true)
-	h.removeWS(c)
+	h.Untrack(c)
 	h.inits.remove(c, c.initTicket.Load())
 	h.pings.remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
@@ -324,7 +325,7 @@ func (c *wsConn) end() {
 	c.mu.Unlock()
 	c.wg.Wait()
 	_ = c.c.CloseNow()
-	h.releaseConn()
+	h.ReleaseConn()
 }
 
 // handle reads one message and handles it. It reports false when the
@@ -427,6 +428,9 @@ func (c *wsConn) keepAlive() {
 	go c.write([]byte(`{"type":"ping"}`))
 }
 
+// Shutdown is the hub's notice of shutdown (transport.Closer).
+func (c *wsConn) Shutdown() { go c.shutdown() }
+
 // shutdown completes every operation of the connection and closes it with
 // 1001 Going Away.
 func (c *wsConn) shutdown() {
@@ -452,14 +456,14 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	}
 	idJSON, _ := json.Marshal(id)
 	select {
-	case <-c.r.subs.closing:
+	case <-c.r.subs.Closing():
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
 		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return true
 	default:
 	}
-	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.acquireSub() {
+	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.AcquireSub() {
 		c.mu.Unlock()
 		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return true
@@ -504,7 +508,7 @@ func (c *wsConn) release(sub *wsSub) {
 	c.remove(sub)
 	c.mu.Unlock()
 	sub.stop(nil)
-	c.r.subs.releaseSub()
+	c.r.subs.ReleaseSub()
 	c.wg.Done()
 }
 

@@ -18,11 +18,11 @@ func startSubgraph(t *testing.T, build func() (*schema.Schema, error)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router, err := graft.NewRouter(s, nil, graft.Config{})
+	router, err := graft.NewRouter(s, nil, graft.Config{Hooks: []graft.Hook{federation.TracingHook()}})
 	if err != nil {
 		t.Fatalf("NewRouter: %v", err)
 	}
-	srv := httptest.NewServer(federation.Tracing(router))
+	srv := httptest.NewServer(router)
 	t.Cleanup(srv.Close)
 	return endpoint(t, srv, graft.DefaultPath)
 }

@@ -1,70 +1,46 @@
 package federation
 
 import (
-	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"mime"
-	"net/http"
-	"strconv"
 	"time"
+
+	"github.com/graftgql/graft"
 )
 
 // TraceHeader is the request header with which a federation gateway asks
 // a subgraph for an inline trace (value "ftv1").
 const TraceHeader = "apollo-federation-include-trace"
 
-// Tracing wraps a subgraph's handler with federated inline tracing (ftv1).
-// When a request carries the header apollo-federation-include-trace: ftv1,
-// the JSON answer's extensions are replaced by {"ftv1": trace}, the
-// base64 of an Apollo usage-reporting Trace message: the request's start
-// and end times, its duration, and a root node carrying the response's
-// errors. Per-field timings are not recorded. Other requests pass through
-// untouched.
-func Tracing(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(TraceHeader) != "ftv1" {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := &recorder{header: http.Header{}, status: http.StatusOK}
-		start := time.Now()
-		h.ServeHTTP(rec, r)
-		end := time.Now()
-		body := rec.body.Bytes()
-		if traced, ok := withTrace(body, rec.header.Get("Content-Type"), start, end); ok {
-			body = traced
-			rec.header.Set("Content-Length", strconv.Itoa(len(body)))
-		}
-		for k, v := range rec.header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.status)
-		_, _ = w.Write(body)
-	})
-}
+// TracingHook returns the graft.Hook of federated inline tracing (ftv1):
+// when a request carries the header apollo-federation-include-trace: ftv1,
+// its answer's extensions gain "ftv1", the base64 of an Apollo
+// usage-reporting Trace message holding the request's start and end
+// times, its duration, and a root node carrying the answer's errors.
+// Per-field timings are not recorded. Other requests are untouched.
+// Install it in graft.Config.Hooks of a subgraph's router.
+func TracingHook() graft.Hook { return tracingHook{} }
 
-// recorder buffers a response.
-type recorder struct {
-	header http.Header
-	status int
-	wrote  bool
-	body   bytes.Buffer
-}
+type tracingHook struct{}
 
-func (r *recorder) Header() http.Header { return r.header }
-
-func (r *recorder) WriteHeader(status int) {
-	if !r.wrote {
-		r.status, r.wrote = status, true
+// Before adds the trace as the answer is completed.
+func (tracingHook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
+	if ev.Phase != graft.PhaseAnswered || ev.Request.Header == nil || ev.Request.Header(TraceHeader) != "ftv1" {
+		return nil, nil
 	}
+	errs := make([]json.RawMessage, 0, len(ev.Errors))
+	for _, e := range ev.Errors {
+		if b, err := json.Marshal(e); err == nil {
+			errs = append(errs, b)
+		}
+	}
+	graft.SetExtension(ctx, "ftv1", base64.StdEncoding.EncodeToString(encodeTrace(ev.Start, time.Now(), errs)))
+	return nil, nil
 }
 
-func (r *recorder) Write(p []byte) (int, error) {
-	r.wrote = true
-	return r.body.Write(p)
-}
+func (tracingHook) After(context.Context, *graft.HookEvent) {}
 
 // traceError is what the trace keeps of a response error.
 type traceError struct {
@@ -73,30 +49,6 @@ type traceError struct {
 		Line   uint64 `json:"line"`
 		Column uint64 `json:"column"`
 	} `json:"locations"`
-}
-
-// withTrace rewrites a JSON GraphQL response with extensions {"ftv1": ...}.
-func withTrace(body []byte, contentType string, start, end time.Time) ([]byte, bool) {
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil || mt != "application/json" && mt != "application/graphql-response+json" {
-		return nil, false
-	}
-	var resp struct {
-		Data   json.RawMessage   `json:"data"`
-		Errors []json.RawMessage `json:"errors"`
-	}
-	if json.Unmarshal(body, &resp) != nil {
-		return nil, false
-	}
-	var out struct {
-		Data       json.RawMessage   `json:"data,omitempty"`
-		Errors     []json.RawMessage `json:"errors,omitempty"`
-		Extensions map[string]string `json:"extensions"`
-	}
-	out.Data, out.Errors = resp.Data, resp.Errors
-	out.Extensions = map[string]string{"ftv1": base64.StdEncoding.EncodeToString(encodeTrace(start, end, resp.Errors))}
-	b, err := json.Marshal(out)
-	return b, err == nil
 }
 
 // encodeTrace encodes a Trace message (Apollo's reports.proto): start_time

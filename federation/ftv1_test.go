@@ -50,11 +50,11 @@ func fields(t *testing.T, b []byte) map[int][]any {
 }
 
 func TestTracingFTV1(t *testing.T) {
-	r, err := graft.NewRouter(testSchema(t, &calls{}), graft.NewLayer(), graft.Config{})
+	r, err := graft.NewRouter(testSchema(t, &calls{}), graft.NewLayer(), graft.Config{Hooks: []graft.Hook{federation.TracingHook()}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(federation.Tracing(r))
+	srv := httptest.NewServer(r)
 	defer srv.Close()
 	post := func(trace bool) (*http.Response, map[string]json.RawMessage) {
 		req, _ := http.NewRequest("POST", srv.URL+graft.DefaultPath, strings.NewReader(

@@ -178,6 +178,9 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		cfg.Subscriptions.OriginPatterns = originPatterns(splitList(origins))
 	}
+	if strings.HasPrefix(strings.ToLower(se.Example), "federation-") {
+		cfg.Hooks = append(cfg.Hooks, federation.TracingHook()) // ftv1 inline traces for gateways
+	}
 	srv.router, err = graft.NewRouter(s, graft.NewLayer(), cfg)
 	if err != nil {
 		srv.close()
@@ -194,11 +197,7 @@ func newServer(lookup env, logOut io.Writer) (*server, error) {
 	if tel.metrics != nil {
 		mux.Handle("GET "+tel.metricsPath, tel.metrics)
 	}
-	var api http.Handler = srv.router
-	if strings.HasPrefix(strings.ToLower(se.Example), "federation-") {
-		api = federation.Tracing(api) // ftv1 inline traces for gateways
-	}
-	mux.Handle("/", api)
+	mux.Handle("/", srv.router)
 	var handler http.Handler = mux
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		handler = graft.CORS(graft.CORSOptions{AllowedOrigins: splitList(origins)})(mux)

@@ -1,0 +1,275 @@
+// Package httpstream serves GraphQL operations as one streamed HTTP
+// response, for every host (net/http, fasthttp, ...): Server-Sent Events
+// in the graphql-sse protocol's distinct connections mode, and multipart
+// subscriptions (multipart/mixed with subscriptionSpec=1.0) as Apollo
+// Client and Apollo Router speak them. The host hands over the request and
+// a function that writes and flushes chunks; the wire format is written
+// here once.
+//
+// A format is a Format value: a new streamed wire format (incremental
+// delivery, for example) is another Format and one line in Match.
+package httpstream
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graftgql/graft/internal/gqlerr"
+	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport"
+)
+
+// Format is a streamed wire format: how a stream opens, carries each
+// payload and each heartbeat, and completes.
+type Format struct {
+	// ContentType is the stream's Content-Type.
+	ContentType string
+	// Header holds headers the stream carries besides the pipeline's.
+	Header http.Header
+	// Open is written first, so the client sees the stream open before
+	// the first payload.
+	Open []byte
+	// Payload returns the chunks that carry one payload (a GraphQL
+	// response).
+	Payload func(body []byte) [][]byte
+	// Heartbeat is written every keep-alive interval.
+	Heartbeat []byte
+	// Complete ends a stream that completed.
+	Complete []byte
+	// Single, when set, writes the answer of an operation that is not a
+	// stream (a query, or request errors with status 200 or 400) as one
+	// payload of the stream; otherwise it is answered as plain JSON.
+	Single bool
+}
+
+// SSE is graphql-sse's distinct connections mode.
+var SSE = Format{
+	ContentType: "text/event-stream; charset=utf-8",
+	Header:      http.Header{"Cache-Control": {"no-cache"}, "X-Accel-Buffering": {"no"}},
+	Open:        []byte(":\n\n"),
+	Payload:     func(body []byte) [][]byte { return [][]byte{sseNext, body, sseEnd} },
+	Heartbeat:   []byte(":\n\n"),
+	Complete:    []byte("event: complete\ndata: \n\n"),
+	Single:      true,
+}
+
+var (
+	sseNext = []byte("event: next\ndata: ")
+	sseEnd  = []byte("\n\n")
+)
+
+// Multipart is multipart subscriptions: parts carrying {"payload": result}
+// and empty {} parts as heartbeats.
+var Multipart = Format{
+	ContentType: `multipart/mixed;boundary="graphql";subscriptionSpec="1.0"`,
+	Header:      http.Header{"Cache-Control": {"no-cache"}},
+	Open:        []byte("\r\n--graphql"),
+	Payload: func(body []byte) [][]byte {
+		return [][]byte{mpPartHead, mpWrap, body, mpUnwrap, mpPartClose}
+	},
+	Heartbeat: []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{}\r\n--graphql"),
+	Complete:  []byte("--\r\n"),
+}
+
+var (
+	mpPartHead  = []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n")
+	mpWrap      = []byte(`{"payload":`)
+	mpUnwrap    = []byte("}")
+	mpPartClose = []byte("\r\n--graphql")
+)
+
+// Match returns the format an Accept header list asks for, or nil: an
+// event stream (text/event-stream) or a multipart subscription.
+func Match(accept []string) *Format {
+	switch {
+	case AcceptsEventStream(accept):
+		return &SSE
+	case AcceptsMultipart(accept):
+		return &Multipart
+	}
+	return nil
+}
+
+// Serve answers raw in format f: it counts a connection in h (a refusal
+// passes p's door), starts the operation through p, and returns in resp
+// the status and headers to send and, for a stream, body, which writes it:
+// it calls write with the chunks of each message (the host writes and
+// flushes them within its write timeout and returns an error once the
+// client is gone; calls never overlap) and returns when the stream has
+// ended. A nil body means resp is the whole answer. Heartbeats go every
+// keepAlive (none when it is not positive).
+func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAlive time.Duration, f *Format, raw *httpapi.RawRequest, resp *httpapi.Response) (body func(write func(chunks ...[]byte) error)) {
+	if !h.AcquireConn() {
+		*resp = *p.Refuse(ctx, raw, tooManyConnections())
+		return nil
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	var once sync.Once
+	stop := func(cause error) {
+		cancel(cause)
+		once.Do(h.ReleaseConn)
+	}
+	raw.Accept = httpapi.MediaGraphQLResponse
+	op := p.Start(sctx, raw)
+	if !op.Streaming() {
+		r := op.Response()
+		if f.Single && (r.Status == http.StatusOK || r.Status == http.StatusBadRequest) {
+			// Request errors, and queries, are a payload of the stream.
+			// Held in the hub's budget until written, or refused.
+			payload, release := h.Hold(r.Body)
+			payload = append([]byte(nil), payload...)
+			streamHeader(resp, f, r.Header)
+			return func(write func(...[]byte) error) {
+				defer stop(nil)
+				defer release()
+				chunks := append([][]byte{f.Open}, f.Payload(payload)...)
+				_ = write(append(chunks, f.Complete)...)
+			}
+		}
+		*resp = *r
+		stop(nil)
+		return nil
+	}
+	if !h.AcquireSub() {
+		stop(nil)
+		op.Abandon(&httpapi.Error{Status: http.StatusServiceUnavailable,
+			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
+		*resp = *op.Response()
+		return nil
+	}
+	streamHeader(resp, f, op.Response().Header)
+	return func(write func(...[]byte) error) {
+		write = serialised(write)
+		defer stop(nil)
+		defer h.ReleaseSub()
+		if write(f.Open) != nil {
+			return
+		}
+		if pump(sctx, h, keepAlive, op, stop,
+			func(body []byte) error {
+				// Held in the hub's budget until written, or refused.
+				body, release := h.Hold(body)
+				defer release()
+				return write(f.Payload(body)...)
+			},
+			func() error { return write(f.Heartbeat) }) {
+			_ = write(f.Complete)
+		}
+	}
+}
+
+// streamHeader sets the status and headers of a stream in format f,
+// beside the pipeline's (the request ID, CORS).
+func streamHeader(resp *httpapi.Response, f *Format, header http.Header) {
+	*resp = httpapi.Response{Status: http.StatusOK, ContentType: f.ContentType, Header: header}
+	for k, v := range f.Header {
+		resp.SetHeader(k, v[0])
+	}
+}
+
+// pump runs op's stream until it ends, the client goes, or the server
+// shuts down: each payload goes to send, and heartbeat runs every
+// keepAlive. It reports whether the stream should be completed (the
+// source ended or the server is shutting down) rather than just dropped
+// (the client is gone).
+func pump(ctx context.Context, h *transport.Hub, keepAlive time.Duration, op transport.Operation, stop context.CancelCauseFunc, send func([]byte) error, heartbeat func() error) bool {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var tick <-chan time.Time
+		if keepAlive > 0 {
+			t := time.NewTicker(keepAlive)
+			defer t.Stop()
+			tick = t.C
+		}
+		for {
+			select {
+			case <-done:
+				return
+			case <-h.Closing():
+				stop(transport.ErrShutdown)
+				return
+			case <-tick:
+				if heartbeat() != nil {
+					stop(transport.ErrClientGone)
+					return
+				}
+			}
+		}
+	})
+	err := op.Pump(send)
+	close(done)
+	wg.Wait()
+	cause := context.Cause(ctx)
+	return err == nil && cause == nil || cause == transport.ErrShutdown
+}
+
+// serialised makes write safe for the payload and heartbeat goroutines
+// of a stream; after a failure it fails at once.
+func serialised(write func(...[]byte) error) func(...[]byte) error {
+	var mu sync.Mutex
+	var failed error
+	return func(chunks ...[]byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed == nil {
+			failed = write(chunks...)
+		}
+		return failed
+	}
+}
+
+// tooManyConnections is the answer when the connection bound is reached
+// or the server is shutting down.
+func tooManyConnections() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
+}
+
+// AcceptsEventStream reports whether an Accept header list holds
+// text/event-stream. A request without Accept is a JSON request.
+func AcceptsEventStream(values []string) bool {
+	found := false
+	MediaRanges(values, func(mt, _ string) bool {
+		found = mt == "text/event-stream"
+		return !found
+	})
+	return found
+}
+
+// AcceptsMultipart reports whether an Accept header list asks for
+// multipart subscriptions: multipart/mixed with subscriptionSpec=1.0
+// (quoted or not).
+func AcceptsMultipart(values []string) bool {
+	found := false
+	MediaRanges(values, func(mt, params string) bool {
+		if mt != "multipart/mixed" {
+			return true
+		}
+		for p := range strings.SplitSeq(params, ";") {
+			k, v, _ := strings.Cut(p, "=")
+			if strings.EqualFold(strings.TrimSpace(k), "subscriptionSpec") && strings.Trim(strings.TrimSpace(v), `"`) == "1.0" {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// MediaRanges yields the media types of an Accept header list with their
+// parameters, until yield returns false.
+func MediaRanges(values []string, yield func(mt, params string) bool) {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, params, _ := strings.Cut(part, ";")
+			if !yield(strings.ToLower(strings.TrimSpace(mt)), params) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,53 @@
+// Package transport is the contract between graft's pipeline and its
+// streaming transports (WebSocket, Server-Sent Events, multipart HTTP, and
+// the next one): what a transport asks of the pipeline (Pipeline,
+// Operation) and the one Hub every transport reports its connections and
+// subscriptions to, which owns their bounds and graceful shutdown.
+//
+// A transport is a unit: it matches its requests, serves them, starts each
+// GraphQL operation through Pipeline.Start (the pipeline's door, which
+// attaches the request state, the request ID and the hooks' run and
+// answers refusals), sends the payloads Operation.Pump executes, and
+// counts what it holds in the Hub. Adding a transport touches its own
+// package and one registration line in the router.
+package transport
+
+import (
+	"context"
+
+	"github.com/graftgql/graft/internal/httpapi"
+)
+
+// Pipeline is the router as a transport sees it.
+type Pipeline interface {
+	// Start runs raw, a GraphQL request that came over HTTP, through the
+	// door and the pipeline (CSRF prevention, Auth, decoding, persisted
+	// queries, validation, limits) with ctx, which the transport cancels
+	// to end a subscription. The operation is either a single answer or
+	// a running subscription.
+	Start(ctx context.Context, raw *httpapi.RawRequest) Operation
+	// Refuse answers raw with e through the door (hooks, the access log
+	// and metrics see it), as a transport refuses a request it cannot
+	// serve (a bound reached, a protocol it does not speak).
+	Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpapi.Error) *httpapi.Response
+}
+
+// Operation is one GraphQL operation started through Pipeline.Start.
+type Operation interface {
+	// Response is the answer of an operation that is not a running
+	// subscription (a query, a mutation, or the errors that kept a
+	// subscription from starting); for a subscription, the status and
+	// headers (the request ID) its stream is answered with.
+	Response() *httpapi.Response
+	// Streaming reports whether the operation is a running subscription.
+	Streaming() bool
+	// Pump executes each payload of a running subscription (each passes
+	// the hooks' payload phase) and hands it to send, until the stream
+	// ends (nil), send fails (its error) or the operation's context is
+	// done (the context's error); the operation then leaves the pipeline,
+	// which the hooks and the access log see.
+	Pump(send func(payload []byte) error) error
+	// Abandon ends a running subscription the transport cannot serve (a
+	// bound reached after it started) with e as its answer.
+	Abandon(e *httpapi.Error)
+}
