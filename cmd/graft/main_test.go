@@ -78,7 +78,7 @@ func TestCommands(t *testing.T) {
 			wantErr: []string{`PORT="abc"`, `LOG_FORMAT="xml"`, `GRAPHQL_MAX_DEPTH="-1"`, `PERSISTED_QUERIES_MODE="sometimes"`,
 				`CSRF_PROTECTION="maybe"`}},
 		{name: "unknown GRAFT_EXAMPLE", env: map[string]string{"GRAFT_EXAMPLE": "shop"}, wantCode: 1,
-			wantErr: []string{`"shop"`, "blog, chat"}},
+			wantErr: []string{`"shop"`, "want one of", "blog", "chat", "starwars"}},
 		{name: "bad REDIS_URL", env: map[string]string{"REDIS_URL": "http://nope"}, wantCode: 1, wantErr: []string{"REDIS_URL"}},
 		{name: "stray arguments", args: []string{"serve", "extra"}, wantCode: 2, wantErr: []string{"extra"}},
 	}
