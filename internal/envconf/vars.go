@@ -75,7 +75,7 @@ type RateLimit struct {
 	Window         *Duration `env:"RATE_LIMIT_WINDOW" field:"Window" default:"1m" help:"length of a client's window, from its first charge (Go duration)"`
 	Key            string    `env:"RATE_LIMIT_KEY" field:"Key" default:"address" help:"whom a request is charged to: address (the client address) or header:<Name> (such as header:X-Api-Key, falling back to the address)"`
 	ChargeExecuted *Bool     `env:"RATE_LIMIT_CHARGE_EXECUTED" field:"ChargeExecuted" default:"false" help:"once an operation has run, charge what it executed (one point per field resolved) instead of its computed cost"`
-	RedisPrefix    string    `env:"RATE_LIMIT_REDIS_PREFIX" default:"graft:rl:" help:"key prefix of the spending kept in Redis (cmd/graft keeps it there when REDIS_URL is set, so instances share one budget)"`
+	RedisPrefix    string    `env:"RATE_LIMIT_REDIS_PREFIX" default:"graft:rl:" help:"key prefix of the spending kept in Redis (graftserver keeps it there when REDIS_URL is set, so instances share one budget)"`
 }
 
 // Server holds the variables the production server (graftserver, and so
