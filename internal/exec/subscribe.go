@@ -63,7 +63,7 @@ func (e *Engine) SubscribeReporting(ctx context.Context, o *Operation, vars map[
 	s := &Stream{e: e, op: o, vars: vars, index: index, field: o.root.object.fields[index]}
 	r := requestPool.Get().(*request)
 	defer r.release()
-	r.e, r.ctx, r.vars = e, ctx, vars
+	r.e, r.ctx, r.vars, r.limit = e, ctx, vars, e.maxResponse
 	r.watch(ctx)
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
 	src, err := s.start(r)
