@@ -71,8 +71,9 @@ type requestState struct {
 	// idHeader is the value of the X-Request-ID header of its answer,
 	// carried here for the same reason.
 	idHeader [1]string
-	// batch is set while the operations of an HTTP batch run.
-	batch bool
+	// batch is what the operations of an HTTP batch share (batch.go),
+	// nil outside one.
+	batch *batchLimits
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

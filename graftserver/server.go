@@ -15,10 +15,13 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/accesslog"
+	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/pubsub/redispubsub"
+	"github.com/graftgql/graft/ratelimit"
+	"github.com/graftgql/graft/ratelimit/redislimit"
 )
 
 // server is everything Run starts.
@@ -53,7 +56,12 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
 	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
 	telEnv, exporter, telErr := parseTelemetry(lookup)
-	if err := errors.Join(err, cfgErr, pqErr, telErr); err != nil {
+	rlOpts, rlErr := ratelimit.OptionsFromEnv(lookup)
+	var rlEnv envconf.RateLimit
+	if rlErr == nil {
+		rlErr = envconf.Parse(&rlEnv, envconf.Lookup(lookup))
+	}
+	if err := errors.Join(err, cfgErr, pqErr, telErr, rlErr); err != nil {
 		return nil, fmt.Errorf("bad environment:\n%w", err)
 	}
 	if telEnv.MetricsAddr == "" && (telEnv.MetricsPath == cfg.Path || cfg.GraphiQL != nil && telEnv.MetricsPath == cfg.GraphiQL.Path) {
@@ -128,6 +136,18 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		cfg.Subscriptions.OriginPatterns = originPatterns(splitList(origins))
 	}
+	if rlOpts.Budget > 0 {
+		if client != nil {
+			// Every instance charges one budget per client.
+			rlOpts.Store = redislimit.New(client, redislimit.Options{Prefix: rlEnv.RedisPrefix})
+		}
+		rlOpts.Logger = log
+		limiter, err := ratelimit.New(rlOpts)
+		if err != nil {
+			return nil, err
+		}
+		limiter.Install(&cfg)
+	}
 	if svc.Config != nil {
 		if err := svc.Config(&cfg); err != nil {
 			return nil, err
@@ -199,7 +219,7 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	}
 	logLimits(log, cfg)
 	log.Debug("graft: configured", "service", svc.name(), "path", cfg.Path,
-		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
+		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil, "rateLimitBudget", rlOpts.Budget)
 	if tel.tp != nil || tel.metrics != nil {
 		log.Info("graft: telemetry", "traces", exporter, "metrics", tel.metrics != nil, "metricsPath", tel.metricsPath,
 			"metricsAddr", telEnv.MetricsAddr)

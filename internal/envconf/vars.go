@@ -77,6 +77,16 @@ type Persisted struct {
 	StoreSize     string `env:"PERSISTED_QUERIES_STORE_SIZE" field:"Store" default:"1000" help:"entries of the in-memory APQ store (> 0)"`
 	StoreBytes    string `env:"PERSISTED_QUERIES_STORE_BYTES" field:"Store" default:"16777216" help:"bytes of the in-memory APQ store (> 0); least recently used queries are evicted"`
 	MaxQueryBytes string `env:"PERSISTED_QUERIES_MAX_QUERY_BYTES" field:"MaxQueryBytes" default:"131072" help:"largest query registered in the APQ store (> 0); a longer one runs but is never stored"`
+	Registrations string `env:"PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE" field:"RegistrationsPerMinute" default:"60" help:"queries one client address may register in the APQ store per minute; past it they run but are not stored (negative: unlimited)"`
+}
+
+// RateLimit holds the variables ratelimit.OptionsFromEnv reads.
+type RateLimit struct {
+	Budget         *Limit    `env:"RATE_LIMIT_BUDGET" field:"Budget" default:"0 (off)" help:"cost points each client may spend per window (computed cost of each operation, each batch item and each subscribe); past it 429 RATE_LIMITED with Retry-After; 0 turns rate limiting off"`
+	Window         *Duration `env:"RATE_LIMIT_WINDOW" field:"Window" default:"1m" help:"length of a client's window, from its first charge (Go duration)"`
+	Key            string    `env:"RATE_LIMIT_KEY" field:"Key" default:"address" help:"whom a request is charged to: address (the client address) or header:<Name> (such as header:X-Api-Key, falling back to the address)"`
+	ChargeExecuted *Bool     `env:"RATE_LIMIT_CHARGE_EXECUTED" field:"ChargeExecuted" default:"false" help:"once an operation has run, charge what it executed (one point per field resolved) instead of its computed cost"`
+	RedisPrefix    string    `env:"RATE_LIMIT_REDIS_PREFIX" default:"graft:rl:" help:"key prefix of the spending kept in Redis (graftserver keeps it there when REDIS_URL is set, so instances share one budget)"`
 }
 
 // Server holds the variables the production server (graftserver, and so

@@ -537,7 +537,7 @@ func (r *request) rawObject(f *fieldPlan, typeName string, op *objectPlan, rd *s
 			ok = true
 		case sf.kind != kindModel || sf.def == nil:
 			ok = r.rawMismatch(sf, typeName, "a field that raw JSON cannot serve")
-		case len(r.buf) > r.e.maxResponse && r.overResponseBudget(sf):
+		case len(r.buf) > r.limit && r.overResponseBudget(sf):
 			ok = r.writeNull(sf, sf.def.Type.Kind == schema.NonNullRef, false)
 		case sf.def.RawResolve != nil || sf.def.RawBatch != nil:
 			ok = r.rawResolved(sf, rd.B, objStart, objEnd)

@@ -70,7 +70,7 @@ func (e *Engine) SubscribeReporting(ctx context.Context, o *Operation, vars map[
 	s := &Stream{e: e, op: o, vars: vars, index: index, field: o.root.object.fields[index]}
 	r := requestPool.Get().(*request)
 	defer r.release()
-	r.e, r.ctx, r.vars = e, ctx, vars
+	r.e, r.ctx, r.vars, r.limit = e, ctx, vars, e.maxResponse
 	r.watch(ctx)
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
 	src, err := s.start(r)
@@ -158,7 +158,8 @@ func (s *Stream) execute(ctx context.Context, event unsafe.Pointer, buf []byte, 
 	pre := make([]prefetched, len(s.op.root.object.fields))
 	p, err := s.field.def.Resolve(ctx, event, nil)
 	pre[s.index] = prefetched{ptr: p, err: err, set: true}
-	return s.e.run(ctx, s.op, s.vars, pre, buf, nil, errs)
+	out, hasErrors, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil, errs, s.e.maxResponse)
+	return out, hasErrors
 }
 
 // Fan-out: one event delivered to many subscribers of the same operation
