@@ -39,6 +39,10 @@ type Operation struct {
 	// sizeHint is about the size of the operation's last answer, up to
 	// maxSizeHint: run grows the caller's buffer to it at once.
 	sizeHint atomic.Int32
+	// events is a subscription's answers by event, shared by its
+	// subscribers, or eventsImpure says they cannot be (subscribe.go).
+	events       atomic.Pointer[eventShare]
+	eventsImpure atomic.Bool
 	// inc is set when the operation has @defer or @stream
 	// (incremental.go).
 	inc *incPlan
@@ -56,6 +60,11 @@ func (o *Operation) AST() *ast.OperationDefinition { return o.def }
 
 // Kind returns the operation type: query, mutation or subscription.
 func (o *Operation) Kind() ast.Operation { return o.def.Operation }
+
+// Rooted reports whether the schema has the root type of the operation's
+// type; an operation without one answers, when executed, that the schema
+// is not configured for it (data null), as graphql-js does.
+func (o *Operation) Rooted() bool { return o.root != nil }
 
 // Prepare parses, validates and plans query. The errors carry
 // extensions.code GRAPHQL_PARSE_FAILED or GRAPHQL_VALIDATION_FAILED.

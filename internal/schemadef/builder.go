@@ -99,6 +99,11 @@ type fieldDecl struct {
 	newArgs func() unsafe.Pointer // allocates a zero argument struct
 	nilFunc bool                  // the declared Go function was nil
 	batch   BatchResolver         // batch fields (BatchFieldFunc)
+	// rawResolve and rawBatch resolve the field for a parent written
+	// from raw JSON (RawFieldFunc, RawBatchFieldFunc): parent points to
+	// a RawJSON.
+	rawResolve Resolver
+	rawBatch   BatchResolver
 	// subscribe starts the event stream of a Subscription root field.
 	subscribe Subscriber
 }
@@ -278,7 +283,7 @@ func (b *Builder) PrintConstraints() {
 		Name:        "constraint",
 		Description: "Constraints the server checks on an argument or input field before anything runs.",
 		Args:        validate.ConstraintDirectiveArgs,
-		Locations:   []string{"ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION"},
+		Locations:   []DirectiveLocation{LocationArgumentDefinition, LocationInputFieldDefinition},
 	})
 }
 
