@@ -104,8 +104,19 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 		}
 		var ref *TypeRef
 		var err error
+		sdlDef := bc.sdlInput(typeName, owner, name)
+		if bc.sdl != nil && sdlDef == nil {
+			if owner != "" {
+				fail("the Go argument %s is not in the SDL", name)
+			} else {
+				fail("the Go input field %s is not in the SDL", name)
+			}
+			continue
+		}
 		if override := sf.f.Tag.Get("type"); override != "" {
 			ref, err = bc.refFromString(override)
+		} else if sdlDef != nil {
+			ref, err = bc.refFromString(sdlDef.Type.String())
 		} else {
 			ref, err = bc.deriveIn(gt)
 		}

@@ -34,6 +34,9 @@ type Builder struct {
 	// leafWriters are writers of Go types at positions of built-in
 	// scalars (LeafWriter).
 	leafWriters map[leafWriterKey]leafWriter
+	// sdl holds the schema documents of a schema-first builder
+	// (sdlbind.go).
+	sdl *sdlDoc
 }
 
 type leafWriterKey struct {
