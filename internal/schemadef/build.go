@@ -109,7 +109,7 @@ func (b *Builder) Build() (*Schema, error) {
 	}
 	s.ast = doc
 	if bc.sdl != nil {
-		s.sdl = bc.sdl.text // the document given, as given
+		s.sdl = bc.sdl.sdlText(s) // the document given, as given
 	}
 	return s, nil
 }

@@ -37,6 +37,9 @@ type Builder struct {
 	// sdl holds the schema documents of a schema-first builder
 	// (sdlbind.go).
 	sdl *sdlDoc
+	// supplied names the types and directives (as "@name") the builder
+	// declares for its own features (Supplied).
+	supplied map[string]bool
 }
 
 type leafWriterKey struct {

@@ -74,6 +74,10 @@ type sdlBind struct {
 	// position of the type becomes its Go type.
 	pendingObjects map[string]*typeInfo
 	pendingInputs  map[string]*typeInfo
+	// extraTypes and extraDirectives are the supplied definitions
+	// (Builder.Supplied) the document lacks, printed after it.
+	extraTypes      []string
+	extraDirectives []string
 }
 
 func (sb *sdlBind) def(name string) *ast.Definition {
@@ -177,6 +181,11 @@ func (bc *build) sdlPrepare() bool {
 	}
 	sb := &sdlBind{s: s, text: text.String(), pendingObjects: map[string]*typeInfo{}, pendingInputs: map[string]*typeInfo{}}
 	bc.sdl = sb
+	if s.Directives[CacheControlDirective] != nil && !slices.ContainsFunc(b.directives, func(d *DirectiveDef) bool { return d.Name == CacheControlDirective }) {
+		// The document applies cache hints itself: graft gives them
+		// their meaning.
+		b.declareCacheControlTypes()
+	}
 	for _, d := range s.Types {
 		if d.Position != nil && d.Position.Src != nil && !d.Position.Src.BuiltIn {
 			sb.defs = append(sb.defs, d)
@@ -276,7 +285,9 @@ func (bc *build) sdlPrepare() bool {
 		bc.sdlDeclaredOnly(d.name, ast.Enum, "schema.Enum")
 	}
 	for _, d := range b.scalars {
-		if def := s.Types[d.name]; def == nil || def.Kind != ast.Scalar {
+		if def := s.Types[d.name]; def == nil && b.supplied[d.name] {
+			sb.extraTypes = append(sb.extraTypes, d.name)
+		} else if def == nil || def.Kind != ast.Scalar {
 			bc.errorf(d.name, "", "schema.Scalar declares %s, which the SDL does not define as a scalar", d.name)
 		}
 	}
@@ -295,7 +306,12 @@ func (bc *build) sdlPrepare() bool {
 // sdlDeclaredOnly reports a declaration of a type the document does not
 // define as a type of that kind.
 func (bc *build) sdlDeclaredOnly(name string, kind ast.DefinitionKind, decl string) {
-	if def := bc.sdl.s.Types[name]; def == nil || def.Kind != kind {
+	def := bc.sdl.s.Types[name]
+	if def == nil && bc.b.supplied[name] {
+		bc.sdl.extraTypes = append(bc.sdl.extraTypes, name)
+		return
+	}
+	if def == nil || def.Kind != kind {
 		bc.errorf(name, "", "%s declares %s, which the SDL does not define as %s", decl, name, strings.ToLower(string(kind)))
 	}
 }
@@ -341,6 +357,16 @@ func findEnum(list []*enumDecl, name string) *enumDecl {
 // (with no Go function) so the schema knows them.
 func (bc *build) sdlDirectives() {
 	b := bc.b
+	for _, d := range b.directives {
+		if bc.sdl.s.Directives[d.Name] != nil {
+			continue
+		}
+		if b.supplied["@"+d.Name] {
+			bc.sdl.extraDirectives = append(bc.sdl.extraDirectives, d.Name)
+			continue
+		}
+		bc.errorf("", "", "DeclareDirective declares @%s, which the SDL does not define", d.Name)
+	}
 	for _, dd := range bc.sdl.s.Directives {
 		if dd.Position == nil || dd.Position.Src == nil || dd.Position.Src.BuiltIn {
 			continue
@@ -748,3 +774,39 @@ func sdlRootDefinition(s *Schema) string {
 	return out + "}\n\n"
 }
 
+// Supplied records that the named types and directives ("@name") are
+// declared by graft itself for one of its features (the @cacheControl
+// directive and its scope enum, for example) rather than by the
+// application. A schema-first build accepts them when the document does
+// not define them: they join the schema, and its SDL, after the document.
+func (b *Builder) Supplied(names ...string) {
+	if b.supplied == nil {
+		b.supplied = map[string]bool{}
+	}
+	for _, n := range names {
+		b.supplied[n] = true
+	}
+}
+
+// sdlText returns the schema's SDL: the document as given, then the
+// supplied definitions it lacks.
+func (sb *sdlBind) sdlText(s *Schema) string {
+	if len(sb.extraTypes) == 0 && len(sb.extraDirectives) == 0 {
+		return sb.text
+	}
+	var w strings.Builder
+	w.WriteString(sb.text)
+	if !strings.HasSuffix(sb.text, "\n") {
+		w.WriteByte('\n')
+	}
+	for _, name := range sb.extraTypes {
+		w.WriteByte('\n')
+		printType(&w, s.Type(name), s.inSchemaSDL)
+	}
+	var defs []*DirectiveDef
+	for _, name := range sb.extraDirectives {
+		defs = append(defs, s.Directive(name))
+	}
+	printDirectiveDefs(&w, defs, false, false)
+	return w.String()
+}
