@@ -564,9 +564,14 @@ func (bc *build) sdlCheckFields(t *Type, def *ast.Definition) {
 		}
 		f := t.Field(fd.Name)
 		if f == nil {
-			if t.Kind == ObjectKind {
-				bc.errorf(t.Name, fd.Name, "no resolver or struct field for %s: %s (Go type %s)", fd.Name, fd.Type, goTypeName(t.GoType))
-			} else {
+			switch {
+			case bc.reported(t.Name, fd.Name):
+				// Its binding failed, and said why.
+			case t.Kind == ObjectKind && t.GoType == nil:
+				bc.errorf(t.Name, fd.Name, "no resolver for %s: %s", fd.Name, fd.Type)
+			case t.Kind == ObjectKind:
+				bc.errorf(t.Name, fd.Name, "no resolver or struct field for %s: %s (Go type %s)", fd.Name, fd.Type, t.GoType)
+			default:
 				bc.errorf(t.Name, fd.Name, "the Go declaration of interface %s has no field %s", t.Name, fd.Name)
 			}
 			continue
@@ -588,11 +593,12 @@ func (bc *build) sdlCheckFields(t *Type, def *ast.Definition) {
 	t.Fields = fields
 }
 
-func goTypeName(gt reflect.Type) string {
-	if gt == nil {
-		return "none"
-	}
-	return gt.String()
+// reported reports whether an error names the field or one of its
+// arguments.
+func (bc *build) reported(typeName, field string) bool {
+	return slices.ContainsFunc(bc.errs, func(e *BuildError) bool {
+		return e.Type == typeName && (e.Field == field || strings.HasPrefix(e.Field, field+"("))
+	})
 }
 
 // sdlCheckArgs compares arguments (or input fields) with the document's
@@ -809,4 +815,13 @@ func (sb *sdlBind) sdlText(s *Schema) string {
 	}
 	printDirectiveDefs(&w, defs, false, false)
 	return w.String()
+}
+
+// nilable reports whether a Go value of type gt can hold null.
+func nilable(gt reflect.Type) bool {
+	switch gt.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return true
+	}
+	return false
 }
