@@ -408,3 +408,19 @@ func TestSDLFiles(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestSDLBuildTwice builds one schema-first builder twice: the bindings
+// made by the first Build check equal the second time.
+func TestSDLBuildTwice(t *testing.T) {
+	b := schema.New().SDL("books.graphql", sdlBase+"\ndirective @tag(name: String!) on FIELD_DEFINITION\n")
+	sdlBindings{}.apply(b)
+	for i := 0; i < 2; i++ {
+		s, err := b.Build()
+		if err != nil {
+			t.Fatalf("build %d: %v", i, err)
+		}
+		if !strings.HasSuffix(s.SDL(), "directive @tag(name: String!) on FIELD_DEFINITION\n") {
+			t.Fatalf("build %d: SDL %s", i, s.SDL())
+		}
+	}
+}
