@@ -1,0 +1,278 @@
+// Package gqlgen serves a gqlgen project with graft, without gqlgen's
+// generated code: the project's gqlgen.yml and schema files, its model
+// structs and its resolver structs, whose method sets are those of the
+// QueryResolver, MutationResolver and XxxResolver interfaces gqlgen
+// generates. Load binds them by reflection, once: the schema files are
+// the type system (see graft's docs/schema-first.md), each resolver method
+// becomes a field whose Go function is called through reflection, and
+// every other field reads its model's struct field directly.
+//
+// What it binds today: object types, root types (custom names included),
+// resolver methods with arguments (in the order of the SDL, as gqlgen
+// passes them) and plain struct fields of the models, `models:` entries of
+// gqlgen.yml checked against the Go types bound (Build). Not yet bound:
+// enums, interfaces, unions, custom scalars (Marshal/Unmarshal functions),
+// input objects given as models, `@goModel`/`@goField`, directives, model
+// methods used as fields, and gqlgen's context functions
+// (graphql.AddError, GetFieldContext); see docs/gqlgen.md.
+package gqlgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"unicode"
+	"unsafe"
+
+	"github.com/goccy/go-yaml"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/schema"
+)
+
+// config is the part of gqlgen.yml Load reads.
+type config struct {
+	Schema yamlStrings           `yaml:"schema"`
+	Models map[string]modelEntry `yaml:"models"`
+}
+
+type modelEntry struct {
+	Model yamlStrings `yaml:"model"`
+}
+
+// yamlStrings is a YAML string or list of strings.
+type yamlStrings []string
+
+func (s *yamlStrings) UnmarshalYAML(b []byte) error {
+	var one string
+	if err := yaml.Unmarshal(b, &one); err == nil {
+		*s = []string{one}
+		return nil
+	}
+	var many []string
+	if err := yaml.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*s = many
+	return nil
+}
+
+// Project is a gqlgen project bound to graft by Load.
+type Project struct {
+	// Builder holds the schema-first declarations; add typed bindings or
+	// options to it before Build.
+	Builder *schema.Builder
+
+	models map[string]modelEntry
+}
+
+// Load reads the gqlgen.yml at configFile and its schema files, and binds
+// resolver, the project's root resolver (the value its generated code
+// took as Config.Resolvers), to them.
+func Load(configFile string, resolver any) (*Project, error) {
+	raw, err := os.ReadFile(configFile)
+	if err != nil {
+		return nil, fmt.Errorf("gqlgen: %w", err)
+	}
+	var cfg config
+	if err := yaml.Unmarshal(raw, &cfg); err != nil {
+		return nil, fmt.Errorf("gqlgen: %s: %w", configFile, err)
+	}
+	if len(cfg.Schema) == 0 {
+		cfg.Schema = []string{"schema.graphql"} // gqlgen's default
+	}
+	dir := filepath.Dir(configFile)
+	var sources []*ast.Source
+	for _, pattern := range cfg.Schema {
+		names, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil || len(names) == 0 {
+			return nil, fmt.Errorf("gqlgen: schema pattern %q matches no file", pattern)
+		}
+		for _, name := range names {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("gqlgen: %w", err)
+			}
+			sources = append(sources, &ast.Source{Name: name, Input: string(src)})
+		}
+	}
+	doc, gerr := gqlparser.LoadSchema(sources...)
+	if gerr != nil {
+		return nil, fmt.Errorf("gqlgen: %w", gerr)
+	}
+	b := schema.New()
+	for _, s := range sources {
+		b.SDL(s.Name, s.Input)
+	}
+	sd := schemadef.BuilderOf(b)
+	root := reflect.ValueOf(resolver)
+	if !root.IsValid() {
+		return nil, errors.New("gqlgen: the root resolver is nil")
+	}
+	roles := map[string]string{}
+	for role, def := range map[string]*ast.Definition{"Query": doc.Query, "Mutation": doc.Mutation, "Subscription": doc.Subscription} {
+		if def != nil {
+			roles[def.Name] = role
+		}
+	}
+	for _, def := range doc.Types {
+		if def.Kind != ast.Object || def.BuiltIn {
+			continue
+		}
+		m := root.MethodByName(def.Name)
+		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+			continue // no XxxResolver: every field is a struct field
+		}
+		typeResolver := m.Call(nil)[0]
+		if typeResolver.Kind() == reflect.Interface {
+			typeResolver = typeResolver.Elem()
+		}
+		if !typeResolver.IsValid() {
+			continue
+		}
+		role := roles[def.Name]
+		for _, f := range def.Fields {
+			method := typeResolver.MethodByName(goName(f.Name))
+			if !method.IsValid() {
+				continue
+			}
+			bindField(sd, def.Name, role, f, method)
+		}
+	}
+	return &Project{Builder: b, models: cfg.Models}, nil
+}
+
+var (
+	ctxType = reflect.TypeFor[context.Context]()
+	errType = reflect.TypeFor[error]()
+)
+
+// bindField declares the field f of the object type typeName (of root
+// role role, or "") resolved by the resolver method.
+func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinition, method reflect.Value) {
+	mt := method.Type()
+	fail := func(format string, args ...any) { sd.Errorf(typeName, f.Name, format, args...) }
+	want := "func(ctx context.Context"
+	first := 1
+	var parent reflect.Type
+	if role == "" {
+		want += ", obj *Model"
+		first = 2
+		if mt.NumIn() >= 2 && mt.In(1).Kind() == reflect.Pointer && mt.In(1).Elem().Kind() == reflect.Struct {
+			parent = mt.In(1).Elem()
+		}
+	}
+	for _, a := range f.Arguments {
+		want += ", " + a.Name + " T"
+	}
+	want += ") (R, error)"
+	if mt.NumIn() != first+len(f.Arguments) || mt.In(0) != ctxType || mt.NumOut() != 2 || mt.Out(1) != errType || role == "" && parent == nil {
+		fail("resolver method %s has type %s; gqlgen's shape is %s", goName(f.Name), mt, want)
+		return
+	}
+	var argType reflect.Type
+	if len(f.Arguments) > 0 {
+		fields := make([]reflect.StructField, len(f.Arguments))
+		for i, a := range f.Arguments {
+			fields[i] = reflect.StructField{Name: fmt.Sprintf("A%d", i), Type: mt.In(first + i), Tag: reflect.StructTag(`graphql:"` + a.Name + `"`)}
+		}
+		argType = reflect.StructOf(fields)
+	}
+	call := func(ctx context.Context, p, args unsafe.Pointer) (reflect.Value, error) {
+		in := make([]reflect.Value, mt.NumIn())
+		in[0] = reflect.ValueOf(&ctx).Elem()
+		if parent != nil {
+			in[1] = reflect.NewAt(parent, p)
+		}
+		if argType != nil {
+			av := reflect.NewAt(argType, args).Elem()
+			for i := range f.Arguments {
+				in[first+i] = av.Field(i)
+			}
+		}
+		out := method.Call(in)
+		if err, _ := out[1].Interface().(error); err != nil {
+			return reflect.Value{}, err
+		}
+		return out[0], nil
+	}
+	var opts []schemadef.Option
+	if role != "Mutation" {
+		// gqlgen runs resolvers concurrently; dataloaders rely on it.
+		opts = append(opts, schemadef.Concurrent())
+	}
+	if role != "" {
+		sd.FieldOf(role, f.Name, argType, mt.Out(0), call, opts...)
+		return
+	}
+	sd.ObjectOf(typeName, parent)
+	sd.FieldOf(typeName, f.Name, argType, mt.Out(0), call, opts...)
+}
+
+// Build builds the schema and checks the `models:` entries of gqlgen.yml
+// against the Go types bound to object types.
+func (p *Project) Build() (*schema.Schema, error) {
+	s, err := p.Builder.Build()
+	if err != nil {
+		return nil, err
+	}
+	m := schemadef.Model(s)
+	var errs []error
+	for name, entry := range p.models {
+		t := m.Type(name)
+		if t == nil || t.GoType == nil || t.Kind != schemadef.ObjectKind {
+			continue
+		}
+		got := t.GoType.PkgPath() + "." + t.GoType.Name()
+		ok := false
+		for _, want := range entry.Model {
+			ok = ok || want == got
+		}
+		if !ok {
+			errs = append(errs, fmt.Errorf("gqlgen: models: %s is %s in gqlgen.yml, but its resolvers use %s", name, strings.Join(entry.Model, " or "), got))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return s, nil
+}
+
+// goName is gqlgen's Go name of a GraphQL field: each word capitalised,
+// common initialisms in capitals ("id" → "ID", "userUrl" → "UserURL").
+func goName(name string) string {
+	var words []string
+	start := 0
+	runes := []rune(name)
+	for i := 1; i <= len(runes); i++ {
+		if i == len(runes) || runes[i] == '_' || unicode.IsUpper(runes[i]) && !unicode.IsUpper(runes[i-1]) {
+			if w := strings.Trim(string(runes[start:i]), "_"); w != "" {
+				words = append(words, w)
+			}
+			start = i
+		}
+	}
+	for i, w := range words {
+		if initialisms[strings.ToUpper(w)] {
+			words[i] = strings.ToUpper(w)
+		} else {
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return strings.Join(words, "")
+}
+
+// initialisms are the common initialisms gqlgen writes in capitals.
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true, "EOF": true, "GUID": true,
+	"HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true, "JSON": true, "LHS": true, "QPS": true,
+	"RAM": true, "RHS": true, "RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "TCP": true,
+	"TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true, "UUID": true, "URI": true, "URL": true,
+	"UTF8": true, "VM": true, "XML": true, "XMPP": true, "XSRF": true, "XSS": true,
+}

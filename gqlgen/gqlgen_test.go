@@ -1,0 +1,176 @@
+package gqlgen
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/grafttest"
+)
+
+func TestGoName(t *testing.T) {
+	for in, want := range map[string]string{
+		"id": "ID", "name": "Name", "userId": "UserID", "homeUrl": "HomeURL", "appearsIn": "AppearsIn",
+		"posts": "Posts", "api_key": "APIKey", "secretBackstory": "SecretBackstory",
+	} {
+		if got := goName(in); got != want {
+			t.Errorf("goName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A gqlgen project in the usual layout, without generated code.
+type (
+	Todo struct {
+		ID     string
+		Text   string
+		Done   bool
+		UserID string
+	}
+	User struct {
+		ID   string
+		Name string
+	}
+	Resolver      struct{ todos []*Todo }
+	queryResolver struct{ *Resolver }
+	todoResolver  struct{ *Resolver }
+	mutResolver   struct{ *Resolver }
+	NewTodo       struct {
+		Text   string
+		UserID string `graphql:"userId"`
+	}
+)
+
+func (r *Resolver) Query() *queryResolver                           { return &queryResolver{r} }
+func (r *Resolver) Todo() *todoResolver                             { return &todoResolver{r} }
+func (r *Resolver) Mutation() *mutResolver                          { return &mutResolver{r} }
+func (r *queryResolver) Todos(ctx context.Context) ([]*Todo, error) { return r.todos, nil }
+func (r *queryResolver) Todo(ctx context.Context, id string) (*Todo, error) {
+	for _, t := range r.todos {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return nil, errors.New("no such todo")
+}
+func (r *todoResolver) User(ctx context.Context, obj *Todo) (*User, error) {
+	return &User{ID: obj.UserID, Name: "user " + obj.UserID}, nil
+}
+func (r *mutResolver) CreateTodo(ctx context.Context, input NewTodo) (*Todo, error) {
+	t := &Todo{ID: "T" + string(rune('0'+len(r.todos))), Text: input.Text, UserID: input.UserID}
+	r.todos = append(r.todos, t)
+	return t, nil
+}
+
+const todoSchema = `type Todo {
+  id: ID!
+  text: String!
+  done: Boolean!
+  user: User!
+}
+
+type User {
+  id: ID!
+  name: String!
+}
+
+type Query {
+  todos: [Todo!]!
+  todo(id: ID!): Todo
+}
+
+input NewTodo {
+  text: String!
+  userId: String!
+}
+
+type Mutation {
+  createTodo(input: NewTodo!): Todo!
+}
+`
+
+func project(t *testing.T, yml, sdl string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gqlgen.yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "graph"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "graph", "schema.graphqls"), []byte(sdl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "gqlgen.yml")
+}
+
+func TestServesAProject(t *testing.T) {
+	cfg := project(t, "schema:\n  - graph/*.graphqls\nmodels:\n  Todo:\n    model: github.com/graftgql/graft/gqlgen.Todo\n", todoSchema)
+	p, err := Load(cfg, &Resolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := grafttest.New(r)
+	resp := c.Do(t, `mutation { a: createTodo(input: {text: "milk", userId: "u1"}) { id } b: createTodo(input: {text: "eggs", userId: "u2"}) { id text } }`, nil)
+	if want := `{"data":{"a":{"id":"T0"},"b":{"id":"T1","text":"eggs"}}}`; string(resp.Body) != want {
+		t.Errorf("got %s, want %s", resp.Body, want)
+	}
+	resp = c.Do(t, `{ todos { id text done user { id name } } todo(id: "nope") { id } }`, nil)
+	want := `{"errors":[{"message":"no such todo","locations":[{"line":1,"column":43}],"path":["todo"]}],"data":{"todos":[{"id":"T0","text":"milk","done":false,"user":{"id":"u1","name":"user u1"}},{"id":"T1","text":"eggs","done":false,"user":{"id":"u2","name":"user u2"}}],"todo":null}}`
+	if string(resp.Body) != want {
+		t.Errorf("got  %s\nwant %s", resp.Body, want)
+	}
+}
+
+// badResolver has methods whose shapes are not gqlgen's.
+type (
+	badResolver      struct{}
+	badQueryResolver struct{}
+)
+
+func (badResolver) Query() badQueryResolver                                { return badQueryResolver{} }
+func (badQueryResolver) Todos(ctx context.Context, n int) ([]*Todo, error) { return nil, nil }
+func (badQueryResolver) Todo(id string) (*Todo, error)                     { return nil, nil }
+
+func TestReportsEveryMismatch(t *testing.T) {
+	cfg := project(t, "schema: graph/schema.graphqls\nmodels:\n  Todo:\n    model: example.com/other.Todo\n", "type Query {\n  todos: [Todo!]!\n  todo(id: ID!): Todo\n  count: Int!\n}\n\ntype Todo {\n  id: ID!\n}\n")
+	p, err := Load(cfg, badResolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Build()
+	if err == nil {
+		t.Fatal("Build succeeded")
+	}
+	for _, want := range []string{
+		"schema.graphqls:2:3: Query.todos: resolver method Todos has type func(context.Context, int) ([]*gqlgen.Todo, error); gqlgen's shape is func(ctx context.Context) (R, error)",
+		"schema.graphqls:3:3: Query.todo: resolver method Todo has type func(string) (*gqlgen.Todo, error); gqlgen's shape is func(ctx context.Context, id T) (R, error)",
+		"schema.graphqls:4:3: Query.count: no resolver for count: Int!",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
+		}
+	}
+
+	cfg = project(t, "schema: graph/*.graphqls\nmodels:\n  Todo:\n    model: example.com/other.Todo\n", todoSchema)
+	p, err = Load(cfg, &Resolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Build()
+	if want := "gqlgen: models: Todo is example.com/other.Todo in gqlgen.yml, but its resolvers use github.com/graftgql/graft/gqlgen.Todo"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}

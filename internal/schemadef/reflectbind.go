@@ -1,0 +1,83 @@
+package schemadef
+
+import (
+	"context"
+	"reflect"
+	"unsafe"
+)
+
+// This file declares object types and resolver fields from reflect.Type
+// values, for binders that find their Go types at run time (a gqlgen
+// project's resolver structs) rather than through generic functions. The
+// Go function behind a field is called through reflection; everything else
+// at request time is as for the generic declarations.
+
+// ObjectOf declares the object type name whose Go type is the struct gt,
+// as Object does for a type parameter. Declaring the same name again is a
+// no-op.
+func (b *Builder) ObjectOf(name string, gt reflect.Type, opts ...Option) {
+	if gt.Kind() != reflect.Struct {
+		b.errorf(name, "", "ObjectOf needs a struct type, got %s", gt)
+		return
+	}
+	for _, d := range b.objects {
+		if d.name == name && !d.root {
+			return
+		}
+	}
+	b.objects = append(b.objects, &objectDecl{name: name, goType: gt, opts: collect(opts), extract: reflectExtractor(gt)})
+}
+
+// ReflectCall is the Go function of a field declared with FieldOf: parent
+// points to the parent struct (nil for a root field), args to the
+// argument struct (nil when the field takes none); it returns the result,
+// a value of the field's Go result type.
+type ReflectCall func(ctx context.Context, parent, args unsafe.Pointer) (reflect.Value, error)
+
+// FieldOf adds a resolver field to the object type typeName, declared
+// with ObjectOf or Object, or to a root type named by its role ("Query",
+// "Mutation"). argType is its argument struct (nil for none), following
+// the rules of FieldFunc's A; outType is the Go type of its result.
+func (b *Builder) FieldOf(typeName, name string, argType, outType reflect.Type, call ReflectCall, opts ...Option) {
+	var d *objectDecl
+	switch typeName {
+	case "Query", "Mutation", "Subscription":
+		d = b.rootObject(typeName)
+	default:
+		for _, o := range b.objects {
+			if o.name == typeName && !o.root {
+				d = o
+			}
+		}
+	}
+	if d == nil {
+		b.errorf(typeName, name, "FieldOf on a type not declared with ObjectOf")
+		return
+	}
+	boxed := func(ctx context.Context, parent, args unsafe.Pointer) (unsafe.Pointer, error) {
+		v, err := call(ctx, parent, args)
+		if err != nil {
+			return nil, err
+		}
+		p := reflect.New(outType)
+		if v.IsValid() {
+			p.Elem().Set(v)
+		}
+		return p.UnsafePointer(), nil
+	}
+	var direct Resolver
+	if outType.Kind() == reflect.Pointer {
+		direct = func(ctx context.Context, parent, args unsafe.Pointer) (unsafe.Pointer, error) {
+			v, err := call(ctx, parent, args)
+			if err != nil || !v.IsValid() {
+				return nil, err
+			}
+			return v.UnsafePointer(), nil
+		}
+	}
+	var newArgs func() unsafe.Pointer
+	if argType != nil {
+		newArgs = func() unsafe.Pointer { return reflect.New(argType).UnsafePointer() }
+	}
+	d.add(name, opts, argType, newArgs, outType, boxed, direct, call == nil)
+}
