@@ -65,11 +65,36 @@ func (s *yamlStrings) UnmarshalYAML(b []byte) error {
 
 // Project is a gqlgen project bound to graft by Load.
 type Project struct {
-	// Builder holds the schema-first declarations; add typed bindings or
-	// options to it before Build.
+	// Builder holds the schema-first declarations. Typed bindings added
+	// to it before Build (schema.Query, schema.FieldFunc, ... for a field
+	// of the project's schema) replace the reflective binding of that
+	// field: they run at the speed of native graft.
 	Builder *schema.Builder
 
 	models map[string]modelEntry
+	// binds are the reflective bindings of resolver methods, declared by
+	// Build where no typed binding was given.
+	binds []reflectBind
+	// reflective names the fields Build bound by reflection.
+	reflective []string
+}
+
+// reflectBind is the binding of one resolver method.
+type reflectBind struct {
+	typeName, role, field string
+	declare               func()
+}
+
+// BuildOption configures Project.Build.
+type BuildOption func(*buildOptions)
+
+type buildOptions struct{ noReflection bool }
+
+// NoReflection makes Build fail on any field still bound by reflection,
+// naming each: every resolver method of the project then has a typed
+// binding.
+func NoReflection() BuildOption {
+	return func(o *buildOptions) { o.noReflection = true }
 }
 
 // Load reads the gqlgen.yml at configFile and its schema files, and binds
@@ -111,6 +136,7 @@ func Load(configFile string, resolver any) (*Project, error) {
 		b.SDL(s.Name, s.Input)
 	}
 	sd := schemadef.BuilderOf(b)
+	p := &Project{Builder: b, models: cfg.Models}
 	root := reflect.ValueOf(resolver)
 	if !root.IsValid() {
 		return nil, errors.New("gqlgen: the root resolver is nil")
@@ -142,10 +168,12 @@ func Load(configFile string, resolver any) (*Project, error) {
 			if !method.IsValid() {
 				continue
 			}
-			bindField(sd, def.Name, role, f, method)
+			typeName, f := def.Name, f
+			p.binds = append(p.binds, reflectBind{typeName: typeName, role: role, field: f.Name,
+				declare: func() { bindField(sd, typeName, role, f, method) }})
 		}
 	}
-	return &Project{Builder: b, models: cfg.Models}, nil
+	return p, nil
 }
 
 var (
@@ -217,7 +245,27 @@ func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinit
 
 // Build builds the schema and checks the `models:` entries of gqlgen.yml
 // against the Go types bound to object types.
-func (p *Project) Build() (*schema.Schema, error) {
+func (p *Project) Build(opts ...BuildOption) (*schema.Schema, error) {
+	var o buildOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	sd := schemadef.BuilderOf(p.Builder)
+	for _, rb := range p.binds {
+		declaredAs := rb.typeName
+		if rb.role != "" {
+			declaredAs = rb.role
+		}
+		if sd.HasField(declaredAs, rb.field) {
+			continue // a typed binding
+		}
+		p.reflective = append(p.reflective, rb.typeName+"."+rb.field)
+		rb.declare()
+	}
+	p.binds = nil
+	if o.noReflection && len(p.reflective) > 0 {
+		return nil, fmt.Errorf("gqlgen: fields bound by reflection (NoReflection): %s", strings.Join(p.reflective, ", "))
+	}
 	s, err := p.Builder.Build()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/grafttest"
+	"github.com/graftgql/graft/schema"
 )
 
 func TestGoName(t *testing.T) {
@@ -172,5 +173,42 @@ func TestReportsEveryMismatch(t *testing.T) {
 	_, err = p.Build()
 	if want := "gqlgen: models: Todo is example.com/other.Todo in gqlgen.yml, but its resolvers use github.com/graftgql/graft/gqlgen.Todo"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
+	}
+}
+
+// TestTypedBindings replaces reflective bindings with typed ones, and
+// NoReflection names the fields still bound by reflection.
+func TestTypedBindings(t *testing.T) {
+	cfg := project(t, "schema: graph/*.graphqls\n", todoSchema)
+	res := &Resolver{todos: []*Todo{{ID: "T0", Text: "milk", UserID: "u1"}}}
+	p, err := Load(cfg, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema.QueryNoArgs(p.Builder, "todos", func(ctx context.Context) ([]*Todo, error) { return res.Query().Todos(ctx) })
+	todo := schema.Object[Todo](p.Builder, "Todo")
+	schema.FieldFuncNoArgs(todo, "user", func(ctx context.Context, obj *Todo) (*User, error) {
+		u, err := res.Todo().User(ctx, obj)
+		if u != nil {
+			u.Name = "typed " + u.Name
+		}
+		return u, err
+	})
+	_, err = p.Build(NoReflection())
+	if want := "gqlgen: fields bound by reflection (NoReflection): "; err == nil || !strings.HasPrefix(err.Error(), want) ||
+		!strings.Contains(err.Error(), "Query.todo") || !strings.Contains(err.Error(), "Mutation.createTodo") || strings.Contains(err.Error(), "Query.todos") || strings.Contains(err.Error(), "Todo.user") {
+		t.Fatalf("err = %v", err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := grafttest.New(r).Do(t, `{ todos { id user { name } } todo(id: "T0") { text } }`, nil)
+	if want := `{"data":{"todos":[{"id":"T0","user":{"name":"typed user u1"}}],"todo":{"text":"milk"}}}`; string(resp.Body) != want {
+		t.Errorf("got %s, want %s", resp.Body, want)
 	}
 }

@@ -3,6 +3,7 @@ package schemadef
 import (
 	"context"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -80,4 +81,26 @@ func (b *Builder) FieldOf(typeName, name string, argType, outType reflect.Type, 
 		newArgs = func() unsafe.Pointer { return reflect.New(argType).UnsafePointer() }
 	}
 	d.add(name, opts, argType, newArgs, outType, boxed, direct, call == nil)
+}
+
+// HasField reports whether a resolver field name is declared on the
+// object type typeName (a root type by its role, "Query"), so that a
+// binder adds its own binding only where the application gave none.
+func (b *Builder) HasField(typeName, name string) bool {
+	var d *objectDecl
+	switch typeName {
+	case "Query":
+		d = b.query
+	case "Mutation":
+		d = b.mutation
+	case "Subscription":
+		d = b.subscription
+	default:
+		for _, o := range b.objects {
+			if o.name == typeName && !o.root {
+				d = o
+			}
+		}
+	}
+	return d != nil && slices.ContainsFunc(d.fields, func(fd *fieldDecl) bool { return fd.name == name })
 }
