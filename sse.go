@@ -324,12 +324,12 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.
-	op := r.startRaw(ctx, raw)
+	op := r.startRaw(ctx, raw, sseFormat([]string{raw.Accept}))
 	idJSON, _ := json.Marshal(id)
 	if id := op.resp.Header.Get(RequestIDHeader); id != "" {
 		w.Header().Set(RequestIDHeader, id)
 	}
-	if op.stream == nil {
+	if op.stream == nil && op.inc == nil {
 		release()
 		if op.resp.Status != http.StatusOK {
 			writeResponse(w, &op.resp)

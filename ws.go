@@ -485,13 +485,13 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	}
 	op := c.r.start(sctx, &req, &c.raw)
 	switch {
-	case op.stream == nil && op.resp.Status != http.StatusOK:
+	case op.stream == nil && op.inc == nil && op.resp.Status != http.StatusOK:
 		// A request error: one error message, no complete.
 		c.sendErrors(id, op.resp.Body)
 		return false
-	case op.stream == nil:
+	case op.stream == nil && op.inc == nil:
 		c.write(wsFrame(id, "next", op.resp.Body))
-	case op.stream.Queue() != nil:
+	case op.stream != nil && op.stream.Queue() != nil:
 		sub.op, sub.stream, sub.sctx = op, op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true

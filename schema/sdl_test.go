@@ -424,3 +424,23 @@ func TestSDLBuildTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestSDLIncrementalDelivery enables @defer and @stream on a schema-first
+// builder whose document does not define them: they are supplied, and
+// printed after the document.
+func TestSDLIncrementalDelivery(t *testing.T) {
+	b := schema.New().SDL("q.graphql", "type Query {\n  ok: Boolean!\n}\n")
+	b.EnableIncrementalDelivery()
+	schema.QueryNoArgs(b, "ok", func(context.Context) (bool, error) { return true, nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.SDL(), "type Query {\n  ok: Boolean!\n}\n\n") || !strings.Contains(s.SDL(), "directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT") {
+		t.Errorf("SDL:\n%s", s.SDL())
+	}
+	resp := serveSDL(t, b).Do(t, `{ ok ... @defer(label: "x") { ok } }`, nil)
+	if resp.Status != 200 {
+		t.Errorf("status %d: %s", resp.Status, resp.Body)
+	}
+}

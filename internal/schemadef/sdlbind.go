@@ -358,7 +358,7 @@ func findEnum(list []*enumDecl, name string) *enumDecl {
 func (bc *build) sdlDirectives() {
 	b := bc.b
 	for _, d := range b.directives {
-		if bc.sdl.s.Directives[d.Name] != nil {
+		if dd := bc.sdl.s.Directives[d.Name]; dd != nil && !builtinPos(dd.Position) {
 			continue
 		}
 		if b.supplied["@"+d.Name] {
@@ -368,7 +368,7 @@ func (bc *build) sdlDirectives() {
 		bc.errorf("", "", "DeclareDirective declares @%s, which the SDL does not define", d.Name)
 	}
 	for _, dd := range bc.sdl.s.Directives {
-		if dd.Position == nil || dd.Position.Src == nil || dd.Position.Src.BuiltIn {
+		if builtinPos(dd.Position) {
 			continue
 		}
 		var declared *DirectiveDef
@@ -824,4 +824,10 @@ func nilable(gt reflect.Type) bool {
 		return true
 	}
 	return false
+}
+
+// builtinPos reports whether a definition comes from gqlparser's prelude
+// rather than from the document.
+func builtinPos(p *ast.Position) bool {
+	return p == nil || p.Src == nil || p.Src.BuiltIn
 }

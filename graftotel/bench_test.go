@@ -10,8 +10,8 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
+	graftotel "github.com/graftgql/graft/graftotel"
 	"github.com/graftgql/graft/internal/workload"
-	graftotel "github.com/graftgql/graft/otel"
 )
 
 // BenchmarkQ2 runs the shared q2 through Router.Execute without

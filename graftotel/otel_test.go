@@ -18,7 +18,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/graftgql/graft"
-	graftotel "github.com/graftgql/graft/otel"
+	graftotel "github.com/graftgql/graft/graftotel"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -98,6 +98,12 @@ func TestTracing(t *testing.T) {
 	if v, _ := attrs.Value("graphql.operation.type"); v.AsString() != "query" {
 		t.Fatalf("attrs %v", root.Attributes)
 	}
+	// The HTTP semantic conventions' attributes of a server span.
+	for k, want := range map[string]string{"http.request.method": "POST", "url.path": "/graphql", "http.route": "/graphql"} {
+		if v, _ := attrs.Value(attribute.Key(k)); v.AsString() != want {
+			t.Errorf("%s = %q, want %q; attrs %v", k, v.AsString(), want, root.Attributes)
+		}
+	}
 	if v, _ := attrs.Value("graphql.error.count"); v.AsInt64() != 2 {
 		t.Fatalf("attrs %v", root.Attributes)
 	}
@@ -126,7 +132,7 @@ func TestPrometheusMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := graftotel.New(graftotel.Options{MeterProvider: mp})
+	in, err := graftotel.New(graftotel.Options{MeterProvider: mp, KnownOperations: []string{"Shelf", "Bad"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +148,7 @@ func TestPrometheusMetrics(t *testing.T) {
 	for range 3 {
 		do(t, r, `query Shelf { books { title } }`)
 	}
+	do(t, r, `query Unlisted { books { title } }`)
 	do(t, r, `query Bad { fail }`)
 	do(t, r, `{ nope }`)
 
@@ -191,10 +198,12 @@ func TestPrometheusMetrics(t *testing.T) {
 		{"graphql_server_requests_total", map[string]string{"graphql_operation_name": "Bad", "outcome": "error"}, 1},
 		{"graphql_server_requests_total", map[string]string{"graphql_operation_type": "unknown", "outcome": "error"}, 1},
 		{"graphql_server_request_duration_seconds", map[string]string{"graphql_operation_name": "Shelf"}, 3},
+		{"graphql_server_requests_total", map[string]string{"graphql_operation_name": "other"}, 1},
+		{"graphql_server_requests_total", map[string]string{"graphql_operation_name": "Unlisted"}, 0},
 		{"graphql_server_errors_total", map[string]string{"code": "FORBIDDEN"}, 1},
 		{"graphql_server_errors_total", map[string]string{"code": "GRAPHQL_VALIDATION_FAILED"}, 1},
 		{"graphql_server_active_requests", nil, 0},
-		{"graphql_server_document_cache_total", map[string]string{"result": "miss"}, 2},
+		{"graphql_server_document_cache_total", map[string]string{"result": "miss"}, 3},
 		{"graphql_server_document_cache_total", map[string]string{"result": "hit"}, 2},
 		{"graphql_server_subscriptions", nil, 0},
 	}

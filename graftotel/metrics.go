@@ -3,10 +3,13 @@ package graftotel
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/attribute"
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
@@ -26,17 +29,24 @@ type instruments struct {
 	inFlight  metric.Int64UpDownCounter
 	persisted metric.Int64Counter
 	documents metric.Int64Counter
+	names     *nameBound
+	codes     *nameBound
 }
 
+// DurationBoundaries are the bucket boundaries of the request-duration
+// histogram, in seconds: those the HTTP semantic conventions advise for
+// http.server.request.duration.
+var DurationBoundaries = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}
+
 func newInstruments(m metric.Meter) (*instruments, error) {
-	in := &instruments{meter: m}
+	in := &instruments{meter: m, names: newNameBound(0, nil), codes: newNameBound(DefaultMaxOperationNames, nil)}
 	var err error
 	if in.requests, err = m.Int64Counter("graphql.server.requests", metric.WithDescription("GraphQL requests served"),
 		metric.WithUnit("{request}")); err != nil {
 		return nil, err
 	}
 	if in.duration, err = m.Float64Histogram("graphql.server.request.duration", metric.WithDescription("Duration of GraphQL requests"),
-		metric.WithUnit("s")); err != nil {
+		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(DurationBoundaries...)); err != nil {
 		return nil, err
 	}
 	if in.errors, err = m.Int64Counter("graphql.server.errors", metric.WithDescription("GraphQL errors answered, by code"),
@@ -117,8 +127,9 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 	if opType == "" {
 		opType = "unknown"
 	}
-	set := m.sets.get(setKey{"op", ev.OperationName, opType, outcome},
-		attribute.String("graphql.operation.name", ev.OperationName),
+	name := m.names.name(ev.OperationName, ev.PersistedQuery == "hit")
+	set := m.sets.get(setKey{"op", name, opType, outcome},
+		attribute.String("graphql.operation.name", name),
 		attribute.String("graphql.operation.type", opType), attribute.String("outcome", outcome))
 	m.requests.Add(ctx, 1, set)
 	m.duration.Record(ctx, d.Seconds(), set)
@@ -126,6 +137,7 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 		if c == "" {
 			c = "UNKNOWN"
 		}
+		c = m.codes.name(c, true)
 		m.errors.Add(ctx, 1, m.sets.get(setKey{kind: "code", a: c}, attribute.String("code", c)))
 	}
 	if ev.PersistedQuery != "" {
@@ -154,13 +166,92 @@ func (m *instruments) observeSubscriptions(r *graft.Router) error {
 
 // PrometheusHandler returns a MeterProvider whose metrics are served in
 // the Prometheus text format by the returned handler (mount it at
-// /metrics), with its own registry.
+// /metrics), with its own registry. The registry also holds the Go
+// runtime's and the process's metrics (go_*, process_*); the
+// instrumentation scope is not added as otel_scope_* labels to every
+// series.
 func PrometheusHandler() (*sdkmetric.MeterProvider, http.Handler, error) {
 	reg := prometheus.NewRegistry()
-	exp, err := otelprom.New(otelprom.WithRegisterer(reg))
+	if err := reg.Register(collectors.NewGoCollector()); err != nil {
+		return nil, nil, err
+	}
+	if err := reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
+		return nil, nil, err
+	}
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo())
 	if err != nil {
 		return nil, nil, err
 	}
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp))
 	return mp, promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), nil
+}
+
+// otherName is the operation name recorded for operations past the bound
+// or not known.
+const otherName = "other"
+
+// nameBound keeps the distinct values of a metric attribute bounded: up
+// to max names are kept, the rest recorded as "other"; every value is cut
+// to MaxLabelBytes.
+type nameBound struct {
+	max   int
+	mu    sync.RWMutex
+	names map[string]struct{}
+}
+
+// newNameBound returns the bound of max names (0: the default, negative:
+// none) with known admitted first.
+func newNameBound(max int, known []string) *nameBound {
+	if max == 0 {
+		max = DefaultMaxOperationNames
+	}
+	b := &nameBound{max: max, names: map[string]struct{}{}}
+	for _, n := range known {
+		if len(b.names) < b.max {
+			b.names[cut(n)] = struct{}{}
+		}
+	}
+	return b
+}
+
+// name returns the value to record for n: n itself (cut) when it is
+// kept or, being known, can still be admitted; else "other". The empty
+// name (an anonymous operation) is always kept.
+func (b *nameBound) name(n string, known bool) string {
+	if n == "" {
+		return n
+	}
+	n = cut(n)
+	b.mu.RLock()
+	_, ok := b.names[n]
+	b.mu.RUnlock()
+	if ok {
+		return n
+	}
+	if !known || b.max < 0 {
+		return otherName
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.names[n]; ok {
+		return n
+	}
+	if len(b.names) >= b.max {
+		return otherName
+	}
+	n = strings.Clone(n) // not a slice of a request's buffer
+	b.names[n] = struct{}{}
+	return n
+}
+
+// cut shortens s to at most MaxLabelBytes, on a rune boundary.
+func cut(s string) string {
+	if len(s) <= MaxLabelBytes {
+		return s
+	}
+	i := MaxLabelBytes
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
 }

@@ -1,73 +1,68 @@
-package main
+package graftserver
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/graftotel"
 	"github.com/graftgql/graft/internal/envconf"
-	graftotel "github.com/graftgql/graft/otel"
 )
 
 // telemetry is what the OpenTelemetry and metrics variables switched on.
-// The OTEL_* variables are read by the OpenTelemetry SDK itself (the
-// OTLP exporter its endpoint, headers and timeout, the tracer provider
-// its sampler, the resource its service name and attributes); cmd/graft
-// checks their values first, so that a bad one stops the server at
-// start-up instead of being ignored, and decides whether to trace.
+// The OTEL_* variables are read by the OpenTelemetry SDK itself, through
+// contrib's autoexport (the exporter and its endpoint, headers, protocol
+// and timeout; the sampler; the resource's service name and attributes);
+// graftserver checks their values first, so that a bad one stops the
+// server at start-up instead of being ignored, and decides whether to
+// trace.
 type telemetry struct {
 	in          *graftotel.Instrumentation // nil: nothing to install
 	tp          *sdktrace.TracerProvider   // nil: no tracing
 	mp          *sdkmetric.MeterProvider   // nil: no metrics
 	metrics     http.Handler
 	metricsPath string
+	maxOpNames  int
 }
 
-// parseTelemetry checks the variables and reports what they ask for.
-func parseTelemetry(lookup env) (t envconf.Telemetry, exporters []string, err error) {
+// parseTelemetry checks the variables and reports the trace exporter they
+// ask for ("" for none).
+func parseTelemetry(lookup func(string) (string, bool)) (t envconf.Telemetry, exporter string, err error) {
 	var errs []error
 	if err := envconf.Parse(&t, envconf.Lookup(lookup)); err != nil {
 		errs = append(errs, err)
 	}
-	for item := range strings.SplitSeq(strings.ToLower(t.TracesExporter), ",") {
-		switch item = strings.TrimSpace(item); item {
-		case "":
-		case "otlp", "console":
-			exporters = append(exporters, item)
-		case "none":
-			if strings.Contains(t.TracesExporter, ",") {
-				errs = append(errs, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: none cannot be listed with other exporters", t.TracesExporter))
-			}
-		default:
-			errs = append(errs, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: want otlp, console or none (a comma-separated list of otlp and console)", t.TracesExporter))
+	// autoexport matches the name exactly, so it is taken as spelled.
+	switch e := strings.TrimSpace(t.TracesExporter); e {
+	case "":
+		if t.Endpoint != "" || t.TracesEndpoint != "" {
+			exporter = "otlp"
 		}
-	}
-	if strings.TrimSpace(t.TracesExporter) == "" && (t.Endpoint != "" || t.TracesEndpoint != "") {
-		exporters = []string{"otlp"}
+	case "otlp", "console":
+		exporter = e
+	case "none":
+	default:
+		errs = append(errs, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: want otlp, console or none, in lower case", t.TracesExporter))
 	}
 	for _, v := range []struct{ name, value string }{
 		{"OTEL_EXPORTER_OTLP_PROTOCOL", t.Protocol}, {"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", t.TracesProtocol},
 	} {
-		switch strings.ToLower(strings.TrimSpace(v.value)) {
-		case "", "http/protobuf":
-		case "grpc", "http/json":
-			errs = append(errs, fmt.Errorf("%s=%q: cmd/graft exports OTLP over HTTP with protobuf only; set http/protobuf and point the endpoint at the receiver's HTTP port (4318)", v.name, v.value))
+		switch strings.TrimSpace(v.value) {
+		case "", "http/protobuf", "grpc":
 		default:
-			errs = append(errs, fmt.Errorf("%s=%q: want http/protobuf", v.name, v.value))
+			errs = append(errs, fmt.Errorf("%s=%q: want http/protobuf (the receiver's port 4318) or grpc (port 4317)", v.name, v.value))
 		}
 	}
 	for _, v := range []struct{ name, value string }{
@@ -80,22 +75,19 @@ func parseTelemetry(lookup env) (t envconf.Telemetry, exporters []string, err er
 			errs = append(errs, fmt.Errorf("%s=%q: want an http:// or https:// URL such as http://localhost:4318", v.name, v.value))
 		}
 	}
-	if t.Headers != "" {
-		for item := range strings.SplitSeq(t.Headers, ",") {
+	for _, v := range []struct{ name, value string }{
+		{"OTEL_EXPORTER_OTLP_HEADERS", t.Headers}, {"OTEL_RESOURCE_ATTRIBUTES", t.ResourceAttrs},
+	} {
+		if v.value == "" {
+			continue
+		}
+		for item := range strings.SplitSeq(v.value, ",") {
 			if k, _, ok := strings.Cut(item, "="); !ok || strings.TrimSpace(k) == "" {
-				errs = append(errs, fmt.Errorf("OTEL_EXPORTER_OTLP_HEADERS: %q is not key=value", strings.TrimSpace(item)))
+				errs = append(errs, fmt.Errorf("%s: %q is not key=value", v.name, strings.TrimSpace(item)))
 			}
 		}
 	}
-	if t.ResourceAttrs != "" {
-		for item := range strings.SplitSeq(t.ResourceAttrs, ",") {
-			if k, _, ok := strings.Cut(item, "="); !ok || strings.TrimSpace(k) == "" {
-				errs = append(errs, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES: %q is not key=value", strings.TrimSpace(item)))
-			}
-		}
-	}
-	sampler := strings.ToLower(strings.TrimSpace(t.Sampler))
-	switch sampler {
+	switch strings.ToLower(strings.TrimSpace(t.Sampler)) {
 	case "", "always_on", "always_off", "parentbased_always_on", "parentbased_always_off":
 	case "traceidratio", "parentbased_traceidratio":
 		if arg := strings.TrimSpace(t.SamplerArg); arg != "" {
@@ -111,42 +103,40 @@ func parseTelemetry(lookup env) (t envconf.Telemetry, exporters []string, err er
 	} else if !strings.HasPrefix(t.MetricsPath, "/") || strings.ContainsAny(t.MetricsPath, " {}") {
 		errs = append(errs, fmt.Errorf("METRICS_PATH=%q: want a path such as /metrics", t.MetricsPath))
 	}
-	return t, exporters, errors.Join(errs...)
+	return t, exporter, errors.Join(errs...)
 }
 
 // newTelemetry builds the tracer provider (when an exporter is asked
 // for), the Prometheus metrics (METRICS_ENABLED) and the instrumentation
-// installing both into the router. Console spans go to stdout.
-func newTelemetry(ctx context.Context, t envconf.Telemetry, exporters []string, stdout io.Writer) (*telemetry, error) {
+// installing both into the router. Console spans go to standard output.
+func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceName string) (*telemetry, error) {
 	tel := &telemetry{metricsPath: t.MetricsPath}
-	if len(exporters) > 0 {
+	if t.MaxOpNames != nil {
+		tel.maxOpNames = int(*t.MaxOpNames)
+		if tel.maxOpNames == 0 {
+			tel.maxOpNames = -1 // every name is "other"
+		}
+	}
+	if exporter != "" {
 		res, err := resource.New(ctx,
-			resource.WithAttributes(attribute.String("service.name", "graft")), // unless the environment names it
+			resource.WithAttributes(attribute.String("service.name", serviceName)), // unless the environment names it
 			resource.WithFromEnv(), resource.WithTelemetrySDK())
 		if err != nil {
 			return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES or OTEL_SERVICE_NAME: %w", err)
 		}
-		opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
-		for _, name := range exporters {
-			var exp sdktrace.SpanExporter
-			switch name {
-			case "otlp":
-				exp, err = otlptracehttp.New(ctx)
-			case "console":
-				exp, err = stdouttrace.New(stdouttrace.WithWriter(stdout))
-			}
-			if err != nil {
-				return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%s: %w", name, err)
-			}
-			opts = append(opts, sdktrace.WithBatcher(exp))
+		// autoexport reads OTEL_TRACES_EXPORTER (otlp when unset, as here
+		// when only an endpoint is set) and the exporter's own variables.
+		exp, err := autoexport.NewSpanExporter(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%s: %w", exporter, err)
 		}
-		tel.tp = sdktrace.NewTracerProvider(opts...) // the sampler from OTEL_TRACES_SAMPLER
+		// The sampler comes from OTEL_TRACES_SAMPLER.
+		tel.tp = sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(exp))
 	}
-	metricsOn := t.MetricsEnabled != nil && bool(*t.MetricsEnabled)
-	if metricsOn {
+	if t.MetricsEnabled != nil && bool(*t.MetricsEnabled) {
 		mp, h, err := graftotel.PrometheusHandler()
 		if err != nil {
-			tel.shutdown(ctx)
+			_ = tel.shutdown(ctx)
 			return nil, fmt.Errorf("metrics: %w", err)
 		}
 		tel.mp, tel.metrics = mp, h
@@ -154,7 +144,7 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporters []string, 
 	if tel.tp == nil && tel.mp == nil {
 		return tel, nil
 	}
-	opts := graftotel.Options{NoTracing: tel.tp == nil, NoMetrics: tel.mp == nil}
+	opts := graftotel.Options{NoTracing: tel.tp == nil, NoMetrics: tel.mp == nil, MaxOperationNames: tel.maxOpNames}
 	if tel.tp != nil {
 		opts.TracerProvider = tel.tp
 	}
@@ -163,7 +153,7 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporters []string, 
 	}
 	in, err := graftotel.New(opts)
 	if err != nil {
-		tel.shutdown(ctx)
+		_ = tel.shutdown(ctx)
 		return nil, err
 	}
 	tel.in = in

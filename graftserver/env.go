@@ -1,4 +1,4 @@
-package main
+package graftserver
 
 import (
 	"errors"
@@ -13,17 +13,18 @@ import (
 	"github.com/graftgql/graft/internal/envconf"
 )
 
-// serverEnv holds the server's own settings: the variables only cmd/graft
-// reads, and the ServeOptions read by graft.ServeOptions.WithEnv.
+// serverEnv holds the server's own settings: the variables only
+// graftserver reads, and the ServeOptions read by
+// graft.ServeOptions.WithEnv.
 type serverEnv struct {
 	envconf.Server
 	serve graft.ServeOptions
 }
 
-// withServerDefaults returns a lookup that answers the cmd/graft defaults
-// of the declaration (the graft tags) for unset variables, and
+// withServerDefaults returns a lookup that answers the production
+// defaults of the declaration (the graft tags) for unset variables, and
 // GRAPHQL_CSRF_PREVENTION from CSRF_PROTECTION.
-func withServerDefaults(lookup env) env {
+func withServerDefaults(lookup func(string) (string, bool)) func(string) (string, bool) {
 	defaults := map[string]string{}
 	for _, s := range envconf.Sections() {
 		for _, v := range s.Vars {
@@ -50,7 +51,7 @@ func withServerDefaults(lookup env) env {
 }
 
 // parseServerEnv reads the server's own variables.
-func parseServerEnv(lookup env) (serverEnv, error) {
+func parseServerEnv(lookup func(string) (string, bool)) (serverEnv, error) {
 	var s serverEnv
 	var errs []error
 	if err := envconf.Parse(&s.Server, envconf.Lookup(lookup)); err != nil {
@@ -61,12 +62,6 @@ func parseServerEnv(lookup env) (serverEnv, error) {
 		errs = append(errs, err)
 	}
 	s.serve = serve
-	if s.Example == "" {
-		s.Example = defaultExample
-	}
-	if _, ok := examples[strings.ToLower(s.Example)]; !ok {
-		errs = append(errs, fmt.Errorf("GRAFT_EXAMPLE=%q: want one of %s", s.Example, exampleNames()))
-	}
 	if _, err := parseLevel(s.LogLevel); err != nil {
 		errs = append(errs, fmt.Errorf("LOG_LEVEL=%q: want debug, info, warn or error", s.LogLevel))
 	}
@@ -106,22 +101,28 @@ func newLogger(w io.Writer, s serverEnv) *slog.Logger {
 }
 
 // printUsage writes the --help text: commands, flags and every variable
-// of the declaration in internal/envconf, with cmd/graft's defaults.
-func printUsage(w io.Writer, flags func()) {
-	fmt.Fprint(w, `usage: graft [serve] [-example blog|chat|starwars]
-       graft manifest [-o out.json] files.graphql...
-       graft hash [-algorithm sha256|sha512] [file|-]
-       graft sdl [-example blog|chat|starwars]
+// of the declaration in internal/envconf with the production defaults,
+// leaving out cmd/graft's own section for another program.
+func printUsage(w io.Writer, prog string, flags func()) {
+	fmt.Fprintf(w, `usage: %[1]s [serve] [flags]
+       %[1]s sdl [flags]
+       %[1]s manifest [-o out.json] files.graphql...
+       %[1]s hash [-algorithm sha256|sha512] [-raw] [file|-]
 
-graft serve (the default) serves an example schema at /graphql with GraphiQL
-at /graphiql, automatic persisted queries, and /health and /ready. It stops
-gracefully on SIGINT or SIGTERM.
+%[1]s serve (the default) serves the schema at /graphql with GraphiQL at
+/graphiql, automatic persisted queries, and /health and /ready. It stops
+gracefully on SIGINT or SIGTERM. sdl prints the schema; manifest builds a
+persisted-query manifest (a safelist) from the operations of .graphql
+files; hash prints the id a manifest gives each operation of a file.
 
 Flags:
-`)
+`, prog)
 	flags()
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	for _, s := range envconf.Sections() {
+		if s.Reader == "cmd/graft" && prog != "graft" {
+			continue
+		}
 		fmt.Fprintf(tw, "\n%s: variable, default here, meaning\n", s.Title)
 		for _, v := range s.Vars {
 			def := v.Default

@@ -4,8 +4,9 @@
 // persisted-query and document-cache outcomes and open subscriptions.
 //
 // It is built only on graft's extension points (graft.Hook and
-// graft.FieldMiddleware), and lives in its own module so the core
-// module's dependency list stays short.
+// graft.FieldMiddleware). It is a package of the core module; only it,
+// graftserver and cmd/graft import the OpenTelemetry SDK and the
+// Prometheus client, so a program importing graft alone builds neither.
 package graftotel
 
 import (
@@ -26,7 +27,7 @@ import (
 )
 
 // ScopeName is the instrumentation scope of graft's spans and metrics.
-const ScopeName = "github.com/graftgql/graft/otel"
+const ScopeName = "github.com/graftgql/graft/graftotel"
 
 // Options configures the instrumentation. The zero value traces requests
 // and phases with the global providers and propagator.
@@ -56,7 +57,26 @@ type Options struct {
 	// spans per phase (received, parsed, validated, …): the cheapest
 	// tracing, with the operation's attributes, errors and duration.
 	NoPhaseSpans bool
+	// MaxOperationNames bounds the distinct values of the metrics'
+	// graphql.operation.name attribute, whose values come from clients.
+	// A known operation keeps its name until the bound is reached: one
+	// named in KnownOperations, or one whose document came from the
+	// persisted-query store or safelist. Every other operation is
+	// counted under the name "other". Zero means
+	// DefaultMaxOperationNames; a negative value counts every operation
+	// as "other". Names and error codes are cut to MaxLabelBytes.
+	MaxOperationNames int
+	// KnownOperations are operation names always kept in the metrics
+	// (they count toward MaxOperationNames).
+	KnownOperations []string
 }
+
+// DefaultMaxOperationNames is the bound of Options.MaxOperationNames.
+const DefaultMaxOperationNames = 100
+
+// MaxLabelBytes is the longest attribute value the metrics record for an
+// operation name or an error code; longer ones are cut.
+const MaxLabelBytes = 64
 
 // Instrumentation holds the tracer, the instruments and the hook.
 type Instrumentation struct {
@@ -64,6 +84,9 @@ type Instrumentation struct {
 	tracer trace.Tracer // nil with NoTracing
 	prop   propagation.TextMapPropagator
 	m      *instruments
+	// route is the GraphQL endpoint's path (http.route and url.path of
+	// the server span), set by Install.
+	route string
 }
 
 // New returns the instrumentation for opts.
@@ -92,16 +115,22 @@ func New(opts Options) (*Instrumentation, error) {
 		if err != nil {
 			return nil, err
 		}
+		m.names = newNameBound(opts.MaxOperationNames, opts.KnownOperations)
 		in.m = m
 	}
 	return in, nil
 }
 
 // Install adds the instrumentation's hook (and resolver-span middleware
-// when asked) to cfg, before building the router with it.
+// when asked) to cfg, before building the router with it. The server
+// spans take cfg.Path as their http.route and url.path.
 func (in *Instrumentation) Install(cfg *graft.Config) {
 	if in.tracer == nil && in.m == nil {
 		return
+	}
+	in.route = cfg.Path
+	if in.route == "" {
+		in.route = "/graphql"
 	}
 	cfg.Hooks = append(cfg.Hooks, in.Hook())
 	if in.opts.ResolverSpans && in.tracer != nil {
@@ -180,6 +209,14 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
 		}
 		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind)
+		if span.IsRecording() {
+			if ev.Request.Method != "" {
+				span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+			}
+			if in.route != "" {
+				span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+			}
+		}
 		st := &reqState{Context: ctx, span: span}
 		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
 			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
