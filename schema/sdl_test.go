@@ -179,6 +179,9 @@ func TestSDLBuildErrors(t *testing.T) {
 		{"scalar_without_go_type", func(s string) string {
 			return s + "scalar Money\n\ntype Price {\n  amount: Money!\n}\n"
 		}, sdlBindings{}},
+		{"enum_without_go_type", func(s string) string {
+			return s + "enum Color {\n  RED\n}\n"
+		}, sdlBindings{}},
 		{"object_without_go_type", func(s string) string {
 			return s + "type Shelf {\n  books: [Book!]!\n}\n\nunion Thing = Shelf | Author\n"
 		}, sdlBindings{}},
@@ -259,9 +262,12 @@ type (
 		Title    string
 		PageCnt  int `graphql:"pages"`
 		Internal string
+		Genre    plainGenre
 	}
+	plainGenre  string
 	plainFilter struct {
 		Prefix *string
+		Genre  *plainGenre
 	}
 	plainArgs struct {
 		Filter *plainFilter
@@ -284,18 +290,25 @@ type Shelf {
 type Book {
   title: String
   pages: Int!
+  genre: Genre!
+}
+
+enum Genre {
+  SF
+  FANTASY
 }
 
 input Filter {
   prefix: String
+  genre: Genre
 }
 `)
 	schema.Query(b, "shelf", func(_ context.Context, a plainArgs) (plainShelf, error) {
-		s := plainShelf{Name: "sf", Books: []plainBook{{Title: "Dune", PageCnt: 412}, {Title: "Solaris", PageCnt: 204}}}
-		if a.Filter != nil && a.Filter.Prefix != nil {
+		s := plainShelf{Name: "sf", Books: []plainBook{{Title: "Dune", PageCnt: 412, Genre: "SF"}, {Title: "Solaris", PageCnt: 204, Genre: "SF"}, {Title: "Earthsea", Genre: "FANTASY"}, {Title: "Bad", Genre: "POEM"}}}
+		if f := a.Filter; f != nil {
 			var kept []plainBook
 			for _, bk := range s.Books {
-				if strings.HasPrefix(bk.Title, *a.Filter.Prefix) {
+				if (f.Prefix == nil || strings.HasPrefix(bk.Title, *f.Prefix)) && (f.Genre == nil || bk.Genre == *f.Genre) {
 					kept = append(kept, bk)
 				}
 			}
@@ -304,8 +317,17 @@ input Filter {
 		return s, nil
 	})
 	c := serveSDL(t, b)
-	resp := c.Do(t, `{ shelf(filter: {prefix: "S"}) { name books { title pages } } }`, nil)
-	if want := `{"data":{"shelf":{"name":"sf","books":[{"title":"Solaris","pages":204}]}}}`; string(resp.Body) != want {
+	resp := c.Do(t, `{ shelf(filter: {prefix: "S"}) { name books { title pages genre } } }`, nil)
+	if want := `{"data":{"shelf":{"name":"sf","books":[{"title":"Solaris","pages":204,"genre":"SF"}]}}}`; string(resp.Body) != want {
+		t.Errorf("got  %s\nwant %s", resp.Body, want)
+	}
+	resp = c.Do(t, `{ shelf(filter: {genre: FANTASY}) { books { title genre } } }`, nil)
+	if want := `{"data":{"shelf":{"books":[{"title":"Earthsea","genre":"FANTASY"}]}}}`; string(resp.Body) != want {
+		t.Errorf("got  %s\nwant %s", resp.Body, want)
+	}
+	// A Go value that is not one of the enum's names is a field error.
+	resp = c.Do(t, `{ shelf(filter: {prefix: "B"}) { books { genre } } }`, nil)
+	if want := `{"errors":[{"message":"enum Genre cannot represent value \"POEM\"","locations":[{"line":1,"column":42}],"path":["shelf","books",0,"genre"]}],"data":null}`; string(resp.Body) != want {
 		t.Errorf("got  %s\nwant %s", resp.Body, want)
 	}
 	resp = c.Do(t, `{ shelf { books { internal } } }`, nil)

@@ -3,12 +3,14 @@ package schemadef
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -74,6 +76,10 @@ type sdlBind struct {
 	// position of the type becomes its Go type.
 	pendingObjects map[string]*typeInfo
 	pendingInputs  map[string]*typeInfo
+	// pendingEnums are the document's enums no declaration names: the
+	// first named Go string type met at a position of the enum becomes
+	// its Go type, holding the values' names.
+	pendingEnums map[string]*typeInfo
 	// extraTypes and extraDirectives are the supplied definitions
 	// (Builder.Supplied) the document lacks, printed after it.
 	extraTypes      []string
@@ -179,7 +185,7 @@ func (bc *build) sdlPrepare() bool {
 		}
 		return false
 	}
-	sb := &sdlBind{s: s, text: text.String(), pendingObjects: map[string]*typeInfo{}, pendingInputs: map[string]*typeInfo{}}
+	sb := &sdlBind{s: s, text: text.String(), pendingObjects: map[string]*typeInfo{}, pendingInputs: map[string]*typeInfo{}, pendingEnums: map[string]*typeInfo{}}
 	bc.sdl = sb
 	if s.Directives[CacheControlDirective] != nil && !slices.ContainsFunc(b.directives, func(d *DirectiveDef) bool { return d.Name == CacheControlDirective }) {
 		// The document applies cache hints itself: graft gives them
@@ -255,8 +261,7 @@ func (bc *build) sdlPrepare() bool {
 		case ast.Enum:
 			d := findEnum(b.enums, def.Name)
 			if d == nil {
-				bc.errorf(def.Name, "", "enum %s has no Go type; declare it with schema.Enum", def.Name)
-				continue
+				continue // bound to a Go string type met at its place (sdlRegister)
 			}
 			for _, v := range def.EnumValues {
 				if !slices.ContainsFunc(d.values, func(ev *EnumValue) bool { return ev.Name == v.Name }) {
@@ -448,6 +453,14 @@ func (bc *build) sdlRegister() {
 			ti := &typeInfo{t: &Type{Kind: InputObjectKind, Name: def.Name}, input: &inputDecl{name: def.Name, auto: true}}
 			bc.names[def.Name] = ti
 			bc.sdl.pendingInputs[def.Name] = ti
+		case ast.Enum:
+			var values []*EnumValue
+			for _, v := range def.EnumValues {
+				values = append(values, &EnumValue{Name: v.Name})
+			}
+			ti := &typeInfo{t: &Type{Kind: EnumKind, Name: def.Name, EnumValues: values}, enum: &enumDecl{name: def.Name, values: values}}
+			bc.names[def.Name] = ti
+			bc.sdl.pendingEnums[def.Name] = ti
 		case ast.Scalar:
 			if def.Name == "DateTime" {
 				bc.dateTime()
@@ -515,6 +528,10 @@ func (bc *build) sdlCheck() {
 			t.Directives = mergeApplied(t.Directives, def.Directives)
 			bc.sdlCheckFields(t, def)
 		case ast.Enum:
+			if sb.pendingEnums[def.Name] != nil {
+				bc.errorf(def.Name, "", "no Go type is bound to enum %s: no field or argument of a named Go string type is at its place; declare it with schema.Enum", def.Name)
+				continue
+			}
 			if t.Kind != EnumKind {
 				continue
 			}
@@ -830,4 +847,38 @@ func nilable(gt reflect.Type) bool {
 // rather than from the document.
 func builtinPos(p *ast.Position) bool {
 	return p == nil || p.Src == nil || p.Src.BuiltIn
+}
+
+// sdlBindEnum makes the named Go string type gt the Go type of an enum of
+// the document still waiting for one: its values are the enum values'
+// names.
+func (bc *build) sdlBindEnum(ti *typeInfo, gt reflect.Type) bool {
+	if bc.sdl == nil || bc.sdl.pendingEnums[ti.t.Name] != ti || gt.Kind() != reflect.String ||
+		gt.PkgPath() == "" || gt == idType || bc.outByGo[gt] != nil {
+		return false
+	}
+	delete(bc.sdl.pendingEnums, ti.t.Name)
+	d := ti.enum
+	d.goType, ti.t.GoType = gt, gt
+	bc.outByGo[gt] = ti
+	quoted := make(map[string]string, len(d.values))
+	for _, v := range d.values {
+		quoted[v.Name] = `"` + v.Name + `"`
+	}
+	name := d.name
+	d.write = func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+		v := *(*string)(p)
+		if q, ok := quoted[v]; ok {
+			return append(buf, q...), nil
+		}
+		return buf, fmt.Errorf("enum %s cannot represent value %q", name, v)
+	}
+	d.set = func(p unsafe.Pointer, n string) bool {
+		if _, ok := quoted[n]; !ok {
+			return false
+		}
+		*(*string)(p) = n
+		return true
+	}
+	return true
 }

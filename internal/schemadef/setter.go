@@ -61,7 +61,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 			return setFields(p, c.fields, m)
 		}
 	case ti.enum != nil:
-		if gt != ti.enum.goType {
+		if gt != ti.enum.goType && !bc.sdlBindEnum(ti, gt) {
 			return nil, misfit
 		}
 		enumSet := ti.enum.set
