@@ -9,12 +9,14 @@
 //
 // What it binds today: object types, root types (custom names included),
 // resolver methods with arguments (in the order of the SDL, as gqlgen
-// passes them) and plain struct fields of the models, `models:` entries of
-// gqlgen.yml checked against the Go types bound (Build). Not yet bound:
-// enums, interfaces, unions, custom scalars (Marshal/Unmarshal functions),
-// input objects given as models, `@goModel`/`@goField`, directives, model
-// methods used as fields, and gqlgen's context functions
-// (graphql.AddError, GetFieldContext); see docs/gqlgen.md.
+// passes them), plain struct fields of the models, input objects, enums
+// whose models are named string types, interfaces and unions whose Go
+// interface types appear in resolver signatures, and the `models:`
+// entries of gqlgen.yml, checked against the Go types bound (Build). Not
+// yet bound: custom scalars (Marshal/Unmarshal functions),
+// `@goModel`/`@goField`, directives, model methods used as fields, and
+// gqlgen's context functions (graphql.AddError, GetFieldContext); see
+// graft's docs/gqlgen.md.
 package gqlgen
 
 import (
@@ -147,6 +149,7 @@ func Load(configFile string, resolver any) (*Project, error) {
 			roles[def.Name] = role
 		}
 	}
+	declareAbstracts(sd, doc, root)
 	for _, def := range doc.Types {
 		if def.Kind != ast.Object || def.BuiltIn {
 			continue
@@ -323,4 +326,59 @@ var initialisms = map[string]bool{
 	"RAM": true, "RHS": true, "RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "TCP": true,
 	"TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true, "UUID": true, "URI": true, "URL": true,
 	"UTF8": true, "VM": true, "XML": true, "XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// declareAbstracts declares the schema's interfaces and unions whose Go
+// interface types (gqlgen's models name them as the schema does) appear
+// in the resolver methods' signatures.
+func declareAbstracts(sd *schemadef.Builder, doc *ast.Schema, root reflect.Value) {
+	seen := map[reflect.Type]bool{}
+	var visit func(t reflect.Type)
+	visit = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.Kind() != reflect.Interface || t.Name() == "" {
+			return
+		}
+		def := doc.Types[t.Name()]
+		switch {
+		case def == nil:
+		case def.Kind == ast.Interface:
+			sd.InterfaceOf(def.Name, t)
+		case def.Kind == ast.Union:
+			sd.UnionOf(def.Name, t)
+		}
+	}
+	methods := func(v reflect.Value) {
+		for i := 0; i < v.NumMethod(); i++ {
+			mt := v.Method(i).Type()
+			for j := 0; j < mt.NumIn(); j++ {
+				visit(mt.In(j))
+			}
+			for j := 0; j < mt.NumOut(); j++ {
+				visit(mt.Out(j))
+			}
+		}
+	}
+	for _, def := range doc.Types {
+		if def.Kind != ast.Object || def.BuiltIn {
+			continue
+		}
+		m := root.MethodByName(def.Name)
+		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+			continue
+		}
+		v := m.Call(nil)[0]
+		if v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+		if v.IsValid() {
+			methods(v)
+		}
+	}
 }

@@ -104,3 +104,28 @@ func (b *Builder) HasField(typeName, name string) bool {
 	}
 	return d != nil && slices.ContainsFunc(d.fields, func(fd *fieldDecl) bool { return fd.name == name })
 }
+
+// InterfaceOf declares the interface type name whose Go type is the Go
+// interface gt, as Interface does for a type parameter; union declares a
+// union instead (UnionOf). Declaring the same name again is a no-op.
+func (b *Builder) InterfaceOf(name string, gt reflect.Type) { b.abstractOf(name, gt, false) }
+
+// UnionOf declares the union type name whose Go type is the Go interface
+// gt; its members come from the schema document (Builder.SDL).
+func (b *Builder) UnionOf(name string, gt reflect.Type) { b.abstractOf(name, gt, true) }
+
+func (b *Builder) abstractOf(name string, gt reflect.Type, union bool) {
+	if gt.Kind() != reflect.Interface {
+		b.errorf(name, "", "a Go interface type is needed, got %s", gt)
+		return
+	}
+	list := &b.interfaces
+	if union {
+		list = &b.unions
+	}
+	if findAbstract(*list, name) != nil {
+		return
+	}
+	*list = append(*list, &abstractDecl{name: name, goType: gt, union: union,
+		toAny: func(p unsafe.Pointer) any { return reflect.NewAt(gt, p).Elem().Interface() }})
+}
