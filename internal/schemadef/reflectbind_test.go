@@ -56,3 +56,48 @@ func TestFieldOf(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+type (
+	reflectPet interface{ pet() }
+	reflectAny interface{ pet() }
+	reflectCat struct{ Name string }
+	reflectDog struct{ Name string }
+)
+
+func (*reflectCat) pet() {}
+func (*reflectDog) pet() {}
+
+// TestInterfaceOfAndUnionOf declares an interface and a union from
+// reflect.Type values; their members and fields come from the document.
+func TestInterfaceOfAndUnionOf(t *testing.T) {
+	b := schema.New()
+	b.SDL("p.graphql", "type Query {\n  pets: [Pet!]!\n  any: [Any!]!\n}\n\ninterface Pet {\n  name: String!\n}\n\ntype Cat implements Pet {\n  name: String!\n}\n\ntype Dog implements Pet {\n  name: String!\n}\n\nunion Any = Cat | Dog\n")
+	petT := reflect.TypeFor[reflectPet]()
+	b.InterfaceOf("Pet", petT)
+	b.UnionOf("Any", reflect.TypeFor[reflectAny]())
+	b.InterfaceOf("Pet", petT) // again: a no-op
+	b.ObjectOf("Cat", reflect.TypeFor[reflectCat]())
+	b.ObjectOf("Dog", reflect.TypeFor[reflectDog]())
+	pets := []reflectPet{&reflectCat{Name: "Tom"}, &reflectDog{Name: "Rex"}}
+	anys := []reflectAny{pets[0], pets[1]}
+	b.FieldOf("Query", "pets", nil, reflect.TypeFor[[]reflectPet](), func(context.Context, unsafe.Pointer, unsafe.Pointer) (reflect.Value, error) {
+		return reflect.ValueOf(pets), nil
+	})
+	b.FieldOf("Query", "any", nil, reflect.TypeFor[[]reflectAny](), func(context.Context, unsafe.Pointer, unsafe.Pointer) (reflect.Value, error) {
+		return reflect.ValueOf(anys), nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := exec.NewModel(s, exec.Options{})
+	doc, errs := e.Prepare(`{ pets { __typename name } any { ... on Dog { name } } }`)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	op, _ := doc.Operation("")
+	got := string(e.Execute(context.Background(), op, nil, nil, nil))
+	if want := `{"data":{"pets":[{"__typename":"Cat","name":"Tom"},{"__typename":"Dog","name":"Rex"}],"any":[{},{"name":"Rex"}]}}`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
