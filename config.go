@@ -112,6 +112,10 @@ type Config struct {
 
 	// MaskErrors replaces the message of resolver errors that are not
 	// *gqlerror.Error values with a generic one; the original is logged.
+	// A zero Config leaves it off (errors reach clients as they are, which
+	// suits development and tests); cmd/graft turns it on unless
+	// GRAPHQL_MASK_ERRORS=false, and a production server should too, so
+	// that a plain error naming a host or a table never reaches clients.
 	MaskErrors bool
 
 	// StatusCodes chooses the status-code table (README, "On the

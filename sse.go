@@ -324,7 +324,9 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.
-	op := r.startRaw(ctx, raw, sseFormat([]string{raw.Accept}))
+	format := sseFormat([]string{raw.Accept})
+	raw.Accept = httpapi.MediaGraphQLResponse // the answers travel in the stream
+	op := r.startRaw(ctx, raw, format)
 	idJSON, _ := json.Marshal(id)
 	if id := op.resp.Header.Get(RequestIDHeader); id != "" {
 		w.Header().Set(RequestIDHeader, id)

@@ -378,7 +378,7 @@ type Query {
 }
 `
 	b := schema.New().SDL("d.graphql", doc)
-	b.DeclareDirective(schema.DirectiveDef{Name: "upper", Locations: []string{"FIELD_DEFINITION"},
+	b.DeclareDirective(schema.DirectiveDef{Name: "upper", Locations: []schema.DirectiveLocation{schema.LocationFieldDefinition},
 		Func: func(ctx context.Context, _ map[string]any, next func(context.Context) (any, error)) (any, error) {
 			v, err := next(ctx)
 			if s, ok := v.(string); ok {
@@ -396,7 +396,7 @@ type Query {
 
 	// A declared directive whose definition differs from the document's.
 	b = schema.New().SDL("d.graphql", doc)
-	b.DeclareDirective(schema.DirectiveDef{Name: "upper", Args: "strict: Boolean", Locations: []string{"FIELD_DEFINITION", "OBJECT"}})
+	b.DeclareDirective(schema.DirectiveDef{Name: "upper", Args: "strict: Boolean", Locations: []schema.DirectiveLocation{schema.LocationFieldDefinition, schema.LocationObject}})
 	schema.QueryNoArgs(b, "name", func(context.Context) (string, error) { return "luke", nil })
 	schema.QueryNoArgs(b, "old", func(context.Context) (*string, error) { return nil, nil })
 	_, err := b.Build()

@@ -107,6 +107,7 @@ func (b *Builder) Build() (*Schema, error) {
 	if err != nil {
 		return nil, errors.Join(newBuildError("", "", "the printed SDL does not load: %v", err))
 	}
+	extendIntrospection(doc)
 	s.ast = doc
 	if bc.sdl != nil {
 		s.sdl = bc.sdl.sdlText(s) // the document given, as given

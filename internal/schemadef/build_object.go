@@ -160,17 +160,18 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		bc.errorf(t.Name, f.Name, "the resolver function is nil")
 		return nil
 	}
-	typ := fd.opts.typ
+	typ, nonNullItems := fd.opts.typ, fd.opts.nonNullItems
 	if bc.sdl != nil {
 		if bc.sdl.field(t.Name, f.Name) == nil {
 			bc.errorf(t.Name, f.Name, "a resolver for a field the SDL does not define")
 			return nil
 		}
 		if typ == "" {
-			typ = bc.sdlFieldType(t.Name, f.Name)
+			// The document gives the type, item nullability included.
+			typ, nonNullItems = bc.sdlFieldType(t.Name, f.Name), false
 		}
 	}
-	ref, out, err := bc.outputFor(fd.outType, typ)
+	ref, out, err := bc.outputForItems(fd.outType, typ, nonNullItems)
 	if err != nil {
 		bc.errorf(t.Name, f.Name, "%v", err)
 		return nil

@@ -382,9 +382,9 @@ func (bc *build) sdlDirectives() {
 				declared = d
 			}
 		}
-		locs := make([]string, len(dd.Locations))
+		locs := make([]DirectiveLocation, len(dd.Locations))
 		for i, l := range dd.Locations {
-			locs[i] = string(l)
+			locs[i] = DirectiveLocation(l)
 		}
 		args := formatArgDefs(dd.Arguments)
 		if declared == nil {
@@ -392,8 +392,8 @@ func (bc *build) sdlDirectives() {
 				Args: args, Locations: locs, Repeatable: dd.IsRepeatable})
 			continue
 		}
-		if !sameStrings(declared.Locations, locs) {
-			bc.errorf("", "", "directive @%s: Go declares locations %s, the SDL %s", dd.Name, strings.Join(declared.Locations, " | "), strings.Join(locs, " | "))
+		if !sameLocations(declared.Locations, locs) {
+			bc.errorf("", "", "directive @%s: Go declares locations %s, the SDL %s", dd.Name, joinLocations(declared.Locations), joinLocations(locs))
 			bc.errs[len(bc.errs)-1].setPos(dd.Position)
 		}
 		if normalizeArgDefs(declared.Args) != args {
@@ -404,11 +404,19 @@ func (bc *build) sdlDirectives() {
 	}
 }
 
-func sameStrings(a, b []string) bool {
+func sameLocations(a, b []DirectiveLocation) bool {
 	a, b = slices.Clone(a), slices.Clone(b)
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+func joinLocations(locs []DirectiveLocation) string {
+	s := make([]string, len(locs))
+	for i, l := range locs {
+		s[i] = string(l)
+	}
+	return strings.Join(s, " | ")
 }
 
 // formatArgDefs prints argument definitions as DirectiveDef.Args does.
