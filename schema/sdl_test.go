@@ -466,3 +466,37 @@ func TestSDLIncrementalDelivery(t *testing.T) {
 		t.Errorf("status %d: %s", resp.Status, resp.Body)
 	}
 }
+
+// TestSDLSubscription serves a subscription field of the document on
+// both streaming transports.
+func TestSDLSubscription(t *testing.T) {
+	doc := "type Query {\n  ok: Boolean!\n}\n\ntype Subscription {\n  ticks(n: Int!): Tick!\n}\n\ntype Tick {\n  i: Int!\n}\n"
+	type tick struct{ I int }
+	b := schema.New().SDL("s.graphql", doc)
+	schema.QueryNoArgs(b, "ok", func(context.Context) (bool, error) { return true, nil })
+	schema.Subscription(b, "ticks", func(_ context.Context, a struct{ N int }) (<-chan tick, error) {
+		ch := make(chan tick, a.N)
+		for i := range a.N {
+			ch <- tick{I: i}
+		}
+		close(ch)
+		return ch, nil
+	})
+	c := serveSDL(t, b)
+	for _, tr := range []grafttest.Transport{grafttest.SSE, grafttest.WebSocket} {
+		t.Run(tr.String(), func(t *testing.T) {
+			sub := c.Subscribe(t, tr, `subscription { ticks(n: 2) { i } }`, nil)
+			var got []string
+			for {
+				resp, ok := sub.Next(t)
+				if !ok {
+					break
+				}
+				got = append(got, string(resp.Body))
+			}
+			if want := `{"data":{"ticks":{"i":0}}} {"data":{"ticks":{"i":1}}}`; strings.Join(got, " ") != want {
+				t.Errorf("got %q, want %s", got, want)
+			}
+		})
+	}
+}
