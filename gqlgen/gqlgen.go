@@ -9,7 +9,8 @@
 //
 // What it binds today: object types, root types (custom names included),
 // resolver methods with arguments (in the order of the SDL, as gqlgen
-// passes them), plain struct fields of the models, input objects, enums
+// passes them), subscription methods returning a receive-only channel,
+// plain struct fields of the models, input objects, enums
 // whose models are named string types, interfaces and unions whose Go
 // interface types appear in resolver signatures, and the `models:`
 // entries of gqlgen.yml, checked against the Go types bound (Build). Not
@@ -232,6 +233,17 @@ func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinit
 			return reflect.Value{}, err
 		}
 		return out[0], nil
+	}
+	if role == "Subscription" {
+		out := mt.Out(0)
+		if out.Kind() != reflect.Chan || out.ChanDir()&reflect.RecvDir == 0 {
+			fail("subscription resolver method %s returns %s; gqlgen's shape returns (<-chan R, error)", goName(f.Name), out)
+			return
+		}
+		sd.SubscriptionOf(f.Name, argType, out.Elem(), func(ctx context.Context, args unsafe.Pointer) (reflect.Value, error) {
+			return call(ctx, nil, args)
+		})
+		return
 	}
 	var opts []schemadef.Option
 	if role != "Mutation" {

@@ -212,3 +212,60 @@ func TestTypedBindings(t *testing.T) {
 		t.Errorf("got %s, want %s", resp.Body, want)
 	}
 }
+
+type (
+	chatResolver struct{}
+	chatQuery    struct{}
+	chatSub      struct{}
+	Message      struct {
+		Room string
+		Text string
+	}
+)
+
+func (chatResolver) Query() chatQuery                     { return chatQuery{} }
+func (chatResolver) Subscription() chatSub                { return chatSub{} }
+func (chatQuery) Rooms(context.Context) ([]string, error) { return []string{"go"}, nil }
+func (chatSub) MessageAdded(ctx context.Context, room string) (<-chan *Message, error) {
+	ch := make(chan *Message, 2)
+	ch <- &Message{Room: room, Text: "hello"}
+	ch <- &Message{Room: room, Text: "bye"}
+	close(ch)
+	return ch, nil
+}
+
+// TestSubscription serves a gqlgen subscription resolver, a method
+// returning a receive-only channel, on both streaming transports.
+func TestSubscription(t *testing.T) {
+	cfg := project(t, "schema: graph/*.graphqls\n", "type Query {\n  rooms: [String!]!\n}\n\ntype Subscription {\n  messageAdded(room: String!): Message!\n}\n\ntype Message {\n  room: String!\n  text: String!\n}\n")
+	p, err := Load(cfg, chatResolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := grafttest.New(r)
+	for _, tr := range []grafttest.Transport{grafttest.SSE, grafttest.WebSocket} {
+		t.Run(tr.String(), func(t *testing.T) {
+			sub := c.Subscribe(t, tr, `subscription { messageAdded(room: "go") { room text } }`, nil)
+			var got []string
+			for {
+				resp, ok := sub.Next(t)
+				if !ok {
+					break
+				}
+				got = append(got, string(resp.Body))
+			}
+			want := `{"data":{"messageAdded":{"room":"go","text":"hello"}}} {"data":{"messageAdded":{"room":"go","text":"bye"}}}`
+			if strings.Join(got, " ") != want {
+				t.Errorf("got %q\nwant %s", got, want)
+			}
+		})
+	}
+}

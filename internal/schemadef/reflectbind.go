@@ -129,3 +129,51 @@ func (b *Builder) abstractOf(name string, gt reflect.Type, union bool) {
 	*list = append(*list, &abstractDecl{name: name, goType: gt, union: union,
 		toAny: func(p unsafe.Pointer) any { return reflect.NewAt(gt, p).Elem().Interface() }})
 }
+
+// SubscriptionOf adds a field to the Subscription type whose events are
+// values of Go type eventType, as Subscription does for type parameters:
+// open starts one subscriber's stream and returns the receiving channel
+// (a reflect.Value of kind Chan whose elements are eventType values).
+// argType is the argument struct (nil for none). Events are received
+// through reflection.
+func (b *Builder) SubscriptionOf(name string, argType, eventType reflect.Type, open func(ctx context.Context, args unsafe.Pointer) (reflect.Value, error), opts ...Option) {
+	boxed := func(_ context.Context, parent, _ unsafe.Pointer) (unsafe.Pointer, error) {
+		return parent, nil // the event, a heap copy made by Next
+	}
+	var direct Resolver
+	if eventType.Kind() == reflect.Pointer {
+		direct = func(_ context.Context, parent, _ unsafe.Pointer) (unsafe.Pointer, error) {
+			return *(*unsafe.Pointer)(parent), nil
+		}
+	}
+	var sub Subscriber
+	if open != nil {
+		sub = func(ctx context.Context, args unsafe.Pointer) (Source, error) {
+			ch, err := open(ctx, args)
+			if err != nil {
+				return Source{}, err
+			}
+			if !ch.IsValid() || ch.Kind() != reflect.Chan || ch.IsNil() {
+				return Source{}, errNilStream
+			}
+			cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: ch}, {Dir: reflect.SelectRecv}}
+			return Source{Next: func(ctx context.Context) (unsafe.Pointer, bool) {
+				cases[1].Chan = reflect.ValueOf(ctx.Done())
+				chosen, v, ok := reflect.Select(cases)
+				if chosen != 0 || !ok {
+					return nil, false
+				}
+				p := reflect.New(eventType)
+				p.Elem().Set(v)
+				return p.UnsafePointer(), true
+			}}, nil
+		}
+	}
+	var newArgs func() unsafe.Pointer
+	if argType != nil {
+		newArgs = func() unsafe.Pointer { return reflect.New(argType).UnsafePointer() }
+	}
+	d := b.rootObject("Subscription")
+	d.add(name, opts, argType, newArgs, eventType, boxed, direct, open == nil)
+	d.fields[len(d.fields)-1].subscribe = sub
+}
