@@ -12,9 +12,10 @@
 // passes them), subscription methods returning a receive-only channel,
 // plain struct fields of the models, input objects, enums
 // whose models are named string types, interfaces and unions whose Go
-// interface types appear in resolver signatures, and the `models:`
+// interface types appear in resolver signatures, custom scalars whose
+// models have MarshalGQL and UnmarshalGQL methods, and the `models:`
 // entries of gqlgen.yml, checked against the Go types bound (Build). Not
-// yet bound: custom scalars (Marshal/Unmarshal functions),
+// yet bound: custom scalars given by Marshal<X>/Unmarshal<X> functions,
 // `@goModel`/`@goField`, directives, model methods used as fields, and
 // gqlgen's context functions (graphql.AddError, GetFieldContext); see
 // graft's docs/gqlgen.md.
@@ -24,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -151,6 +153,7 @@ func Load(configFile string, resolver any) (*Project, error) {
 		}
 	}
 	declareAbstracts(sd, doc, root)
+	declareScalars(sd, doc, root)
 	for _, def := range doc.Types {
 		if def.Kind != ast.Object || def.BuiltIn {
 			continue
@@ -391,6 +394,97 @@ func declareAbstracts(sd *schemadef.Builder, doc *ast.Schema, root reflect.Value
 		}
 		if v.IsValid() {
 			methods(v)
+		}
+	}
+}
+
+// declareScalars declares the schema's custom scalars whose Go types
+// (named as the schema names them) implement gqlgen's Marshaler and
+// Unmarshaler — MarshalGQL(io.Writer) and, on the pointer,
+// UnmarshalGQL(any) error — and are reached from the resolver methods'
+// signatures or the fields of the models found there.
+func declareScalars(sd *schemadef.Builder, doc *ast.Schema, root reflect.Value) {
+	seen := map[reflect.Type]bool{}
+	var visit func(t reflect.Type)
+	visit = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Chan {
+			t = t.Elem()
+		}
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if def := doc.Types[t.Name()]; def != nil && def.Kind == ast.Scalar && !def.BuiltIn {
+			declareScalar(sd, def.Name, t)
+			return
+		}
+		if t.Kind() == reflect.Struct {
+			for i := 0; i < t.NumField(); i++ {
+				visit(t.Field(i).Type)
+			}
+		}
+	}
+	eachResolver(root, doc, func(mt reflect.Type) {
+		for j := 0; j < mt.NumIn(); j++ {
+			visit(mt.In(j))
+		}
+		for j := 0; j < mt.NumOut(); j++ {
+			visit(mt.Out(j))
+		}
+	})
+}
+
+var writerType = reflect.TypeFor[io.Writer]()
+
+// declareScalar declares the scalar name of Go type t through its gqlgen
+// methods, when it has them.
+func declareScalar(sd *schemadef.Builder, name string, t reflect.Type) {
+	pt := reflect.PointerTo(t)
+	m, ok := pt.MethodByName("MarshalGQL")
+	u, ok2 := pt.MethodByName("UnmarshalGQL")
+	if !ok || !ok2 || m.Type.NumIn() != 2 || m.Type.In(1) != writerType ||
+		u.Type.NumIn() != 2 || u.Type.NumOut() != 1 || u.Type.Out(0) != errType {
+		return
+	}
+	sd.ScalarOf(name, t, func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+		w := &appendWriter{buf: buf}
+		m.Func.Call([]reflect.Value{reflect.NewAt(t, p), reflect.ValueOf(io.Writer(w))})
+		return w.buf, nil
+	}, func(p unsafe.Pointer, v any) error {
+		in := reflect.ValueOf(&v).Elem()
+		out := u.Func.Call([]reflect.Value{reflect.NewAt(t, p), in})
+		err, _ := out[0].Interface().(error)
+		return err
+	})
+}
+
+// appendWriter is an io.Writer appending to a byte slice.
+type appendWriter struct{ buf []byte }
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+// eachResolver calls fn with the type of every resolver method.
+func eachResolver(root reflect.Value, doc *ast.Schema, fn func(reflect.Type)) {
+	for _, def := range doc.Types {
+		if def.Kind != ast.Object || def.BuiltIn {
+			continue
+		}
+		m := root.MethodByName(def.Name)
+		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+			continue
+		}
+		v := m.Call(nil)[0]
+		if v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+		if !v.IsValid() {
+			continue
+		}
+		for i := 0; i < v.NumMethod(); i++ {
+			fn(v.Method(i).Type())
 		}
 	}
 }

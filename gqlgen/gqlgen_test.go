@@ -3,6 +3,8 @@ package gqlgen
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -267,5 +269,71 @@ func TestSubscription(t *testing.T) {
 				t.Errorf("got %q\nwant %s", got, want)
 			}
 		})
+	}
+}
+
+// Cents is a custom scalar as gqlgen models have them: MarshalGQL and
+// UnmarshalGQL.
+type Cents int
+
+func (c Cents) MarshalGQL(w io.Writer) { fmt.Fprintf(w, `"%d.%02d"`, c/100, c%100) }
+
+func (c *Cents) UnmarshalGQL(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("Cents must be a string like \"1.50\"")
+	}
+	var units, cents int
+	if _, err := fmt.Sscanf(s, "%d.%02d", &units, &cents); err != nil {
+		return fmt.Errorf("Cents: %v", err)
+	}
+	*c = Cents(units*100 + cents)
+	return nil
+}
+
+type (
+	priceResolver struct{}
+	priceQuery    struct{}
+	Item          struct {
+		Name  string
+		Price Cents
+	}
+)
+
+func (priceResolver) Query() priceQuery { return priceQuery{} }
+func (priceQuery) Cheaper(ctx context.Context, than Cents) ([]*Item, error) {
+	var out []*Item
+	for _, it := range []*Item{{"tea", 150}, {"cake", 425}} {
+		if it.Price < than {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// TestCustomScalar binds a custom scalar through gqlgen's MarshalGQL and
+// UnmarshalGQL methods.
+func TestCustomScalar(t *testing.T) {
+	cfg := project(t, "schema: graph/*.graphqls\n", "scalar Cents\n\ntype Query {\n  cheaper(than: Cents!): [Item!]!\n}\n\ntype Item {\n  name: String!\n  price: Cents!\n}\n")
+	p, err := Load(cfg, priceResolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := grafttest.New(r)
+	resp := c.Do(t, `{ cheaper(than: "4.00") { name price } }`, nil)
+	if want := `{"data":{"cheaper":[{"name":"tea","price":"1.50"}]}}`; string(resp.Body) != want {
+		t.Errorf("got %s, want %s", resp.Body, want)
+	}
+	resp = c.Do(t, `query($p: Cents!) { cheaper(than: $p) { name } }`, map[string]any{"p": 5})
+	if resp.Status != 400 || !strings.Contains(string(resp.Body), `Cents must be a string`) {
+		t.Errorf("got %d %s", resp.Status, resp.Body)
 	}
 }

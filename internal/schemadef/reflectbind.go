@@ -177,3 +177,29 @@ func (b *Builder) SubscriptionOf(name string, argType, eventType reflect.Type, o
 	d.add(name, opts, argType, newArgs, eventType, boxed, direct, open == nil)
 	d.fields[len(d.fields)-1].subscribe = sub
 }
+
+// ScalarOf declares the custom scalar name whose Go type is gt, written
+// by appendJSON (which appends the JSON form of the value at p) and read
+// by parse (which stores the coerced input value v at p), for binders
+// that find a scalar's methods by reflection. Declaring the same name
+// again is a no-op.
+func (b *Builder) ScalarOf(name string, gt reflect.Type, appendJSON func(buf []byte, p unsafe.Pointer) ([]byte, error), parse func(p unsafe.Pointer, v any) error) {
+	for _, d := range b.scalars {
+		if d.name == name {
+			return
+		}
+	}
+	d := &scalarDecl{name: name, goType: gt}
+	d.write = func(buf []byte, p unsafe.Pointer) (out []byte, err error) {
+		defer recoverWrite(name, buf, &out, &err)
+		return appendJSON(buf, p)
+	}
+	d.read = func(p unsafe.Pointer, v any) (err error) {
+		defer recoverRead(name, &err)
+		return parse(p, v)
+	}
+	d.check = func(v any) error {
+		return d.read(reflect.New(gt).UnsafePointer(), v)
+	}
+	b.scalars = append(b.scalars, d)
+}
