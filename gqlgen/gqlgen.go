@@ -17,8 +17,8 @@
 // entries of gqlgen.yml, checked against the Go types bound (Build). Not
 // yet bound: custom scalars given by Marshal<X>/Unmarshal<X> functions,
 // `@goModel`/`@goField`, directives, model methods used as fields, and
-// gqlgen's context functions (graphql.AddError, GetFieldContext); see
-// graft's docs/gqlgen.md.
+// gqlgen's context getters (GetFieldContext, GetOperationContext);
+// graphql.AddError and AddErrorf work. See graft's docs/gqlgen.md.
 package gqlgen
 
 import (
@@ -37,6 +37,10 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	gqlgraphql "github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/schema"
 )
@@ -221,6 +225,7 @@ func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinit
 	}
 	call := func(ctx context.Context, p, args unsafe.Pointer) (reflect.Value, error) {
 		in := make([]reflect.Value, mt.NumIn())
+		ctx = withResponseShim(ctx)
 		in[0] = reflect.ValueOf(&ctx).Elem()
 		if parent != nil {
 			in[1] = reflect.NewAt(parent, p)
@@ -487,4 +492,18 @@ func eachResolver(root reflect.Value, doc *ast.Schema, fn func(reflect.Type)) {
 			fn(v.Method(i).Type())
 		}
 	}
+}
+
+// withResponseShim gives a resolver's context the response context of
+// gqlgen's runtime, so graphql.AddError and AddErrorf work: the errors
+// they add become errors of the field in graft's response (graft.AddError)
+// rather than gqlgen's list.
+func withResponseShim(ctx context.Context) context.Context {
+	return gqlgraphql.WithResponseContext(ctx, func(ctx context.Context, err error) *gqlerror.Error {
+		if gerr, ok := err.(*gqlerror.Error); ok && gerr.Err != nil {
+			err = gerr.Err
+		}
+		graft.AddError(ctx, err)
+		return nil // kept out of gqlgen's list: graft reports it
+	}, gqlgraphql.DefaultRecover)
 }

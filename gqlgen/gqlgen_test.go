@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	gqlgraphql "github.com/99designs/gqlgen/graphql"
 	"io"
 	"os"
 	"path/filepath"
@@ -335,5 +336,40 @@ func TestCustomScalar(t *testing.T) {
 	resp = c.Do(t, `query($p: Cents!) { cheaper(than: $p) { name } }`, map[string]any{"p": 5})
 	if resp.Status != 400 || !strings.Contains(string(resp.Body), `Cents must be a string`) {
 		t.Errorf("got %d %s", resp.Status, resp.Body)
+	}
+}
+
+type (
+	warnResolver struct{}
+	warnQuery    struct{}
+)
+
+func (warnResolver) Query() warnQuery { return warnQuery{} }
+func (warnQuery) Stock(ctx context.Context, item string) (int, error) {
+	gqlgraphql.AddError(ctx, errors.New("stock is an estimate"))
+	gqlgraphql.AddErrorf(ctx, "warehouse %s is offline", "B")
+	return 7, nil
+}
+
+// TestAddErrorShim lets a resolver call gqlgen's graphql.AddError: the
+// errors become errors of the field beside its value.
+func TestAddErrorShim(t *testing.T) {
+	cfg := project(t, "schema: graph/*.graphqls\n", "type Query {\n  stock(item: String!): Int!\n}\n")
+	p, err := Load(cfg, warnResolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := grafttest.New(r).Do(t, `{ stock(item: "tea") }`, nil)
+	want := `{"errors":[{"message":"stock is an estimate","locations":[{"line":1,"column":3}],"path":["stock"]},{"message":"warehouse B is offline","locations":[{"line":1,"column":3}],"path":["stock"]}],"data":{"stock":7}}`
+	if string(resp.Body) != want {
+		t.Errorf("got  %s\nwant %s", resp.Body, want)
 	}
 }
