@@ -24,8 +24,9 @@ type bigArgs struct {
 	Size *int
 }
 
-// loadSchema has hello, big(n, size) (n strings of size bytes, default 1,000) and wait, which
-// blocks until release is closed, after telling entered.
+// loadSchema has hello, big(n, size) (n strings of size bytes, default 1,000), wait, which
+// blocks until release is closed, after telling entered, and the subscription quiet, which
+// sends nothing.
 func loadSchema(t testing.TB, entered chan<- struct{}, release <-chan struct{}) *schema.Schema {
 	t.Helper()
 	b := schema.New()
@@ -41,6 +42,11 @@ func loadSchema(t testing.TB, entered chan<- struct{}, release <-chan struct{}) 
 			out[i] = item
 		}
 		return out, nil
+	})
+	// A subscription, so that the schema serves every streaming transport
+	// (single-connection SSE needs one).
+	schema.Subscription(b, "quiet", func(ctx context.Context, _ struct{}) (<-chan int, error) {
+		return make(chan int), nil
 	})
 	schema.QueryNoArgs(b, "wait", func(ctx context.Context) (string, error) {
 		entered <- struct{}{}

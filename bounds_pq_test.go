@@ -58,7 +58,7 @@ func TestAPQStoreBoundedByBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newTestRouter(t, graft.Config{
-		PersistedQueries: &persisted.Options{Store: store, MaxQueryBytes: 20 << 10},
+		PersistedQueries: &persisted.Options{Store: store, MaxQueryBytes: 20 << 10, RegistrationsPerMinute: -1},
 		Complexity:       limits.Config{MaxFields: 3},
 		MaxBodyBytes:     2 << 20,
 	})

@@ -91,17 +91,21 @@ type Config struct {
 
 	// MaxInFlight bounds the requests the router serves at once over
 	// net/http (ServeHTTP), from reading the body to writing the last byte
-	// of the answer. One more is answered 503 with Retry-After and a
-	// SERVER_BUSY error. Default DefaultMaxInFlight (512).
+	// of the answer, queries and mutations over WebSocket included. One
+	// more is answered 503 with Retry-After and a SERVER_BUSY error (over
+	// WebSocket, an error message). Default DefaultMaxInFlight (512).
 	MaxInFlight int
 
-	// MaxBufferedBytes bounds the bytes of large answers (64 KiB or more)
-	// built and waiting for their clients to read them over net/http. An
-	// answer is held whole until written, so clients that ask for large
-	// answers and never read them would otherwise pin up to
-	// MaxResponseBytes each; an answer that would cross the budget is
-	// dropped and answered 503 with Retry-After and a SERVER_BUSY error.
-	// Small answers always pass. Default DefaultMaxBufferedBytes (32 MiB).
+	// MaxBufferedBytes bounds the bytes built and waiting for clients to
+	// read them: the large answers (64 KiB or more) of plain HTTP, and
+	// every answer and event the streaming transports (WebSocket, SSE,
+	// multipart) hold for their clients. An answer is held whole until
+	// written, so clients that ask for large answers and never read them
+	// would otherwise pin up to MaxResponseBytes each; an answer that
+	// would cross the budget is dropped and answered 503 with Retry-After
+	// and a SERVER_BUSY error (over a stream, a SERVER_BUSY error in its
+	// place). Small answers of plain HTTP always pass. Default
+	// DefaultMaxBufferedBytes (32 MiB).
 	MaxBufferedBytes int64
 
 	// MaxConcurrency bounds the resolvers and batches one request runs at
@@ -125,9 +129,13 @@ type Config struct {
 
 	// MaxBatch turns on HTTP batching: a POST body may be a JSON array of
 	// at most MaxBatch requests, answered with a JSON array of their
-	// responses. Each operation has its own limits, timeout and errors;
-	// the batch as a whole is one request for MaxBodyBytes and
-	// MaxInFlight. Default 0: batching is off and an array answers 400.
+	// responses. Each operation has its own timeout and errors and is
+	// held to Complexity on its own; the batch as a whole is one request
+	// for MaxBodyBytes, MaxInFlight, MaxResponseBytes (its operations'
+	// responses share the budget; once it is spent the rest do not run)
+	// and Complexity (the sum of its operations' measures: an operation
+	// that would take the sum past a limit is refused). Default 0:
+	// batching is off and an array answers 400.
 	MaxBatch int
 
 	// PersistedQueries turns on automatic persisted queries or a safelist.
@@ -136,6 +144,10 @@ type Config struct {
 	// CSRF refuses requests a browser could send cross-site without a
 	// preflight when non-nil. See CSRFConfig.
 	CSRF *CSRFConfig
+
+	// Uploads bounds file uploads (multipart requests), accepted when the
+	// schema uses schema.Upload. See UploadConfig.
+	Uploads UploadConfig
 
 	// Auth runs before each GraphQL request. It may return a context
 	// carrying the user; an error answers 401 with its message. Returning
@@ -160,8 +172,11 @@ type Config struct {
 	// None installed costs nothing.
 	FieldMiddleware []FieldMiddleware
 	// AccessLog, when set, receives one line per request: method, status,
-	// operation name and type, duration, error count and request ID.
-	// Off (nil) by default; cmd/graft sets it.
+	// operation name and type, duration_ms, error count, request ID and
+	// client address. A logger over an accesslog.Handler takes its fast
+	// path (no allocation, buffered writes); any other logger gets a
+	// record with the same attributes. Off (nil) by default; cmd/graft
+	// sets it.
 	AccessLog *slog.Logger
 	// RequestID takes each request's ID from X-Request-ID, or generates
 	// one, and echoes it in the answer and in log lines. AccessLog turns
@@ -247,11 +262,15 @@ const (
 // application/x-www-form-urlencoded, to another site without a CORS
 // preflight. Such requests are refused with 400 unless they carry one of
 // RequiredHeaders with a non-empty value, which a cross-site page cannot
-// add without a preflight.
+// add without a preflight. A WebSocket upgrade, which a browser also sends
+// cross-site with the user's cookies and no preflight, is held to the same
+// rule: one from another origin that carries cookies is refused with 403
+// unless SubscriptionConfig.OriginPatterns names its origin exactly (a
+// wildcard pattern never admits it).
 type CSRFConfig struct {
 	// RequiredHeaders lists the accepted preflight headers. Default
-	// "client-require-preflight", "apollo-require-preflight" and
-	// "x-apollo-operation-name".
+	// "client-require-preflight", "apollo-require-preflight",
+	// "x-apollo-operation-name" and "graphql-preflight".
 	RequiredHeaders []string
 }
 
@@ -341,8 +360,13 @@ func (c Config) withDefaults() (Config, error) {
 		c.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if c.CSRF != nil && len(c.CSRF.RequiredHeaders) == 0 {
-		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name"}}
+		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name", "graphql-preflight"}}
 	}
+	uploads, err := c.Uploads.withDefaults(c.MaxBodyBytes)
+	if err != nil {
+		return c, err
+	}
+	c.Uploads = uploads
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

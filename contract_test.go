@@ -66,6 +66,9 @@ func contractSchema(t testing.TB) *schema.Schema {
 	tick := schema.Object[contractTick](b, "Tick")
 	schema.FieldFuncNoArgs(tick, "probe", func(ctx context.Context, _ *contractTick) (string, error) { return contractProbe(ctx) })
 	schema.QueryNoArgs(b, "probe", contractProbe)
+	schema.Mutation(b, "upload", func(ctx context.Context, a struct{ File schema.Upload }) (string, error) {
+		return contractProbe(ctx)
+	})
 	schema.QueryNoArgs(b, "fail", func(ctx context.Context) (*string, error) {
 		return nil, &graft.Error{Message: "no", Code: "FAILED_ON_PURPOSE", Details: map[string]any{"limit": 5}}
 	})
@@ -187,6 +190,7 @@ func newContractFixture(t *testing.T, o contractOptions) *contractFixture {
 		CSRF:         &graft.CSRFConfig{},
 		MaxBodyBytes: 2048,
 		MaxBatch:     4,
+		Uploads:      graft.UploadConfig{MaxFileBytes: 1000},
 		Auth: func(ctx context.Context, r *graft.AuthRequest) (context.Context, error) {
 			if r.Header("Authorization") == "deny" {
 				return nil, errors.New("bad token")
@@ -298,6 +302,24 @@ var contractCases = []contractCase{
 		status: 503, code: "SERVICE_UNAVAILABLE"},
 	{name: "hook 429", req: contractRequest{"POST", "/graphql", withHeader(jsonPost, "X-Test-Limit", "1"), contractBody(`{ probe }`)},
 		status: 429, code: "RATE_LIMITED"},
+	// File uploads (multipart requests) pass the same door on every HTTP
+	// host. Their answer is JSON, so the streaming transports, which ask
+	// for a stream alone, skip them (accept).
+	{name: "upload", req: uploadRequest(10, "graphql-preflight", "1"), status: 200, http: true, accept: true},
+	{name: "upload over the file limit", req: uploadRequest(1001, "graphql-preflight", "1"), status: 413, code: "UPLOAD_FILE_TOO_LARGE", http: true, accept: true},
+	{name: "upload without a preflight header", req: uploadRequest(10), status: 400, code: "CSRF_PREVENTION_BLOCKED", http: true, accept: true},
+}
+
+// uploadRequest is a multipart request whose one file of size bytes goes
+// to the upload mutation (aliased probe), with the given headers.
+func uploadRequest(size int, header ...string) contractRequest {
+	const boundary = "contract-boundary"
+	body := "--" + boundary + "\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n" +
+		`{"query":"mutation($f: Upload!) { probe: upload(file: $f) }","variables":{"f":null}}` +
+		"\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"map\"\r\n\r\n" + `{"0":["variables.f"]}` +
+		"\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"0\"; filename=\"f.txt\"\r\nContent-Type: text/plain\r\n\r\n" +
+		strings.Repeat("x", size) + "\r\n--" + boundary + "--\r\n"
+	return contractRequest{"POST", "/graphql", withHeader(map[string]string{"Content-Type": "multipart/form-data; boundary=" + boundary}, header...), body}
 }
 
 // contractTransport sends a case's request over one entry of the

@@ -38,6 +38,7 @@ var DefaultCORSHeaders = []string{
 	"client-require-preflight",
 	"apollo-require-preflight",
 	"x-apollo-operation-name",
+	"graphql-preflight",
 }
 
 // CORS returns middleware answering CORS preflight requests and adding CORS

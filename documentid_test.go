@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graftgql/graft"
@@ -79,5 +80,25 @@ func TestPersistedDocumentIDs(t *testing.T) {
 	apq := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.APQ}})
 	if got := send(t, apq, "POST", "/graphql", `{"documentId":"sha256:`+h+`"}`); got.code(0) != "PERSISTED_QUERY_NOT_FOUND" {
 		t.Fatalf("unknown documentId in APQ mode: %d %s", got.status, got.raw)
+	}
+}
+
+// TestUnknownDocumentIDNotEchoed sends a safelist an unknown documentId of
+// 500 KB: the 403 names the code, not the id, so its answer stays small;
+// an unknown id of ordinary length is still echoed.
+func TestUnknownDocumentIDNotEchoed(t *testing.T) {
+	store, err := persisted.NewSafelistStore(map[string]string{persisted.Hash(persisted.SHA256, "{ hello }"): "{ hello }"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRouter(t, graft.Config{PersistedQueries: &persisted.Options{Mode: persisted.Safelist, Store: store}})
+	long := "x-app:" + strings.Repeat("a", 500_000)
+	got := send(t, r, "POST", "/graphql", `{"documentId":"`+long+`"}`)
+	if got.status != 403 || got.code(0) != "PERSISTED_QUERY_NOT_ALLOWED" || len(got.raw) > 200 {
+		t.Fatalf("unknown 500 KB documentId: %d, %d bytes: %.300s", got.status, len(got.raw), got.raw)
+	}
+	got = send(t, r, "POST", "/graphql", `{"documentId":"x-app:nope"}`)
+	if ext, _ := got.body.Errors[0]["extensions"].(map[string]any); got.status != 403 || ext["hash"] != "x-app:nope" {
+		t.Fatalf("unknown short documentId: %d %s", got.status, got.raw)
 	}
 }

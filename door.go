@@ -28,6 +28,7 @@ func (r *Router) enter(ctx context.Context, st *requestState, raw *httpapi.RawRe
 		header = noHeader
 	}
 	st.layer, st.info.Header = r.layer, header
+	st.info.BytesReceived = int64(len(raw.Body)) // an upload's is set once read
 	r.identify(raw, st)
 	ctx = withState(ctx, st)
 	st.attachResponse(resp)

@@ -86,6 +86,17 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 	} else if s.SpecStatusCodes != nil && bool(*s.SpecStatusCodes) {
 		c.StatusCodes = StatusCodesLegacy // the boolean this variable replaced
 	}
+	setInt64(&c.Uploads.MaxFileBytes, s.UploadMaxFileBytes)
+	setInt(&c.Uploads.MaxFiles, s.UploadMaxFiles)
+	setInt64(&c.Uploads.MaxBytes, s.UploadMaxBytes)
+	setInt(&c.Uploads.MaxParts, s.UploadMaxParts)
+	setInt(&c.Uploads.MaxMapPaths, s.UploadMaxMapPaths)
+	setInt64(&c.Uploads.MaxOperationsBytes, s.UploadMaxOpsBytes)
+	setInt(&c.Uploads.MaxOperationsDepth, s.UploadMaxOpsDepth)
+	setInt64(&c.Uploads.MemoryFileBytes, s.UploadMemoryFile)
+	setInt64(&c.Uploads.MaxMemoryBytes, s.UploadMaxMemory)
+	setInt64(&c.Uploads.MaxDiskBytes, s.UploadMaxDisk)
+	setString(&c.Uploads.TempDir, s.UploadTempDir)
 	if s.CSRF != nil {
 		c.CSRF = nil
 		if *s.CSRF {
@@ -140,5 +151,11 @@ func setBool(dst *bool, v *envconf.Bool) {
 func setDuration(dst *time.Duration, v *envconf.Duration) {
 	if v != nil {
 		*dst = time.Duration(*v)
+	}
+}
+
+func setInt64(dst *int64, v *envconf.Limit) {
+	if v != nil {
+		*dst = int64(*v)
 	}
 }

@@ -41,6 +41,17 @@ const (
 	CodePersistedQueryHashMismatch        = gqlerr.PersistedQueryHashMismatch
 	CodePersistedQueryVersionNotSupported = gqlerr.PersistedQueryVersionNotSupported
 	CodePersistedQueryStoreUnavailable    = gqlerr.PersistedQueryStoreUnavailable
+
+	// The refusals of a multipart upload (UploadConfig); its body over
+	// UploadConfig.MaxBytes is CodePayloadTooLarge.
+	CodeUploadMalformed          = gqlerr.UploadMalformed          // 400: not a multipart request of the specification
+	CodeUploadInvalidMapPath     = gqlerr.UploadInvalidMapPath     // 400: a map path names no null placeholder of the variables
+	CodeUploadOperationsTooDeep  = gqlerr.UploadOperationsTooDeep  // 400: operations nested past MaxOperationsDepth
+	CodeUploadOperationsTooLarge = gqlerr.UploadOperationsTooLarge // 413: operations or map over MaxOperationsBytes
+	CodeUploadFileTooLarge       = gqlerr.UploadFileTooLarge       // 413: a file over MaxFileBytes
+	CodeUploadTooManyFiles       = gqlerr.UploadTooManyFiles       // 413: more files than MaxFiles
+	CodeUploadTooManyParts       = gqlerr.UploadTooManyParts       // 413: more parts than MaxParts
+	CodeUploadTooManyMapPaths    = gqlerr.UploadTooManyMapPaths    // 413: more map paths than MaxMapPaths
 )
 
 // Error is an error a resolver returns to tell the client something: its

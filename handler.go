@@ -50,6 +50,13 @@ func (h *WebHandler) Close(ctx context.Context) error {
 // longer body gets a 413 response. An error is returned only when the
 // body cannot be read.
 func (h *WebHandler) Handle(ctx context.Context, req *http.Request) (*http.Response, error) {
+	if raw := webRawRequest(req, nil); h.router.takesUpload(raw) {
+		// A multipart upload is read as it arrives, within
+		// Config.Uploads rather than MaxBodyBytes (upload.go).
+		resp := &httpapi.Response{}
+		h.router.serveUploadInto(ctx, raw, req.Body, req.ContentLength, resp)
+		return webHTTPResponse(req, resp), nil
+	}
 	limit := h.router.Config().MaxBodyBytes
 	body, tooLarge, err := bodylimit.Read(req.Body, limit)
 	if err != nil {

@@ -209,6 +209,39 @@ type phaseRun struct {
 	// first maxHookErrors of them.
 	streamErrs  []*gqlerror.Error
 	streamCount int
+	// timed: some hook other than the access log's is installed, so
+	// the phases are timed and every hook is called at every phase.
+	// Otherwise the access log's hook, a no-op but in the After of
+	// PhaseAnswered, is called there alone and no clock is read per
+	// phase.
+	timed bool
+}
+
+// clock is the time now when the phases are timed.
+func (p *phaseRun) clock() time.Time {
+	if !p.timed {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+// since is how long the current phase has run, when the phases are timed.
+func (p *phaseRun) since(now time.Time) time.Duration {
+	if !p.timed {
+		return 0
+	}
+	return now.Sub(p.started)
+}
+
+// timedHooks reports whether some hook of hooks may read the phases'
+// durations.
+func timedHooks(hooks []Hook) bool {
+	for _, h := range hooks {
+		if _, ok := h.(accessLogHook); !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // maxHookErrors bounds the errors a streamed answer's PhaseAnswered
@@ -224,7 +257,7 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	if !r.hooksEnabled() {
 		return nil
 	}
-	return &phaseRun{r: r, hooks: r.hooks, st: st, ctx: ctx, refuser: -1, ev: HookEvent{Request: &st.info, Start: time.Now()}}
+	return &phaseRun{r: r, hooks: r.hooks, st: st, ctx: ctx, refuser: -1, timed: timedHooks(r.hooks), ev: HookEvent{Request: &st.info, Start: time.Now()}}
 }
 
 // rebase makes ctx (the request's, with Auth's values) the context the
@@ -241,8 +274,16 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if p == nil {
 		return nil
 	}
-	p.after()
-	p.phase, p.open, p.started = phase, true, time.Now()
+	if !p.timed {
+		p.open = false
+		p.phase, p.open, p.ev.Phase = phase, true, phase
+		p.received = p.received || phase == PhaseReceived
+		return nil
+	}
+	// One clock read ends the open phase and starts this one.
+	now := p.clock()
+	p.endAt(now)
+	p.phase, p.open, p.started = phase, true, now
 	p.ev.Phase, p.ev.Duration = phase, 0
 	if phase == PhaseReceived {
 		p.received = true
@@ -254,7 +295,7 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 		if e := p.callBefore(h); e != nil {
 			// The hooks before the refusing one end the phase; the
 			// refusing one is not called again.
-			p.ev.Duration = time.Since(p.started)
+			p.ev.Duration = p.since(p.clock())
 			for j := range i {
 				if j != p.refuser {
 					p.callAfter(p.ctx, p.hooks[j])
@@ -280,9 +321,8 @@ func (p *phaseRun) notePersisted(res *pqstate.Resolution, err error) {
 	if p == nil {
 		return
 	}
-	var pe *pqstate.Error
 	switch {
-	case err != nil && errors.As(err, &pe) && pe.Err != nil && pe.Err.Extensions["code"] == gqlerr.PersistedQueryNotFound:
+	case err != nil && persistedNotFound(err):
 		p.ev.PersistedQuery = "miss"
 	case err != nil || !res.Persisted:
 	case res.Register:
@@ -290,6 +330,13 @@ func (p *phaseRun) notePersisted(res *pqstate.Resolution, err error) {
 	default:
 		p.ev.PersistedQuery = "hit"
 	}
+}
+
+// persistedNotFound reports whether err is a persisted-query miss (in a
+// function of its own: the error variable errors.As needs escapes).
+func persistedNotFound(err error) bool {
+	var pe *pqstate.Error
+	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Extensions["code"] == gqlerr.PersistedQueryNotFound
 }
 
 // noteDocument records whether query's document is cached.
@@ -315,8 +362,19 @@ func (p *phaseRun) after() {
 	if p == nil || !p.open {
 		return
 	}
+	p.endAt(p.clock())
+}
+
+// endAt runs the After of the open phase, which ended at now.
+func (p *phaseRun) endAt(now time.Time) {
+	if !p.open {
+		return
+	}
 	p.open = false
-	p.ev.Phase, p.ev.Duration = p.phase, time.Since(p.started)
+	if !p.timed {
+		return
+	}
+	p.ev.Phase, p.ev.Duration = p.phase, p.since(now)
 	for i, h := range p.hooks {
 		if i != p.refuser {
 			p.callAfter(p.ctx, h)
@@ -441,13 +499,14 @@ func (r *Router) logHookPanic(ctx context.Context, phase Phase, which string, v 
 // PhaseAnswered (whose Before may still refuse the answer) and adds the
 // accumulated extensions to a JSON answer.
 func (p *phaseRun) finish(resp *httpapi.Response) {
-	p.after()
-	p.phase, p.open, p.started = PhaseAnswered, true, time.Now()
+	now := p.clock()
+	p.endAt(now)
+	p.phase, p.open, p.started = PhaseAnswered, true, now
 	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
 	p.answered(resp)
 	for i, h := range p.hooks {
-		if i == p.refuser {
-			continue
+		if i == p.refuser || !p.timed {
+			continue // the access log's Before does nothing
 		}
 		if e := p.callBefore(h); e != nil {
 			p.r.fail(resp, resp.ContentType, e)
@@ -458,7 +517,7 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	}
 	spliceExtensions(p.st, resp)
 	p.open = false
-	p.ev.Duration = time.Since(p.started)
+	p.ev.Duration = p.since(p.clock())
 	for i, h := range p.hooks {
 		if i == p.refuser {
 			continue

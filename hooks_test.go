@@ -277,3 +277,18 @@ func TestHookDocumentHash(t *testing.T) {
 		t.Fatalf("a computed hash stays with its event: %q", kept.DocumentHash())
 	}
 }
+
+// TestHookRefusal: a hook refuses with 429 and Retry-After.
+func TestHookRefusal(t *testing.T) {
+	r := newTestRouter(t, graft.Config{Hooks: []graft.Hook{graft.HookFuncs{BeforeFunc: func(_ context.Context, ev *graft.HookEvent) error {
+		if ev.Phase != graft.PhaseExecuted {
+			return nil
+		}
+		return &graft.Refusal{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"7"}},
+			Err: graft.NewError("RATE_LIMITED", "slow down")}
+	}}}})
+	got := post(t, r, `{ hello }`)
+	if got.status != 429 || got.header.Get("Retry-After") != "7" || got.code(0) != "RATE_LIMITED" {
+		t.Fatalf("%d %v %s", got.status, got.header, got.raw)
+	}
+}

@@ -31,7 +31,7 @@ func (r *Router) serveInto(ctx context.Context, raw *httpapi.RawRequest, resp *h
 
 // ServeHTTP serves the GraphQL endpoint and GraphiQL over net/http.
 func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if req.URL.Path == r.cfg.Path && !plainPost(req) && r.serveStream(w, req) {
+	if req.URL.Path == r.cfg.Path && !plainPost(req) && !r.uploadPost(req) && r.serveStream(w, req) {
 		return
 	}
 	// The request's state and its answer in one allocation.
@@ -55,6 +55,10 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer r.load.leave()
+	if r.takesUpload(&raw) {
+		r.serveUploadHTTP(w, req, &raw, st) // upload.go
+		return
+	}
 	var bp *[]byte // the request body's buffer, when there is a body
 	if req.Method == http.MethodPost && raw.Path == r.cfg.Path {
 		bp = bufPool.Get().(*[]byte)
@@ -174,7 +178,11 @@ func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
 	for k, v := range resp.Header {
 		// Append: a wrapping middleware may have set the header already
 		// (CORS sets Vary: Origin).
-		h[k] = append(h[k], v...)
+		if old := h[k]; len(old) > 0 {
+			h[k] = append(old, v...)
+		} else {
+			h[k] = v
+		}
 	}
 	// net/http measures small bodies itself; say the length of larger
 	// ones so they are not sent chunked.

@@ -32,6 +32,9 @@ type loadBounds struct {
 	maxBuffered int64
 	inFlight    atomic.Int64
 	buffered    atomic.Int64
+	// streamSettled counts the messages of 64 KiB or more the streaming
+	// transports held or refused (streambounds.go), for tests.
+	streamSettled atomic.Int64
 }
 
 // enter admits one more request, or reports false when MaxInFlight are

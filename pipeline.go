@@ -178,7 +178,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		return
 	}
 	if p.op.Incremental() {
-		if st.batch {
+		if st.batch != nil {
 			r.fail(resp, httpapi.ContentType(media), refuseBatchedIncremental())
 			return
 		}
@@ -295,9 +295,15 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 		r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
 		return false
 	}
+	if st.batch != nil {
+		if lerr := st.batch.charge(r.cfg.Complexity, a); lerr != nil {
+			r.failList(resp, ct, r.status(httpapi.LimitExceeded, media), gqlerror.List{lerr})
+			return false
+		}
+	}
 	// Only a query the limits accept is registered.
 	if res.Register {
-		r.pq.Register(ctx, res.Hash, strings.Clone(query)) // query may share the body's memory
+		r.pq.Register(ctx, st.info.RemoteAddr, res.Hash, strings.Clone(query)) // query may share the body's memory
 	}
 	var ext []byte
 	if r.cfg.ReportComplexity {
@@ -354,7 +360,7 @@ func (r *Router) attached(slot *pqattach.Slot) *document {
 // answer into resp.
 func (r *Router) execute(st *requestState, req *httpapi.Request, media string, resp *httpapi.Response, p *runPlan) {
 	ctx := p.ctx
-	if ans := r.engine.Cached(p.op); ans != nil {
+	if ans := r.engine.Cached(p.op); ans != nil && (st.batch == nil || len(ans) <= st.batch.left) {
 		// A cached answer (introspection) runs no resolver: there is no
 		// timeout to keep, and a transport that allows it sends the
 		// cached bytes as they are.
@@ -378,9 +384,20 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 	}
 	var body []byte
 	var hasErrors bool
-	if st.ph == nil {
+	switch {
+	case st.batch != nil:
+		var errs *[]*gqlerror.Error
+		if st.ph != nil {
+			errs = &resp.Errors
+		}
+		var spent bool
+		body, hasErrors, spent = r.engine.RunWithin(ctx, p.op, p.vars, resp.Body[:0], p.ext, errs, st.batch.left)
+		if spent {
+			st.batch.left = 0
+		}
+	case st.ph == nil:
 		body, hasErrors = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
-	} else {
+	default:
 		// The hooks see the answer's errors as values.
 		body, hasErrors = r.engine.RunReporting(ctx, p.op, p.vars, resp.Body[:0], p.ext, &resp.Errors)
 	}

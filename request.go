@@ -33,6 +33,12 @@ type RequestInfo struct {
 	// from 1; 0 when the request is not part of a batch. The operations of
 	// a batch share its RequestID.
 	BatchItem int
+	// BytesReceived is the size of the request body as read, files
+	// included for a multipart upload; 0 for a request without a body (a
+	// GET, Execute, a WebSocket operation) or refused before its body was
+	// read. The first operation of an HTTP batch carries the batch's
+	// bytes, the others 0, so that sums count each body once.
+	BytesReceived int64
 }
 
 type stateKey struct{}
@@ -62,8 +68,12 @@ type requestState struct {
 	// it is taken, so later operations of a batch get their own.
 	deadline     deadlineCtx
 	deadlineUsed bool
-	// batch is set while the operations of an HTTP batch run.
-	batch bool
+	// idHeader is the value of the X-Request-ID header of its answer,
+	// carried here for the same reason.
+	idHeader [1]string
+	// batch is what the operations of an HTTP batch share (batch.go),
+	// nil outside one.
+	batch *batchLimits
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

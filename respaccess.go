@@ -14,6 +14,10 @@ import (
 // when Config.RequestID is on.
 const RequestIDHeader = "X-Request-ID"
 
+// requestIDKey is RequestIDHeader in its canonical form, the key of
+// http.Header maps: looked up and set as is, it costs no allocation.
+const requestIDKey = "X-Request-Id"
+
 // identify records the request's method, client address and request ID.
 func (r *Router) identify(raw *httpapi.RawRequest, st *requestState) {
 	st.info.Method, st.info.RemoteAddr = raw.Method, raw.Remote
@@ -21,7 +25,7 @@ func (r *Router) identify(raw *httpapi.RawRequest, st *requestState) {
 		return
 	}
 	if raw.Header != nil {
-		if id := raw.Header(RequestIDHeader); validRequestID(id) {
+		if id := raw.Header(requestIDKey); validRequestID(id) {
 			st.info.RequestID = id
 			return
 		}
@@ -87,7 +91,11 @@ func (st *requestState) attachResponse(resp *httpapi.Response) {
 	st.resp = resp
 	st.mu.Unlock()
 	if st.info.RequestID != "" {
-		resp.SetHeader(RequestIDHeader, st.info.RequestID)
+		if resp.Header == nil {
+			resp.Header = make(http.Header, 1)
+		}
+		st.idHeader[0] = st.info.RequestID
+		resp.Header[requestIDKey] = st.idHeader[:1:1]
 	}
 }
 

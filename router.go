@@ -16,6 +16,7 @@ import (
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/upload"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
 )
@@ -52,6 +53,9 @@ type Router struct {
 	graphiqlAssets string
 	// cacheHints: the schema declares @cacheControl (cachehints.go).
 	cacheHints bool
+	// uploads bounds multipart requests; nil when the schema does not use
+	// schema.Upload (upload.go).
+	uploads *upload.Limits
 }
 
 // document is a prepared document with the limits analysis of each
@@ -104,10 +108,12 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy(), cacheHints: hasCacheHints(s.AST())}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
+	r.subs.SetBudget(streamBudget{r})
 	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))
 	}
+	r.uploads = uploadLimits(s, cfg.Uploads)
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
 		MaxTokens:            cfg.MaxTokens,

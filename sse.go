@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,17 +103,49 @@ func (r *Router) startSSE(w http.ResponseWriter, header http.Header) *httpStream
 // its event stream.
 type sseConn struct {
 	h      *hub
+	load   *loadBounds
 	token  string
-	out    chan []byte
+	out    chan sseItem
 	queued atomic.Int64    // bytes in out
 	budget int64           // bound of queued
 	ctx    context.Context // ends with the stream; operations run in it
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	// addr is the client address that reserved the stream; counted says
+	// the stream connected and counts as a connection rather than a
+	// reservation. Both are guarded by the hub's mu.
+	addr    string
+	counted bool
+
 	mu        sync.Mutex
 	connected bool
+	closed    bool // out takes no more messages
 	ops       map[string]context.CancelCauseFunc
+}
+
+// sseItem is a message queued for a single-connection stream; held says
+// its bytes are held in the router's budget.
+type sseItem struct {
+	msg  []byte
+	held bool
+}
+
+// connect turns c's reservation into a connection, or reports false
+// when the connections are at their bound or c was forgotten.
+func (h *hub) connect(c *sseConn) bool {
+	if !h.AcquireConn() {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sseConns[c.token] != c {
+		h.ReleaseConn()
+		return false
+	}
+	h.unreserve(c.addr)
+	c.counted = true
+	return true
 }
 
 func (h *hub) sseConn(token string) *sseConn {
@@ -121,8 +155,9 @@ func (h *hub) sseConn(token string) *sseConn {
 }
 
 // sseReserve answers a PUT with a reservation token (201). Auth applies;
-// the reservation counts as a connection and lapses unless its stream
-// connects within the init timeout.
+// the reservation counts toward the reservations' bounds (not the
+// connections') and lapses unless its stream connects within the init
+// timeout.
 func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
 	r.answerHTTP(w, req, func(ctx context.Context, resp *httpapi.Response) {
 		if r.cfg.Auth != nil {
@@ -131,11 +166,17 @@ func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
 				return
 			}
 		}
-		if !r.subs.AcquireConn() {
-			r.fail(resp, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
+		addr := req.RemoteAddr
+		if host, _, err := net.SplitHostPort(addr); err == nil {
+			addr = host
+		}
+		if !r.subs.reserve(addr) {
+			retry := strconv.Itoa(int((r.subs.cfg.InitTimeout + time.Second - 1) / time.Second))
+			r.fail(resp, httpapi.ContentTypeGraphQLResponse, &httpapi.Error{Status: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {retry}},
+				Err: gqlerr.New(gqlerr.TooManyConnections, "Too many event streams reserved and not connected: try again later")})
 			return
 		}
-		c := &sseConn{h: r.subs, token: rand.Text(), out: make(chan []byte, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
+		c := &sseConn{h: r.subs, addr: addr, token: rand.Text(), load: &r.load, out: make(chan sseItem, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
 		c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
 		r.subs.mu.Lock()
 		r.subs.sseConns[c.token] = c
@@ -162,9 +203,27 @@ func (c *sseConn) end() {
 		return
 	}
 	delete(c.h.sseConns, c.token)
+	counted := c.counted
+	if !counted {
+		c.h.unreserve(c.addr)
+	}
 	c.h.mu.Unlock()
-	c.h.ReleaseConn()
+	if counted {
+		c.h.ReleaseConn()
+	}
 	c.cancel()
+	// What waits for the stream is let go.
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	for {
+		select {
+		case it := <-c.out:
+			c.take(it)
+		default:
+			return
+		}
+	}
 }
 
 // stop ends operation id, as a DELETE asks.
@@ -176,28 +235,56 @@ func (c *sseConn) stop(id string) {
 	}
 }
 
+// sendNext queues a next event of operation id: its bytes are held in
+// the router's budget until written, and the SERVER_BUSY answer goes in
+// its place when the budget cannot hold them.
+func (c *sseConn) sendNext(id, payload []byte) {
+	msg := sseMessage(sseNext, id, payload)
+	held := c.load.holdStream(len(msg))
+	if !held {
+		msg = sseMessage(sseNext, id, busyAnswer)
+	}
+	c.send(sseItem{msg: msg, held: held})
+}
+
 // send queues a message for the stream; a stream too slow to keep up, by
 // count or by bytes, is disconnected. A message larger than the byte
 // budget still goes to a stream with nothing waiting.
-func (c *sseConn) send(msg []byte) {
-	n := int64(len(msg))
+func (c *sseConn) send(it sseItem) {
+	n := int64(len(it.msg))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		c.drop(it)
+		return
+	}
 	if q := c.queued.Add(n); q > c.budget && q != n {
 		c.queued.Add(-n)
+		c.drop(it)
 		c.cancel()
 		return
 	}
 	select {
-	case c.out <- msg:
+	case c.out <- it:
 	default:
 		c.queued.Add(-n)
+		c.drop(it)
 		c.cancel()
 	}
 }
 
-// take accounts for msg leaving the queue.
-func (c *sseConn) take(msg []byte) []byte {
-	c.queued.Add(-int64(len(msg)))
-	return msg
+// drop lets go of a message that is not sent.
+func (c *sseConn) drop(it sseItem) {
+	if it.held {
+		c.load.releaseStream(len(it.msg))
+	}
+}
+
+// take accounts for a message that left the queue, once written or
+// dropped.
+func (c *sseConn) take(it sseItem) {
+	c.queued.Add(-int64(len(it.msg)))
+	c.drop(it)
 }
 
 // sseStream serves the event stream of a reservation.
@@ -207,6 +294,13 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 		c.mu.Unlock()
 		r.refuseHTTP(w, req, &httpapi.Error{Status: http.StatusConflict,
 			Err: gqlerr.New(gqlerr.BadRequest, "The event stream of this token is already connected")})
+		return
+	}
+	// The stream now holds a socket: it takes a connection's place and
+	// gives back its reservation's.
+	if !c.h.connect(c) {
+		c.mu.Unlock()
+		r.refuseHTTP(w, req, tooManyConnections())
 		return
 	}
 	c.connected = true
@@ -228,8 +322,10 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 	}
 	for {
 		select {
-		case msg := <-c.out:
-			if s.write(c.take(msg)) != nil {
+		case it := <-c.out:
+			err := s.write(it.msg)
+			c.take(it)
+			if err != nil {
 				return
 			}
 		case <-tick:
@@ -249,8 +345,10 @@ func (r *Router) sseStream(w http.ResponseWriter, req *http.Request, c *sseConn)
 			c.wg.Wait() // each operation queues its complete
 			for {
 				select {
-				case msg := <-c.out:
-					if s.write(c.take(msg)) != nil {
+				case it := <-c.out:
+					err := s.write(it.msg)
+					c.take(it)
+					if err != nil {
 						return
 					}
 				default:
@@ -337,8 +435,8 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 			writeResponse(w, &op.resp)
 			return
 		}
-		c.send(sseMessage(sseNext, idJSON, op.resp.Body))
-		c.send(sseMessage(sseCompleteHead, idJSON, nil))
+		c.sendNext(idJSON, op.resp.Body)
+		c.send(sseItem{msg: sseMessage(sseCompleteHead, idJSON, nil)})
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -347,11 +445,11 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 		defer c.wg.Done()
 		defer release()
 		err := r.pump(op, func(body []byte) error {
-			c.send(sseMessage(sseNext, idJSON, body))
+			c.sendNext(idJSON, body)
 			return nil
 		})
 		if cause := context.Cause(ctx); err == nil && cause == nil || cause == errShutdown {
-			c.send(sseMessage(sseCompleteHead, idJSON, nil))
+			c.send(sseItem{msg: sseMessage(sseCompleteHead, idJSON, nil)})
 		}
 	}()
 	w.WriteHeader(http.StatusAccepted)

@@ -68,7 +68,7 @@ func (r *Router) serveHTTPStream(w http.ResponseWriter, req *http.Request, f *ht
 	p := pipeline{r, formatFor(f, req.Header.Values("Accept"))}
 	body := httpstream.Serve(req.Context(), p, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, &resp)
 	if body == nil {
-		writeResponse(w, &resp)
+		r.writeStreamResponse(w, &resp)
 		return
 	}
 	writeHead(w, &resp)

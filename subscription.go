@@ -19,13 +19,15 @@ import (
 
 // Defaults of SubscriptionConfig, applied to zero fields.
 const (
-	DefaultKeepAlive               = 12 * time.Second
-	DefaultInitTimeout             = 3 * time.Second
-	DefaultStreamWriteTimeout      = 10 * time.Second
-	DefaultMaxConnections          = 10_000
-	DefaultMaxSubscriptionsPerConn = 100
-	DefaultMaxSubscriptions        = 100_000
-	DefaultStreamBufferBytes       = 1 << 20
+	DefaultKeepAlive                 = 12 * time.Second
+	DefaultInitTimeout               = 3 * time.Second
+	DefaultStreamWriteTimeout        = 10 * time.Second
+	DefaultMaxConnections            = 10_000
+	DefaultMaxSubscriptionsPerConn   = 100
+	DefaultMaxSubscriptions          = 100_000
+	DefaultStreamBufferBytes         = 1 << 20
+	DefaultMaxReservations           = 1_000
+	DefaultMaxReservationsPerAddress = 10
 )
 
 // SubscriptionConfig configures the streaming transports served on the
@@ -51,9 +53,11 @@ type SubscriptionConfig struct {
 	// Default 10s.
 	WriteTimeout time.Duration
 	// StreamBufferBytes bounds the bytes of the events waiting for one
-	// single-connection SSE stream (which also holds at most 256 events).
-	// A stream further behind is a slow consumer and is disconnected.
-	// Default 1 MiB. The publish/subscribe service bounds what waits for
+	// single-connection SSE stream (which also holds at most 256 events;
+	// a stream further behind is a slow consumer and is disconnected), and
+	// of the messages waiting for one WebSocket beyond the first (one
+	// more is answered SERVER_BUSY in its place). Everything the streams
+	// hold also counts toward Config.MaxBufferedBytes. Default 1 MiB. The publish/subscribe service bounds what waits for
 	// each of its subscribers by its own options (pubsub.Options).
 	StreamBufferBytes int
 	// MaxConnections bounds WebSocket connections and event streams
@@ -65,10 +69,21 @@ type SubscriptionConfig struct {
 	// MaxSubscriptions bounds the subscriptions running on the router.
 	// Default 100,000.
 	MaxSubscriptions int
+	// MaxReservations bounds the single-connection SSE streams reserved
+	// (PUT) and not yet connected, and MaxReservationsPerAddress those of
+	// one client address. A reservation holds no socket: it counts toward
+	// MaxConnections only once its stream connects, so reservations never
+	// take the place of open connections. Defaults 1,000 and 10; past
+	// them a reservation is answered 503 with Retry-After.
+	MaxReservations           int
+	MaxReservationsPerAddress int
 	// OriginPatterns lists the host patterns (path.Match syntax, for
 	// example "*.example.com") from which browsers may open a WebSocket.
 	// Empty allows only the server's own host; clients that send no Origin
-	// (non-browser clients) are always allowed.
+	// (non-browser clients) are always allowed. With Config.CSRF set, an
+	// upgrade from another origin that carries cookies is refused (403
+	// CSRF_PREVENTION_BLOCKED) unless a pattern names its host (or
+	// origin) exactly: a pattern with a wildcard never admits it.
 	OriginPatterns []string
 }
 
@@ -94,6 +109,12 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 	if c.MaxSubscriptions <= 0 {
 		c.MaxSubscriptions = DefaultMaxSubscriptions
 	}
+	if c.MaxReservations <= 0 {
+		c.MaxReservations = DefaultMaxReservations
+	}
+	if c.MaxReservationsPerAddress <= 0 {
+		c.MaxReservationsPerAddress = DefaultMaxReservationsPerAddress
+	}
 	return c
 }
 
@@ -105,6 +126,10 @@ type hub struct {
 	cfg      SubscriptionConfig
 	mu       sync.Mutex
 	sseConns map[string]*sseConn // single connection mode, by token
+	// reserved counts the single-connection reservations not yet
+	// connected, in all and by client address.
+	reserved       int
+	reservedByAddr map[string]int
 	// inits closes WebSocket connections not initialised in time; pings
 	// sends the keep-alive pings of the initialised ones.
 	inits, pings *wsClock
@@ -112,10 +137,40 @@ type hub struct {
 
 func newHub(cfg SubscriptionConfig) *hub {
 	cfg = cfg.withDefaults()
-	h := &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}}
+	h := &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}, reservedByAddr: map[string]int{}}
 	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
 	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
 	return h
+}
+
+// reserve counts a single-connection reservation of the client at addr,
+// or reports false when the reservations, in all or of that address, are
+// at their bound or the server is shutting down. A reservation holds no
+// socket: it takes no connection slot until its stream connects.
+func (h *hub) reserve(addr string) bool {
+	select {
+	case <-h.Closing():
+		return false
+	default:
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.reserved >= h.cfg.MaxReservations || h.reservedByAddr[addr] >= h.cfg.MaxReservationsPerAddress {
+		return false
+	}
+	h.reserved++
+	h.reservedByAddr[addr]++
+	return true
+}
+
+// unreserve forgets a reservation of addr; h.mu is held.
+func (h *hub) unreserve(addr string) {
+	h.reserved--
+	if n := h.reservedByAddr[addr] - 1; n > 0 {
+		h.reservedByAddr[addr] = n
+	} else {
+		delete(h.reservedByAddr, addr)
+	}
 }
 
 // CloseSubscriptions completes every running subscription and closes

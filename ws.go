@@ -8,7 +8,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,6 +77,10 @@ type wsConn struct {
 	rmu sync.Mutex
 	// wmu makes writes one at a time, each within its own deadline.
 	wmu sync.Mutex
+	// held is the bytes of the messages built for the client and not yet
+	// written (streambounds.go), bounded by StreamBufferBytes beyond the
+	// first.
+	held atomic.Int64
 
 	mu sync.Mutex
 	// subs holds the running operations by id, in a slice: a connection
@@ -127,6 +133,12 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 		}
 		ctx = actx
 	}
+	if r.cfg.CSRF != nil && crossSiteWithCredentials(req, h.cfg.OriginPatterns) {
+		refuse(&httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
+			"This WebSocket upgrade has been blocked as a potential Cross-Site WebSocket Hijacking: "+
+				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")})
+		return
+	}
 	if !h.AcquireConn() {
 		refuse(tooManyConnections())
 		return
@@ -168,6 +180,34 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	} else {
 		go conn.wait()
 	}
+}
+
+// crossSiteWithCredentials reports whether a WebSocket upgrade carries
+// cookies from another origin than the server's that patterns do not
+// list explicitly. A browser sends cookies with an upgrade from any
+// site, with no preflight, so CSRF prevention holds it to the rule of a
+// simple cross-site POST: refused unless its origin is trusted by name.
+// A pattern with a wildcard ("*", "*.example.com") never trusts it, and
+// Origin: null (sandboxed frames, local files) never matches. An upgrade
+// without Origin comes from a client that is not a browser.
+func crossSiteWithCredentials(req *http.Request, patterns []string) bool {
+	origin := req.Header.Get("Origin")
+	if origin == "" || req.Header.Get("Cookie") == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	if err != nil || origin == "null" || u.Host == "" {
+		return true
+	}
+	if strings.EqualFold(u.Host, req.Host) {
+		return false
+	}
+	for _, p := range patterns {
+		if !strings.ContainsAny(p, "*?[\\") && (strings.EqualFold(p, u.Host) || strings.EqualFold(p, origin)) {
+			return false
+		}
+	}
+	return true
 }
 
 // The sizes of the read and of the write buffer of a WebSocket
@@ -515,22 +555,34 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		c.sendErrors(id, appendErrors(nil, e.Err))
 		return false
 	}
+	// A query or mutation counts toward MaxInFlight, as over HTTP, until
+	// its answer is written; a subscription only while it starts.
+	if !c.r.load.enter() {
+		close(sub.started)
+		c.sendErrors(id, appendErrors(nil, gqlerr.New(gqlerr.ServerBusy, msgTooManyInFlight)))
+		return false
+	}
 	op := c.r.start(sctx, &req, &c.raw)
 	close(sub.started)
+	if op.stream != nil {
+		c.r.load.leave()
+	} else {
+		defer c.r.load.leave()
+	}
 	switch {
 	case op.stream == nil && op.inc == nil && op.resp.Status != http.StatusOK:
 		// A request error: one error message, no complete.
 		c.sendErrors(id, op.resp.Body)
 		return false
 	case op.stream == nil && op.inc == nil:
-		c.write(wsFrame(id, "next", op.resp.Body))
+		c.sendNext(id, op.resp.Body)
 	case op.stream != nil && op.stream.Queue() != nil:
 		sub.op, sub.stream, sub.sctx = op, op.stream, op.ctx
 		op.stream.Queue().Watch(func() { c.schedule(sub) })
 		return true
 	default:
 		_ = c.r.pump(op, func(body []byte) error {
-			if !c.write(wsFrame(id, "next", body)) {
+			if !c.sendNext(id, body) {
 				return errNotStream
 			}
 			return nil
@@ -608,13 +660,27 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 			continue // what waits is dropped
 		}
 		buf = c.r.executeEvent(sub.op.st, sub.stream, sub.sctx, ev, buf[:0])
-		if !c.write(wsFrame(sub.id, "next", buf)) {
+		if !c.sendNext(sub.id, buf) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
 			sub.failed = true
 			sub.stop(errNotStream)
 		}
 	}
+}
+
+// sendNext sends a next message of operation id whose payload is body,
+// held in the router's budget and in the connection's share while it
+// waits and is written; the SERVER_BUSY answer goes in its place when
+// they cannot hold it. A large payload is written as it is, framed
+// around it, rather than copied into a message.
+func (c *wsConn) sendNext(id, body []byte) bool {
+	body, hold := c.r.holdFor(&c.held, body)
+	defer hold.release()
+	if len(body) < smallAnswer {
+		return c.write(wsFrame(id, "next", body))
+	}
+	return c.writeParts([]byte(`{"id":`), id, []byte(`,"type":"next","payload":`), body, []byte("}"))
 }
 
 // sendErrors sends an error message whose payload is the errors array of
@@ -661,6 +727,34 @@ func (c *wsConn) write(msg []byte) bool {
 		return false
 	}
 	// The library's own writes (pongs, close frames) bound themselves.
+	_ = c.src.SetWriteDeadline(time.Time{})
+	return true
+}
+
+// writeParts sends one message made of parts, as write does, without
+// copying them into one buffer.
+func (c *wsConn) writeParts(parts ...[]byte) bool {
+	if c.ended.Load() {
+		return false
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	w, err := c.c.Writer(context.Background(), websocket.MessageText)
+	if err == nil {
+		for _, p := range parts {
+			if _, err = w.Write(p); err != nil {
+				break
+			}
+		}
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		_ = c.c.CloseNow()
+		return false
+	}
 	_ = c.src.SetWriteDeadline(time.Time{})
 	return true
 }

@@ -2,10 +2,12 @@ package federation
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/schema"
 )
@@ -29,6 +31,30 @@ type Options struct {
 	// Builder.DeclareDirective and Printing schema.DirectiveSubgraphOnly,
 	// and import them with a Link.
 	ComposeDirectives []string
+
+	// ServiceAccess, when set, decides whether a request may read
+	// Query._service: the subgraph SDL lists every type and field,
+	// @inaccessible ones included, even with introspection off. A request
+	// it refuses gets a FORBIDDEN error (and null data) instead of the SDL. Nil
+	// serves the SDL to every request, as the subgraph specification
+	// expects of a subgraph only its router can reach; AllowHeader
+	// restricts it to requests that carry a header only the router sends.
+	ServiceAccess func(ctx context.Context) bool
+}
+
+// AllowHeader returns a ServiceAccess that admits the requests whose
+// header name is value (compared in constant time), such as a secret the
+// router sends to its subgraphs (Apollo Router's headers.insert, a
+// gateway's buildService). An empty value admits no request.
+func AllowHeader(name, value string) func(ctx context.Context) bool {
+	want := []byte(value)
+	return func(ctx context.Context) bool {
+		info := graft.RequestInfoFrom(ctx)
+		if info == nil || len(want) == 0 {
+			return false
+		}
+		return subtle.ConstantTimeCompare([]byte(info.Header(name)), want) == 1
+	}
 }
 
 // Link is a @link(url:, import:) clause of the subgraph SDL.
@@ -82,7 +108,11 @@ func Build(b *schema.Builder, opts Options) (*schema.Schema, error) {
 	schema.Scalar[Representation](b, "_Any")
 	schema.Scalar[FieldSet](b, "FieldSet")
 	schema.Object[service](b, "_Service")
-	schema.QueryNoArgs(b, "_service", func(context.Context) (service, error) {
+	access := opts.ServiceAccess
+	schema.QueryNoArgs(b, "_service", func(ctx context.Context) (service, error) {
+		if access != nil && !access(ctx) {
+			return service{}, graft.NewError(graft.CodeForbidden, "_service is served to the federation router only")
+		}
 		return service{SDL: *sdl}, nil
 	})
 	if len(opts.Entities) > 0 {

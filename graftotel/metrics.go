@@ -31,6 +31,7 @@ type instruments struct {
 	documents metric.Int64Counter
 	names     *nameBound
 	codes     *nameBound
+	received  metric.Int64Counter
 }
 
 // DurationBoundaries are the bucket boundaries of the request-duration
@@ -63,6 +64,10 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 	}
 	if in.documents, err = m.Int64Counter("graphql.server.document_cache", metric.WithDescription("Document-cache lookups, by result (hit or miss)"),
 		metric.WithUnit("{lookup}")); err != nil {
+		return nil, err
+	}
+	if in.received, err = m.Int64Counter("graphql.server.request.body.size", metric.WithDescription("Bytes of request bodies received, uploaded files included"),
+		metric.WithUnit("By")); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -139,6 +144,9 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 		}
 		c = m.codes.name(c, true)
 		m.errors.Add(ctx, 1, m.sets.get(setKey{kind: "code", a: c}, attribute.String("code", c)))
+	}
+	if ev.Request != nil && ev.Request.BytesReceived > 0 {
+		m.received.Add(ctx, ev.Request.BytesReceived)
 	}
 	if ev.PersistedQuery != "" {
 		m.persisted.Add(ctx, 1, m.sets.get(setKey{kind: "pq", a: ev.PersistedQuery}, attribute.String("result", ev.PersistedQuery)))

@@ -160,6 +160,9 @@ type reqState struct {
 	context.Context // carries the request span
 	span            trace.Span
 	phase           trace.Span
+	// unsampled: span records nothing (the sampler left the request
+	// out), so no phase span or attribute is made.
+	unsampled bool
 }
 
 // Value answers stateKey with the state, other keys from the parent.
@@ -217,11 +220,11 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 				span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
 			}
 		}
-		st := &reqState{Context: ctx, span: span}
+		st := &reqState{Context: ctx, span: span, unsampled: !span.IsRecording()}
 		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
 			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
 		}
-		if !in.opts.NoPhaseSpans {
+		if !in.opts.NoPhaseSpans && !st.unsampled {
 			_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
 		}
 		return st, nil
@@ -230,7 +233,9 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 	if st == nil {
 		return nil, nil
 	}
-	if in.opts.NoPhaseSpans {
+	if in.opts.NoPhaseSpans || st.unsampled {
+		// A request not sampled has no phase spans: starting one under
+		// a span that records nothing costs as much as a sampled one.
 		if ev.Phase == graft.PhaseExecuted {
 			return st, nil // resolver spans are children of the request's span
 		}
@@ -272,6 +277,13 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		return
 	}
 	span := st.span
+	if st.unsampled {
+		span.End()
+		if in.m != nil {
+			in.m.record(st.Context, ev, time.Since(ev.Start))
+		}
+		return
+	}
 	if ev.OperationType != "" {
 		name := ev.OperationType
 		if ev.OperationName != "" {
@@ -313,7 +325,7 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 func (in *Instrumentation) ResolverMiddleware() graft.FieldMiddleware {
 	minDepth, exclude := in.opts.MinResolverDepth, in.opts.ExcludeFields
 	return graft.FieldMiddleware{Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
-		if in.tracer == nil || !fi.Resolver || len(fi.Path) < minDepth || slices.Contains(exclude, fi.FieldName) ||
+		if in.tracer == nil || !fi.Resolver || len(fi.Path) < minDepth || !trace.SpanFromContext(ctx).IsRecording() || slices.Contains(exclude, fi.FieldName) ||
 			slices.Contains(exclude, fi.ParentType+"."+fi.FieldName) {
 			return next(ctx)
 		}

@@ -206,6 +206,9 @@ func TestPrometheusMetrics(t *testing.T) {
 		{"graphql_server_document_cache_total", map[string]string{"result": "miss"}, 3},
 		{"graphql_server_document_cache_total", map[string]string{"result": "hit"}, 2},
 		{"graphql_server_subscriptions", nil, 0},
+		// The bodies' bytes: do sends {"query":"..."} for each.
+		{"graphql_server_request_body_size_bytes_total", nil, float64(3*len(`{"query":"query Shelf { books { title } }"}`) +
+			len(`{"query":"query Unlisted { books { title } }"}`) + len(`{"query":"query Bad { fail }"}`) + len(`{"query":"{ nope }"}`))},
 	}
 	for _, c := range checks {
 		if got := value(c.family, c.labels); got != c.want {

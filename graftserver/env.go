@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/accesslog"
 	"github.com/graftgql/graft/internal/envconf"
 )
 
@@ -91,13 +92,18 @@ func parseLevel(s string) (slog.Level, error) {
 }
 
 // newLogger returns the structured logger LOG_LEVEL and LOG_FORMAT ask for.
-func newLogger(w io.Writer, s serverEnv) *slog.Logger {
+// Its lines, access-log lines included, go through one buffered writer
+// (accesslog.Writer): batched into few writes, written at least every
+// 100 ms, at once for warnings and errors, and all of them when the
+// writer is closed.
+func newLogger(w io.Writer, s serverEnv) (*slog.Logger, *accesslog.Writer) {
 	level, _ := parseLevel(s.LogLevel)
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &accesslog.HandlerOptions{Level: level}
 	if strings.EqualFold(s.LogFormat, "json") {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		opts.Format = accesslog.JSON
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	out := accesslog.NewWriter(w, accesslog.WriterOptions{})
+	return slog.New(accesslog.NewHandler(out, opts)), out
 }
 
 // printUsage writes the --help text: commands, flags and every variable

@@ -14,10 +14,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/accesslog"
+	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/persisted/redisstore"
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/pubsub/redispubsub"
+	"github.com/graftgql/graft/ratelimit"
+	"github.com/graftgql/graft/ratelimit/redislimit"
 )
 
 // server is everything Run starts.
@@ -26,6 +30,7 @@ type server struct {
 	router   *graft.Router
 	opts     graft.ServeOptions
 	log      *slog.Logger
+	logs     *accesslog.Writer // the buffered writer of log's lines
 	tel      *telemetry
 	metrics  *http.Server // on METRICS_ADDR; nil when the metrics share the API's listener
 	metricLn net.Listener
@@ -51,18 +56,25 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	cfg, cfgErr := graft.ConfigFromLookup(withServerDefaults(lookup))
 	pqOpts, pqOff, pqErr := persistedQueriesFromEnv(lookup)
 	telEnv, exporter, telErr := parseTelemetry(lookup)
-	if err := errors.Join(err, cfgErr, pqErr, telErr); err != nil {
+	rlOpts, rlErr := ratelimit.OptionsFromEnv(lookup)
+	var rlEnv envconf.RateLimit
+	if rlErr == nil {
+		rlErr = envconf.Parse(&rlEnv, envconf.Lookup(lookup))
+	}
+	if err := errors.Join(err, cfgErr, pqErr, telErr, rlErr); err != nil {
 		return nil, fmt.Errorf("bad environment:\n%w", err)
 	}
 	if telEnv.MetricsAddr == "" && (telEnv.MetricsPath == cfg.Path || cfg.GraphiQL != nil && telEnv.MetricsPath == cfg.GraphiQL.Path) {
 		return nil, fmt.Errorf("bad environment:\nMETRICS_PATH=%q: taken by GraphQL or GraphiQL", telEnv.MetricsPath)
 	}
-	log := newLogger(logOut, se)
+	log, logs := newLogger(logOut, se)
 	cfg.Logger = log
 	if se.AccessLog == nil || bool(*se.AccessLog) {
 		cfg.AccessLog = log
 	}
-	srv := &server{svc: svc, log: log}
+	srv := &server{svc: svc, log: log, logs: logs}
+	// Last of all, once the server has stopped: every log line is written.
+	srv.closers = append(srv.closers, func() { _ = logs.Close() })
 	ok := false
 	defer func() {
 		if !ok {
@@ -123,6 +135,18 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	}
 	if origins := strings.TrimSpace(se.CORSOrigins); !strings.EqualFold(origins, "off") {
 		cfg.Subscriptions.OriginPatterns = originPatterns(splitList(origins))
+	}
+	if rlOpts.Budget > 0 {
+		if client != nil {
+			// Every instance charges one budget per client.
+			rlOpts.Store = redislimit.New(client, redislimit.Options{Prefix: rlEnv.RedisPrefix})
+		}
+		rlOpts.Logger = log
+		limiter, err := ratelimit.New(rlOpts)
+		if err != nil {
+			return nil, err
+		}
+		limiter.Install(&cfg)
 	}
 	if svc.Config != nil {
 		if err := svc.Config(&cfg); err != nil {
@@ -195,11 +219,12 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	}
 	logLimits(log, cfg)
 	log.Debug("graft: configured", "service", svc.name(), "path", cfg.Path,
-		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil)
+		"persistedQueries", !pqOff, "redis", se.RedisURL != "", "csrf", cfg.CSRF != nil, "rateLimitBudget", rlOpts.Budget)
 	if tel.tp != nil || tel.metrics != nil {
 		log.Info("graft: telemetry", "traces", exporter, "metrics", tel.metrics != nil, "metricsPath", tel.metricsPath,
 			"metricsAddr", telEnv.MetricsAddr)
 	}
+	_ = logs.Flush() // the start-up lines, at once
 	ok = true
 	return srv, nil
 }
@@ -254,6 +279,7 @@ func (s *server) started(cfg graft.Config) func(url string) {
 			}
 		}
 		s.log.Info("graft: ready", attrs...)
+		_ = s.logs.Flush() // the line saying where to connect, at once
 	}
 }
 

@@ -22,6 +22,8 @@ const (
 	EnvStoreSize     = "PERSISTED_QUERIES_STORE_SIZE"
 	EnvStoreBytes    = "PERSISTED_QUERIES_STORE_BYTES"
 	EnvMaxQueryBytes = "PERSISTED_QUERIES_MAX_QUERY_BYTES"
+
+	EnvRegistrationsPerMinute = "PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE"
 )
 
 // ConfigFromEnv reads Options from the process environment; see
@@ -90,6 +92,13 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 	}
 	if s.MaxQueryBytes != "" {
 		opts.MaxQueryBytes = positive(EnvMaxQueryBytes, s.MaxQueryBytes)
+	}
+	if v := s.Registrations; v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			bad(EnvRegistrationsPerMinute, v, "want an integer (negative: unlimited)")
+		}
+		opts.RegistrationsPerMinute = n
 	}
 	manifest, hasManifest := s.Manifest, s.Manifest != ""
 	size, hasSize := s.StoreSize, s.StoreSize != ""

@@ -143,12 +143,12 @@ func TestEnvNamesAreDeclared(t *testing.T) {
 	for _, v := range envconf.Describe(envconf.Persisted{}) {
 		declared[v.Name] = true
 	}
-	for _, name := range []string{EnvMode, EnvEnableGet, EnvValidateHash, EnvHashAlgorithm, EnvManifest, EnvCacheControl, EnvStoreSize, EnvStoreBytes, EnvMaxQueryBytes} {
+	for _, name := range []string{EnvMode, EnvEnableGet, EnvValidateHash, EnvHashAlgorithm, EnvManifest, EnvCacheControl, EnvStoreSize, EnvStoreBytes, EnvMaxQueryBytes, EnvRegistrationsPerMinute} {
 		if !declared[name] {
 			t.Errorf("%s is not declared in envconf.Persisted", name)
 		}
 	}
-	if len(declared) != 9 {
-		t.Errorf("envconf.Persisted declares %d variables, persisted reads 9", len(declared))
+	if len(declared) != 10 {
+		t.Errorf("envconf.Persisted declares %d variables, persisted reads 10", len(declared))
 	}
 }

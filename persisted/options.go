@@ -23,6 +23,16 @@ const (
 // sends it only to requests without credentials; see Resolution.
 const DefaultCacheControl = "public, max-age=60"
 
+// DefaultRegistrationsPerMinute is the number of queries one client
+// address may register in the APQ store each minute when
+// Options.RegistrationsPerMinute is zero. A client registers each of its
+// operations once, the first time it sends it; 60 a minute lets an
+// application of hundreds of operations register them as its users reach
+// them, while a client sending distinct queries to flush the store of
+// DefaultStoreSize entries takes a quarter of an hour rather than a
+// second.
+const DefaultRegistrationsPerMinute = 60
+
 // DefaultMaxQueryBytes is the largest query registered in the store when
 // Options.MaxQueryBytes is zero: 128 KiB.
 const DefaultMaxQueryBytes = 128 << 10
@@ -68,6 +78,15 @@ type Options struct {
 	// query still runs but is not stored, so a client cannot fill the store
 	// (or Redis) with a few huge queries. Zero means DefaultMaxQueryBytes.
 	MaxQueryBytes int
+	// RegistrationsPerMinute bounds the queries one client address
+	// registers in the APQ store each minute: past it, the client's new
+	// queries still run but are not stored, so one client cannot churn a
+	// shared store and evict every other client's queries. Zero means
+	// DefaultRegistrationsPerMinute; negative means unlimited. Behind a
+	// proxy that hides client addresses, every client shares the proxy's
+	// address: raise the limit, or bound registrations at the proxy and
+	// set it negative.
+	RegistrationsPerMinute int
 	// Logger receives store failures. Nil means slog.Default().
 	Logger *slog.Logger
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"io"
 
 	"github.com/graftgql/graft/internal/schemadef"
 )
@@ -168,3 +169,28 @@ var (
 	_ Marshaler             = schemadef.Marshaler(nil)
 	_ Unmarshaler           = schemadef.Unmarshaler(nil)
 )
+
+// Upload is the Go type of the Upload scalar of the GraphQL multipart
+// request specification: one file of a multipart request. An argument or
+// input field of Go type Upload is of type Upload! (*Upload: Upload,
+// []Upload: [Upload!]!); the builder adds `scalar Upload` to the schema
+// the first time it meets the type. Upload is input-only: a field cannot
+// return it. A request's "map" names the variables a file goes to; a
+// variable sent as JSON, or a literal in the document, is never an
+// Upload.
+//
+// The file has been received whole when a resolver runs. Its fields are
+// Filename (from the part's Content-Disposition, decoded as UTF-8,
+// filename*=UTF-8” included; the client chose it, never use it as a
+// path), MediaType and Encoding (the part's Content-Type and
+// Content-Transfer-Encoding as sent, "" when absent) and Size (the bytes
+// received). Open returns a new reader over the bytes each time it is
+// called; the bytes live in memory or in a temporary file until the
+// request ends, so a resolver that keeps them copies them.
+type Upload = schemadef.Upload
+
+// NewUpload returns an Upload whose Open reads the first size bytes of
+// content, for tests of resolvers and for Router.Execute.
+func NewUpload(filename, mediaType string, size int64, content io.ReaderAt) Upload {
+	return *schemadef.NewUpload(filename, mediaType, "", size, content)
+}

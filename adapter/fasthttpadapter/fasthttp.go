@@ -7,7 +7,10 @@ package fasthttpadapter
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"sync"
@@ -16,6 +19,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -23,15 +27,23 @@ import (
 // Handler returns a fasthttp handler running the router's pipeline. Bodies
 // over the router's MaxBodyBytes are refused with 413; a fasthttp.Server
 // should also set MaxRequestBodySize (Serve does), so such bodies are not
-// read at all.
+// read at all. For file uploads (Router.AcceptsUploads) the server should
+// set StreamRequestBody and DisablePreParseMultipartForm (Serve does):
+// the multipart body is then read as it arrives, within the router's
+// Config.Uploads, rather than held in memory whole.
 func Handler(router *graft.Router) fasthttp.RequestHandler {
 	limit := router.Config().MaxBodyBytes
 	return func(ctx *fasthttp.RequestCtx) {
+		if serveUpload(ctx, router) {
+			return
+		}
 		raw := rawRequest(ctx)
-		if int64(len(raw.Body)) > limit {
+		body, tooLarge := requestBody(ctx, limit)
+		if tooLarge {
 			refuse(ctx, router, &raw, httpapi.BodyTooLarge(limit))
 			return
 		}
+		raw.Body = body
 		// The request context is not used as the pipeline's context:
 		// fasthttp recycles it when the handler returns.
 		if serveStream(ctx, router, &raw) {
@@ -41,7 +53,8 @@ func Handler(router *graft.Router) fasthttp.RequestHandler {
 	}
 }
 
-// rawRequest is the pipeline's view of the request of ctx.
+// rawRequest is the pipeline's view of the request of ctx, without its
+// body.
 func rawRequest(ctx *fasthttp.RequestCtx) httpapi.RawRequest {
 	req := &ctx.Request
 	return httpapi.RawRequest{
@@ -51,10 +64,108 @@ func rawRequest(ctx *fasthttp.RequestCtx) httpapi.RawRequest {
 		ContentType: string(req.Header.ContentType()),
 		Accept:      string(req.Header.Peek("Accept")),
 		Header:      func(name string) string { return string(req.Header.Peek(name)) },
-		Body:        ctx.PostBody(),
 		Remote:      ctx.RemoteAddr().String(),
 	}
 }
+
+// requestBody returns the request body, reading it from fasthttp's body
+// stream within limit when the server streams bodies
+// (StreamRequestBody): fasthttp then hands over bodies of any size.
+func requestBody(ctx *fasthttp.RequestCtx, limit int64) (body []byte, tooLarge bool) {
+	s := ctx.RequestBodyStream()
+	if s == nil {
+		body = ctx.PostBody()
+		return body, int64(len(body)) > limit
+	}
+	body, tooLarge, err := bodylimit.ReadInto(nil, s, int64(ctx.Request.Header.ContentLength()), limit)
+	if err != nil {
+		return nil, false // the client is gone: an empty body answers it
+	}
+	return body, tooLarge
+}
+
+// serveUpload answers a multipart upload, reading its body from
+// fasthttp's body stream (Serve sets StreamRequestBody, so the files are
+// not held in memory) or from the body fasthttp has read. It reports
+// false, reading nothing, for any other request.
+func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
+	req := &ctx.Request
+	ct := req.Header.ContentType()
+	if !ctx.IsPost() || !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(ct)), []byte("multipart/")) {
+		return false
+	}
+	raw := rawRequest(ctx)
+	var body io.Reader
+	if s := ctx.RequestBodyStream(); s != nil {
+		body = s
+	} else {
+		body = bufferedBody(&ctx.Request)
+	}
+	resp := responses.Get().(*httpapi.Response)
+	if !dispatch.Upload(context.Background(), router, &raw, body, int64(req.Header.ContentLength()), resp) {
+		responses.Put(resp)
+		return false
+	}
+	// A refusal may leave the body unread: read up to maxDrain of it, as
+	// net/http does, so the client reads the answer rather than a reset
+	// connection.
+	_, _ = io.CopyN(io.Discard, body, maxDrain)
+	writeResponse(ctx, resp)
+	if cap(resp.Body) <= maxPooledBody {
+		resp.Errors = nil
+		responses.Put(resp)
+	}
+	return true
+}
+
+// bufferedBody returns the multipart body fasthttp has read. A server
+// without DisablePreParseMultipartForm has parsed it into a form already,
+// keeping no order between its parts: the body is then written again in
+// the specification's order, operations, map, then the files.
+func bufferedBody(req *fasthttp.Request) io.Reader {
+	raw := req.SwapBody(nil)
+	req.SwapBody(raw)
+	if len(raw) > 0 {
+		return bytes.NewReader(raw)
+	}
+	form, err := req.MultipartForm()
+	if err != nil {
+		return bytes.NewReader(nil) // answered as a malformed body
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	_ = w.SetBoundary(string(req.Header.MultipartFormBoundary()))
+	for _, name := range []string{"operations", "map"} {
+		for _, v := range form.Value[name] {
+			_ = w.WriteField(name, v)
+		}
+	}
+	for name, vs := range form.Value {
+		if name != "operations" && name != "map" {
+			for _, v := range vs {
+				_ = w.WriteField(name, v)
+			}
+		}
+	}
+	for _, fhs := range form.File {
+		for _, fh := range fhs {
+			pw, err := w.CreatePart(fh.Header)
+			if err != nil {
+				continue
+			}
+			if f, err := fh.Open(); err == nil {
+				_, _ = io.Copy(pw, f)
+				_ = f.Close()
+			}
+		}
+	}
+	_ = w.Close()
+	return &buf
+}
+
+// maxDrain bounds the unread body of a refused upload that is read and
+// dropped before the answer.
+const maxDrain = 256 << 10
 
 // serve runs raw through the router's pipeline and writes the answer.
 func serve(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawRequest) {

@@ -81,16 +81,27 @@ func Serve(ctx context.Context, router *graft.Router, opts ServeOptions) error {
 		handler = Handler(router)
 	}
 	limit := router.Config().MaxBodyBytes
+	// Uploads are read from the body stream as they arrive (Handler):
+	// fasthttp then reads bodies up to MaxRequestBodySize before calling
+	// the handler and streams larger ones rather than refuse them, so
+	// it reads at most 64 KiB ahead and Handler applies MaxBodyBytes.
+	streams := router.AcceptsUploads()
+	prefetch := int(limit)
+	if streams {
+		prefetch = int(min(limit, 64<<10))
+	}
 	srv := &fasthttp.Server{
-		Handler:               handler,
-		Name:                  "graft",
-		NoDefaultServerHeader: true,
-		MaxRequestBodySize:    int(limit),
-		ReadTimeout:           orDefault(opts.ReadTimeout, graft.DefaultReadTimeout),
-		WriteTimeout:          orDefault(opts.WriteTimeout, graft.DefaultWriteTimeout),
-		IdleTimeout:           orDefault(opts.IdleTimeout, graft.DefaultIdleTimeout),
-		CloseOnShutdown:       true,
-		Logger:                slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+		Handler:                      handler,
+		Name:                         "graft",
+		NoDefaultServerHeader:        true,
+		MaxRequestBodySize:           prefetch,
+		StreamRequestBody:            streams,
+		DisablePreParseMultipartForm: true,
+		ReadTimeout:                  orDefault(opts.ReadTimeout, graft.DefaultReadTimeout),
+		WriteTimeout:                 orDefault(opts.WriteTimeout, graft.DefaultWriteTimeout),
+		IdleTimeout:                  orDefault(opts.IdleTimeout, graft.DefaultIdleTimeout),
+		CloseOnShutdown:              true,
+		Logger:                       slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
 			if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 				raw := rawRequest(ctx)

@@ -8,6 +8,7 @@
 package lambdaadapter
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -41,6 +42,12 @@ var ErrUnknownEvent = errors.New("graft lambda: event is not an API Gateway or f
 // requests answer 503 SERVICE_UNAVAILABLE and later invocations retry. An
 // error is returned to Lambda only for an unknown event shape or a body
 // that is not valid base64; everything else is an HTTP response.
+//
+// File uploads (a router whose schema uses schema.Upload) work within
+// Lambda's own bounds: the whole body arrives inside the event, and a
+// synchronous invocation's payload is at most 6 MB, so no upload is
+// larger than that, whatever the router's Config.Uploads allows; the
+// router's limits then apply to it as on any host.
 func Handler(router *graft.Router) HandlerFunc {
 	starter := graft.NewWebHandler(router)
 	limit := router.Config().MaxBodyBytes
@@ -105,12 +112,18 @@ func run(ctx context.Context, router *graft.Router, limit int64, raw *httpapi.Ra
 	}
 	raw.ContentType = raw.Header("Content-Type")
 	raw.Accept = raw.Header("Accept")
+	resp := &httpapi.Response{}
+	// A multipart upload is read within the router's Config.Uploads, not
+	// MaxBodyBytes; Lambda itself delivers the whole body in the event
+	// (6 MB for a synchronous invocation), so its files never exceed that.
+	if dispatch.Upload(ctx, router, raw, bytes.NewReader(raw.Body), int64(len(raw.Body)), resp) {
+		return resp, nil
+	}
 	if int64(len(raw.Body)) > limit {
 		// Refused through the router's door: hooks and the access log
 		// see it.
 		raw.Body, raw.Refusal = nil, httpapi.BodyTooLarge(limit)
 	}
-	resp := &httpapi.Response{}
 	dispatch.Into(ctx, router, raw, resp)
 	return resp, nil
 }

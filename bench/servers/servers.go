@@ -68,6 +68,11 @@ type Server struct {
 	// in-memory servers), and the environment it needs beside the
 	// parent's; it prints "ready" on stdout once it accepts connections.
 	Command func(port int, upstreamURL string) (argv, env []string)
+	// Health, when set, is the path of a Command server that answers 200
+	// once it accepts connections, polled instead of waiting for the
+	// ready line (cmd/graft's /health); its standard error is read and
+	// discarded.
+	Health string
 }
 
 // Runs says whether s runs query q.
@@ -82,7 +87,8 @@ func (s Server) Runs(q workload.Query) bool {
 // servers, then the upstream servers. Every registered name must be here.
 var order = []string{
 	"ceiling", "ceiling-decode", "gqlgen", "graph-gophers", "graphql-go",
-	"graft", "graft-fasthttp", "mercurius", "yoga", "apollo",
+	"graft", "graft-fasthttp", "graft-shipped", "graft-shipped-nolog", "graft-shipped-metrics", "graft-shipped-tracing",
+	"mercurius", "yoga", "apollo",
 	"gqlgen-upstream", "graph-gophers-upstream",
 	"graft-upstream", "graft-upstream-plain", "graft-upstream-raw",
 	"mercurius-upstream", "yoga-upstream", "apollo-upstream",
@@ -124,6 +130,7 @@ func SoloTag(name string) string {
 // build (tags solo and SoloTag(name)) holds its one Go server.
 func All() []Server {
 	all := slices.Clone(registered)
+	all = append(all, shippedServers()...)
 	all = append(all, nodeServers(false)...)
 	all = append(all, nodeServers(true)...)
 	slices.SortStableFunc(all, func(a, b Server) int {

@@ -33,7 +33,7 @@ func TestSoloBuildsHoldOneServer(t *testing.T) {
 		}
 	}
 	for _, name := range order {
-		if _, ok := registeredIn[name]; !ok && !isNode(name) {
+		if _, ok := registeredIn[name]; !ok && !isNode(name) && !IsShipped(name) {
 			t.Errorf("%s is in order but no file registers it", name)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/graftgql/graft/examples/federationreviews"
 	"github.com/graftgql/graft/examples/incremental"
 	"github.com/graftgql/graft/examples/starwars"
+	"github.com/graftgql/graft/examples/uploads"
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/schema"
 )
@@ -28,6 +29,27 @@ var examples = map[string]func() (*schema.Schema, error){
 	"federation-reviews":  federationreviews.Schema,
 	"incremental":         incremental.Schema,
 	"starwars":            starwars.Schema,
+	"uploads":             uploads.Schema,
+}
+
+// exampleDefaults are the environment defaults of examples where they
+// differ from cmd/graft's own; a variable that is set wins.
+var exampleDefaults = map[string]map[string]string{
+	// 16 MiB per file, 10 files per request, HTTP batching on (CSRF
+	// prevention is on in cmd/graft already).
+	"uploads": {"GRAPHQL_UPLOAD_MAX_FILE_BYTES": "16777216", "GRAPHQL_UPLOAD_MAX_FILES": "10", "GRAPHQL_BATCH_MAX": "10"},
+}
+
+// withExampleDefaults returns lookup with the defaults of the example
+// name returns (called on each lookup, once the flags are parsed).
+func withExampleDefaults(lookup env, name func() string) env {
+	return func(key string) (string, bool) {
+		if v, ok := lookup(key); ok && v != "" {
+			return v, true
+		}
+		v, ok := exampleDefaults[name()][key]
+		return v, ok
+	}
 }
 
 // publishing are the examples that publish subscription events: they are

@@ -54,7 +54,7 @@ func service(lookup env) graftserver.Service {
 	}
 	svc := graftserver.Service{
 		Name: "graft",
-		Env:  lookup,
+		Env:  withExampleDefaults(lookup, name),
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&flagName, "example", "", "example schema to serve: "+exampleNames()+" (default $GRAFT_EXAMPLE or "+defaultExample+")")
 		},

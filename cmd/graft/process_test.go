@@ -117,6 +117,27 @@ func TestServerProcess(t *testing.T) {
 			if !strings.Contains(tail, "graft: stopped") {
 				t.Errorf("logs after SIGTERM lack the stop line:\n%s", tail)
 			}
+			// The access log is buffered; its lines are all written by
+			// the time the process exits.
+			var posts int
+			for l := range strings.SplitSeq(tail, "\n") {
+				var rec struct {
+					Msg, Method, Remote string
+					RequestID           string   `json:"request_id"`
+					DurationMS          *float64 `json:"duration_ms"`
+					Status              int
+				}
+				if json.Unmarshal([]byte(l), &rec) != nil || rec.Msg != "graphql request" || rec.Method != "POST" {
+					continue
+				}
+				posts++
+				if rec.Status != 200 || rec.RequestID == "" || !strings.HasPrefix(rec.Remote, "127.0.0.1:") || rec.DurationMS == nil || *rec.DurationMS <= 0 {
+					t.Errorf("access line %s lacks a field", l)
+				}
+			}
+			if posts != 1 {
+				t.Errorf("%d access lines for the POST, want 1:\n%s", posts, tail)
+			}
 		})
 	}
 }

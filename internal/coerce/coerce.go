@@ -359,6 +359,17 @@ func describe(b *strings.Builder, v any, depth int) {
 		}
 		b.WriteString(" }")
 	default:
+		if DescribeOther != nil {
+			if s, ok := DescribeOther(v); ok {
+				b.WriteString(s)
+				return
+			}
+		}
 		b.WriteString("a value")
 	}
 }
+
+// DescribeOther, when set, names the values of other Go types that
+// Describe meets ("a value" otherwise): package schemadef names uploaded
+// files.
+var DescribeOther func(v any) (string, bool)

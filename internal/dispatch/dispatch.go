@@ -6,6 +6,7 @@ package dispatch
 
 import (
 	"context"
+	"io"
 
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -26,3 +27,11 @@ var Into func(ctx context.Context, router any, raw *httpapi.RawRequest, resp *ht
 // gone; calls never overlap) and returns when the stream has ended. A
 // WebSocket upgrade is answered 400 OPERATION_NOT_SUPPORTED.
 var Stream func(ctx context.Context, router any, raw *httpapi.RawRequest, resp *httpapi.Response) (body func(write func(chunks ...[]byte) error), ok bool)
+
+// Upload serves raw when it is a multipart request of the GraphQL
+// multipart request specification to a router that accepts uploads,
+// reading its body from body as it arrives (raw.Body is not used; length
+// is the length the request announced, -1 when unknown), and writes the
+// answer into resp; it reports false, reading nothing, for any other
+// request. The adapter calls it before reading the body itself.
+var Upload func(ctx context.Context, router any, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response) bool

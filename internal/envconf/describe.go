@@ -56,6 +56,7 @@ func Sections() []Section {
 		{"The router (graft.ConfigFromEnv and graftserver)", "graft.Config", "library, graftserver", Describe(Router{})},
 		{"The server (graft.ServeOptionsFromEnv and graftserver)", "graft.ServeOptions", "library, graftserver", Describe(Serve{})},
 		{"Persisted queries (persisted.ConfigFromEnv and graftserver)", "persisted.Options", "library, graftserver", Describe(Persisted{})},
+		{"Rate limits (ratelimit.OptionsFromEnv and graftserver)", "ratelimit.Options", "library, graftserver", Describe(RateLimit{})},
 		{"The production server (graftserver only)", "", "graftserver", Describe(Server{})},
 		{"OpenTelemetry and metrics (graftserver only)", "", "graftserver", Describe(Telemetry{})},
 		{"cmd/graft only", "", "cmd/graft", Describe(Example{})},

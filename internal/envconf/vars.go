@@ -44,6 +44,17 @@ type Router struct {
 	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" graft:"true" help:"hide the messages of unexpected resolver errors (logged instead)"`
 	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"seed" help:"status-code policy: seed (400 for every request error), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
 	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"StatusCodes" default:"false" help:"deprecated: true is GRAPHQL_STATUS_CODES=legacy (which wins when both are set)"`
+	UploadMaxFileBytes   *Limit    `env:"GRAPHQL_UPLOAD_MAX_FILE_BYTES" field:"Uploads.MaxFileBytes" default:"16777216" help:"largest uploaded file in bytes (413 UPLOAD_FILE_TOO_LARGE past it); uploads are accepted when the schema uses schema.Upload"`
+	UploadMaxFiles       *Limit    `env:"GRAPHQL_UPLOAD_MAX_FILES" field:"Uploads.MaxFiles" default:"10" help:"files in one multipart request (413 UPLOAD_TOO_MANY_FILES past it)"`
+	UploadMaxBytes       *Limit    `env:"GRAPHQL_UPLOAD_MAX_BYTES" field:"Uploads.MaxBytes" default:"files × file bytes + body bytes" help:"whole multipart request body in bytes, files included (413 PAYLOAD_TOO_LARGE past it)"`
+	UploadMaxParts       *Limit    `env:"GRAPHQL_UPLOAD_MAX_PARTS" field:"Uploads.MaxParts" default:"files + 2" help:"parts of one multipart request (413 UPLOAD_TOO_MANY_PARTS past it)"`
+	UploadMaxMapPaths    *Limit    `env:"GRAPHQL_UPLOAD_MAX_MAP_PATHS" field:"Uploads.MaxMapPaths" default:"100" help:"paths in the map of one multipart request (413 UPLOAD_TOO_MANY_MAP_PATHS past it)"`
+	UploadMaxOpsBytes    *Limit    `env:"GRAPHQL_UPLOAD_MAX_OPERATIONS_BYTES" field:"Uploads.MaxOperationsBytes" default:"GRAPHQL_MAX_BODY_BYTES" help:"operations part, and map part, of a multipart request in bytes (413 UPLOAD_OPERATIONS_TOO_LARGE past it)"`
+	UploadMaxOpsDepth    *Limit    `env:"GRAPHQL_UPLOAD_MAX_OPERATIONS_DEPTH" field:"Uploads.MaxOperationsDepth" default:"32" help:"nesting of the operations part of a multipart request (400 UPLOAD_OPERATIONS_TOO_DEEP past it)"`
+	UploadMemoryFile     *Limit    `env:"GRAPHQL_UPLOAD_MEMORY_FILE_BYTES" field:"Uploads.MemoryFileBytes" default:"65536" help:"an uploaded file up to this size stays in memory; a larger one goes to a temporary file"`
+	UploadMaxMemory      *Limit    `env:"GRAPHQL_UPLOAD_MAX_MEMORY_BYTES" field:"Uploads.MaxMemoryBytes" default:"16777216" help:"memory all uploaded files held at once may take; past it files go to temporary files"`
+	UploadMaxDisk        *Limit    `env:"GRAPHQL_UPLOAD_MAX_DISK_BYTES" field:"Uploads.MaxDiskBytes" default:"4294967296" help:"bytes the temporary files of all uploads in progress may hold; past it 503 SERVER_BUSY"`
+	UploadTempDir        string    `env:"GRAPHQL_UPLOAD_TEMP_DIR" field:"Uploads.TempDir" default:"the system's temporary directory" help:"directory of uploads' temporary files"`
 	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (graftserver: see CSRF_PROTECTION)"`
 }
 
@@ -66,6 +77,16 @@ type Persisted struct {
 	StoreSize     string `env:"PERSISTED_QUERIES_STORE_SIZE" field:"Store" default:"1000" help:"entries of the in-memory APQ store (> 0)"`
 	StoreBytes    string `env:"PERSISTED_QUERIES_STORE_BYTES" field:"Store" default:"16777216" help:"bytes of the in-memory APQ store (> 0); least recently used queries are evicted"`
 	MaxQueryBytes string `env:"PERSISTED_QUERIES_MAX_QUERY_BYTES" field:"MaxQueryBytes" default:"131072" help:"largest query registered in the APQ store (> 0); a longer one runs but is never stored"`
+	Registrations string `env:"PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE" field:"RegistrationsPerMinute" default:"60" help:"queries one client address may register in the APQ store per minute; past it they run but are not stored (negative: unlimited)"`
+}
+
+// RateLimit holds the variables ratelimit.OptionsFromEnv reads.
+type RateLimit struct {
+	Budget         *Limit    `env:"RATE_LIMIT_BUDGET" field:"Budget" default:"0 (off)" help:"cost points each client may spend per window (computed cost of each operation, each batch item and each subscribe); past it 429 RATE_LIMITED with Retry-After; 0 turns rate limiting off"`
+	Window         *Duration `env:"RATE_LIMIT_WINDOW" field:"Window" default:"1m" help:"length of a client's window, from its first charge (Go duration)"`
+	Key            string    `env:"RATE_LIMIT_KEY" field:"Key" default:"address" help:"whom a request is charged to: address (the client address) or header:<Name> (such as header:X-Api-Key, falling back to the address)"`
+	ChargeExecuted *Bool     `env:"RATE_LIMIT_CHARGE_EXECUTED" field:"ChargeExecuted" default:"false" help:"once an operation has run, charge what it executed (one point per field resolved) instead of its computed cost"`
+	RedisPrefix    string    `env:"RATE_LIMIT_REDIS_PREFIX" default:"graft:rl:" help:"key prefix of the spending kept in Redis (graftserver keeps it there when REDIS_URL is set, so instances share one budget)"`
 }
 
 // Server holds the variables the production server (graftserver, and so

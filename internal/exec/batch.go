@@ -172,7 +172,7 @@ func (r *request) resolveAheadFrom(objs []levelObj, paths []*pathNode, serial bo
 	// Every object takes at least 2 bytes of the response, so more objects
 	// than that cannot be written: nested lists that multiply stop being
 	// resolved ahead there, and the writer's response budget ends them.
-	r.st.aheadLeft = r.e.maxResponse / 2
+	r.st.aheadLeft = r.limit / 2
 	lv := r.levelAt(0)
 	lv.objs = append(lv.objs, objs...)
 	if r.e.mwFor != nil {

@@ -29,13 +29,11 @@ var errResponseTooLarge = errors.New("response too large")
 // the engine's MaxResponseBytes; the first time it does, it records the error at
 // the current path of field f.
 func (r *request) overResponseBudget(f *fieldPlan) bool {
-	if len(r.buf) <= r.e.maxResponse {
+	if len(r.buf) <= r.limit {
 		return false
 	}
-	for _, e := range r.errs {
-		if e.Err == errResponseTooLarge {
-			return true
-		}
+	if r.budgetSpent() {
+		return true
 	}
 	ge := &gqlerror.Error{
 		Message:    "The response is larger than the limit of " + strconv.Itoa(r.e.maxResponse) + " bytes: select fewer fields or smaller lists.",
@@ -50,13 +48,24 @@ func (r *request) overResponseBudget(f *fieldPlan) bool {
 	return true
 }
 
+// budgetSpent reports whether the response budget was spent: the error
+// overResponseBudget records is among the errors.
+func (r *request) budgetSpent() bool {
+	for _, e := range r.errs {
+		if e.Err == errResponseTooLarge {
+			return true
+		}
+	}
+	return false
+}
+
 // introStopped reports whether the introspection object that is the value
 // of f must not be written: the response passed its budget, or the
 // request's context is done. Introspection has no resolver to notice
 // either, so its writer asks before each object; the error is recorded
 // once.
 func (r *request) introStopped(f *fieldPlan) bool {
-	if len(r.buf) > r.e.maxResponse {
+	if len(r.buf) > r.limit {
 		return r.overResponseBudget(f)
 	}
 	if !r.over() {

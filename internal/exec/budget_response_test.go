@@ -20,7 +20,7 @@ func TestOverResponseBudget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &request{e: e, buf: make([]byte, tc.size), path: []pathElem{{key: "hero", index: -1}}}
+			r := &request{e: e, limit: e.maxResponse, buf: make([]byte, tc.size), path: []pathElem{{key: "hero", index: -1}}}
 			for i := 0; i < 3; i++ {
 				if got := r.overResponseBudget(nil); got != tc.want {
 					t.Fatalf("call %d: over = %v, want %v", i, got, tc.want)

@@ -44,6 +44,12 @@ type request struct {
 	// slow is not zero while the general writer writes what the fast
 	// writer gave up on (fast.go).
 	slow int
+	// raw is the raw writer's state (raw.go), once it has written.
+	raw *rawState
+	// limit is the length r.buf may reach before the response budget is
+	// spent (budget_response.go): the engine's MaxResponseBytes, or less
+	// (RunWithin).
+	limit int
 	// inc is set when the request writes a payload of an incremental
 	// delivery; jobs are the deferred fragments and streams it registered
 	// (incremental.go).
@@ -74,19 +80,34 @@ func (e *Engine) Run(ctx context.Context, o *Operation, vars map[string]any, buf
 // to *errs when errs is not nil: observers of the request (hooks, metrics)
 // read their codes and extensions without parsing the body.
 func (e *Engine) RunReporting(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, errs *[]*gqlerror.Error) (out []byte, hasErrors bool) {
+	out, hasErrors, _ = e.RunWithin(ctx, o, vars, buf, extensions, errs, e.maxResponse)
+	return out, hasErrors
+}
+
+// RunWithin is RunReporting with the response budget limit bytes rather
+// than the engine's MaxResponseBytes (a smaller limit only: a larger one
+// is cut to it), for callers that share one budget between several
+// executions (the operations of an HTTP batch). The RESPONSE_TOO_LARGE
+// error still names MaxResponseBytes. A cached answer longer than limit
+// is not used. spent reports that the response reached the limit (the
+// fields past it became null).
+func (e *Engine) RunWithin(ctx context.Context, o *Operation, vars map[string]any, buf []byte, extensions []byte, errs *[]*gqlerror.Error, limit int) (out []byte, hasErrors, spent bool) {
+	limit = min(max(limit, 0), e.maxResponse)
 	if o.cacheable {
-		if c := e.Cached(o); c != nil {
+		if c := e.Cached(o); c != nil && len(c) <= limit {
 			buf = append(buf, c[:len(c)-1]...)
-			return closeResponse(buf, extensions), false
+			return closeResponse(buf, extensions), false, false
 		}
+	}
+	if o.cacheable && limit == e.maxResponse {
 		start := len(buf)
-		buf, hasErrors = e.run(ctx, o, vars, nil, buf, nil, errs)
+		buf, hasErrors, spent = e.run(ctx, o, vars, nil, buf, nil, errs, limit)
 		if !hasErrors {
 			e.cacheAnswer(o, buf[start:])
 		}
-		return closeResponse(buf[:len(buf)-1], extensions), hasErrors
+		return closeResponse(buf[:len(buf)-1], extensions), hasErrors, spent
 	}
-	return e.run(ctx, o, vars, nil, buf, extensions, errs)
+	return e.run(ctx, o, vars, nil, buf, extensions, errs, limit)
 }
 
 // Cached returns the answer Run cached for o, {"data":...} without
@@ -107,7 +128,7 @@ func (e *Engine) Cached(o *Operation) []byte {
 // run executes o and appends the response to buf. pre holds the root
 // field values of a subscription event (see Stream.Execute); a
 // subscription without it is refused.
-func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, report *[]*gqlerror.Error) ([]byte, bool) {
+func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, report *[]*gqlerror.Error, limit int) (out []byte, hasErrors, spent bool) {
 	if o.root == nil {
 		// The schema has no root type for the operation: graphql-js
 		// answers at execution, with data null.
@@ -120,14 +141,14 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 		}
 		buf = append(buf, `{"errors":`...)
 		buf = appendErrorList(buf, []*gqlerror.Error{ge})
-		return closeResponse(append(buf, `,"data":null`...), extensions), true
+		return closeResponse(append(buf, `,"data":null`...), extensions), true, false
 	}
 	if o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
 		if report != nil {
 			*report = append(*report, ge)
 		}
-		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true
+		return gqlerr.AppendResponse(buf, gqlerror.List{ge}, extensions), true, false
 	}
 	r := requestPool.Get().(*request)
 	r.e, r.vars = e, vars
@@ -141,28 +162,30 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 		buf = slices.Grow(buf, hint)
 	}
 	start := len(buf)
+	r.limit = start + limit
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
 	if !r.executeRoot(o, pre) {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
 	r.logSuppressed()
-	hasErrors := len(r.errs) > 0
+	hasErrors = len(r.errs) > 0
 	if hasErrors && report != nil {
 		*report = append(*report, r.errs...)
 	}
 	if hasErrors {
+		spent = r.budgetSpent()
 		errs := append(make([]byte, 0, 256), `"errors":`...)
 		errs = appendErrorList(errs, r.errs)
 		errs = append(errs, ',')
 		r.buf = slices.Insert(r.buf, start+1, errs...)
 	}
-	out := closeResponse(r.buf, extensions)
+	out = closeResponse(r.buf, extensions)
 	if n := min(len(out)-start, maxSizeHint); n > hint || n < hint/2 {
 		o.sizeHint.Store(int32(n))
 	}
 	r.release()
-	return out, hasErrors
+	return out, hasErrors, spent
 }
 
 // executeRoot writes the root object. A panic outside resolvers (a leaf
@@ -203,6 +226,9 @@ func (r *request) release() {
 	}
 	if r.ahead {
 		r.st.release()
+	}
+	if r.raw != nil {
+		r.raw.reset()
 	}
 	// Field by field: a whole-struct store costs a bulk write barrier.
 	r.e, r.ctx, r.done, r.ender, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil, nil

@@ -237,7 +237,7 @@ func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsaf
 	case elem.Kind == schema.OutObject:
 		op := f.sub.forType(elem.Type.Name)
 		if t := op.table; t != nil {
-			limit := r.e.maxResponse
+			limit := r.limit
 			for i := range n {
 				if i > 0 {
 					buf = append(buf, ',')
@@ -272,7 +272,7 @@ func (r *request) fastList(buf []byte, f *fieldPlan, out *schema.Output, p unsaf
 // fastObject appends the fields of op for the object of type typeName at
 // obj.
 func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj unsafe.Pointer) ([]byte, bool) {
-	limit := r.e.maxResponse
+	limit := r.limit
 	if op.table != nil {
 		return r.fastTable(buf, op.table, typeName, obj, limit)
 	}

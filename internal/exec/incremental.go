@@ -247,7 +247,7 @@ func appendPath(buf []byte, path []pathElem, index int) []byte {
 // newRequest returns a pooled request of the delivery.
 func (inc *Incremental) newRequest() *request {
 	r := requestPool.Get().(*request)
-	r.e, r.vars = inc.e, inc.vars
+	r.e, r.vars, r.limit = inc.e, inc.vars, inc.e.maxResponse
 	r.watch(inc.ctx)
 	c := r.newReqCtx(inc.ctx)
 	r.ctx, r.sink = c, c

@@ -39,6 +39,10 @@ type Operation struct {
 	// sizeHint is about the size of the operation's last answer, up to
 	// maxSizeHint: run grows the caller's buffer to it at once.
 	sizeHint atomic.Int32
+	// events is a subscription's answers by event, shared by its
+	// subscribers, or eventsImpure says they cannot be (subscribe.go).
+	events       atomic.Pointer[eventShare]
+	eventsImpure atomic.Bool
 	// inc is set when the operation has @defer or @stream
 	// (incremental.go).
 	inc *incPlan

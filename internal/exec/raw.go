@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -47,6 +49,16 @@ func (r *request) writeRaw(f *fieldPlan, p unsafe.Pointer) bool {
 	if b == nil {
 		return r.writeNull(f, f.def.Type.Kind == schema.NonNullRef, true)
 	}
+	if r.raw == nil {
+		r.raw = new(rawState)
+	}
+	key := rawMemoKey{unsafe.SliceData(b), len(b), f}
+	if seg, ok := r.raw.memo[key]; ok && len(r.buf)+int(seg.e-seg.s) <= r.e.maxResponse {
+		// The same bytes under the same field: written before, copied.
+		r.buf = append(r.buf, r.raw.arena[seg.s:seg.e]...)
+		return true
+	}
+	start, nerrs := len(r.buf), len(r.errs)
 	rd := schema.RawReader{B: b}
 	if !r.rawInner(f, f.def.Type, &rd) {
 		return false
@@ -54,7 +66,250 @@ func (r *request) writeRaw(f *fieldPlan, p unsafe.Pointer) bool {
 	if !rd.End() {
 		return r.rawMismatch(f, f.def.Type.String(), "data after the value")
 	}
+	if n := len(r.buf) - start; n <= rawMemoMax && len(r.errs) == nerrs && nerrs < r.e.maxErrors && len(r.raw.arena)+n <= rawArenaMax {
+		r.raw.remember(key, r.buf[start:])
+	}
 	return true
+}
+
+// An object shared by many parents (the user every post of an upstream
+// answer points to) is one RawJSON value handed to each: its output is
+// written once per request, and copied for the other parents. Only output
+// written without errors is kept, at most rawMemoMax bytes of it per
+// value and rawArenaMax in all.
+const (
+	rawMemoMax  = 4 << 10
+	rawArenaMax = 1 << 20
+)
+
+// rawState is the raw writer's per-request state, kept with a pooled
+// request.
+type rawState struct {
+	memo    map[rawMemoKey]rawSeg
+	arena   []byte
+	batches []rawBatch
+	parent  schema.RawJSON // the parent handed to a raw resolver
+	// starts, parents and ptrs are prepareRawBatches' storage, reused.
+	starts  []int
+	parents []schema.RawJSON
+	ptrs    []unsafe.Pointer
+}
+
+// rawMemoKey names a raw value (its bytes) written for a field.
+type rawMemoKey struct {
+	p *byte
+	n int
+	f *fieldPlan
+}
+
+// rawSeg is where a written value lies in rawState.arena.
+type rawSeg struct{ s, e int32 }
+
+// remember keeps out, the output of key.
+func (st *rawState) remember(key rawMemoKey, out []byte) {
+	if st.memo == nil {
+		st.memo = make(map[rawMemoKey]rawSeg)
+	}
+	s := len(st.arena)
+	st.arena = append(st.arena, out...)
+	st.memo[key] = rawSeg{int32(s), int32(len(st.arena))}
+}
+
+// reset empties st for the next request, dropping an arena grown large.
+func (st *rawState) reset() {
+	clear(st.memo)
+	if cap(st.arena) > 64<<10 {
+		st.arena = nil
+	}
+	st.arena = st.arena[:0]
+	clear(st.batches)
+	st.batches = st.batches[:0]
+	clear(st.parents)
+	clear(st.ptrs)
+	st.starts, st.parents, st.ptrs = st.starts[:0], st.parents[:0], st.ptrs[:0]
+	if cap(st.starts) > 4096 {
+		st.starts, st.parents, st.ptrs = nil, nil, nil
+	}
+}
+
+// rawBatch is the result of a raw batch field for the objects of one raw
+// list: the parents start at starts in the bytes at base.
+type rawBatch struct {
+	f      *fieldPlan
+	base   *byte
+	starts []int
+	res    unsafe.Pointer
+	size   uintptr
+	errs   []error
+}
+
+// prepareRawBatches calls, once for every object of the JSON array at
+// rd (a list of objects of the selection op), each raw batch field of op,
+// and keeps the results for rawResolved.
+func (r *request) prepareRawBatches(op *objectPlan, rd schema.RawReader) {
+	var fields []*fieldPlan
+	for _, sf := range op.fields {
+		if sf.kind == kindModel && sf.def != nil && sf.def.RawBatch != nil && (sf.conds == nil || included(sf.conds, r.vars)) {
+			fields = append(fields, sf)
+		}
+	}
+	if len(fields) == 0 || rd.Peek() != '[' {
+		return
+	}
+	if r.raw == nil {
+		r.raw = new(rawState)
+	}
+	rd.I++
+	st := r.raw
+	parents, first := st.parents[:0], len(st.starts)
+	for rd.Peek() != ']' {
+		s := rd.I
+		isObj := rd.Peek() == '{'
+		if rd.Skip() != nil {
+			return // the writer reports the malformed text
+		}
+		if isObj {
+			parents = append(parents, schema.RawJSON(rd.B[s:rd.I:rd.I]))
+			st.starts = append(st.starts, s)
+		}
+		if rd.Peek() == ',' {
+			rd.I++
+		} else if rd.Peek() != ']' {
+			return
+		}
+	}
+	st.parents = parents
+	if len(parents) == 0 {
+		return
+	}
+	starts := st.starts[first:len(st.starts):len(st.starts)]
+	ptrs := st.ptrs[:0]
+	for i := range parents {
+		ptrs = append(ptrs, unsafe.Pointer(&parents[i]))
+	}
+	st.ptrs = ptrs
+	base := unsafe.SliceData(rd.B)
+	for _, sf := range fields {
+		b := rawBatch{f: sf, base: base, starts: starts}
+		if args, err := r.rawArgs(sf); err != nil {
+			b.errs = []error{err}
+		} else {
+			b.res, b.size, b.errs = r.rawBatchCall(sf, ptrs, args)
+		}
+		r.raw.batches = append(r.raw.batches, b)
+	}
+}
+
+// rawArgs returns the arguments of sf, as resolveInner computes them.
+func (r *request) rawArgs(sf *fieldPlan) (unsafe.Pointer, error) {
+	if sf.argsErr != nil {
+		return nil, argumentError{sf.argsErr}
+	}
+	if !sf.dynArgs {
+		return sf.args, nil
+	}
+	vals, err := r.e.coerce.Arguments(sf.ast.Definition.Arguments, sf.ast.Arguments, r.vars)
+	var args unsafe.Pointer
+	if err == nil {
+		args, err = sf.def.NewArgs(vals)
+	}
+	if err != nil {
+		return nil, argumentError{err}
+	}
+	return args, nil
+}
+
+// rawBatchCall runs the raw batch resolver of sf, turning a panic into
+// errPanic for every parent.
+func (r *request) rawBatchCall(sf *fieldPlan, parents []unsafe.Pointer, args unsafe.Pointer) (res unsafe.Pointer, size uintptr, errs []error) {
+	ctx := r.fieldContext(sf)
+	defer func() {
+		if v := recover(); v != nil {
+			stack := debug.Stack()
+			r.logFieldError("graphql: batch resolver panicked", "field", sf.parent+"."+sf.name, "panic", v, "stack", string(stack))
+			r.e.panicked(ctx, v, stack)
+			res, errs = nil, []error{errPanic}
+		}
+	}()
+	if r.over() {
+		return nil, 0, []error{r.ctx.Err()}
+	}
+	return sf.def.RawBatch(ctx, parents, args)
+}
+
+// rawResolved resolves sf, a field declared with RawFieldFunc or
+// RawBatchFieldFunc, for the raw object b[s:e], and writes its value.
+func (r *request) rawResolved(sf *fieldPlan, b []byte, s, e int) bool {
+	// The resolvers read the parent at once (schemadef's wrappers copy
+	// it), so one slot per request serves every call.
+	r.raw.parent = schema.RawJSON(b[s:e:e])
+	var p unsafe.Pointer
+	var err error
+	if sf.def.RawBatch != nil {
+		p, err = r.rawBatchResult(sf, b, s, &r.raw.parent)
+	} else if args, aerr := r.rawArgs(sf); aerr != nil {
+		err = aerr
+	} else {
+		p, err = r.rawCall(sf, &r.raw.parent, args)
+	}
+	r.raw.parent = nil
+	if r.sink != nil {
+		for _, a := range r.sink.take() {
+			r.addError(r.resolverError(sf, a))
+		}
+	}
+	return r.writeFieldValue(sf, sf.def.Out, p, err)
+}
+
+// rawBatchResult finds the value of the raw batch field sf for the object
+// starting at s in b among the prepared batches, or resolves it alone.
+func (r *request) rawBatchResult(sf *fieldPlan, b []byte, s int, parent *schema.RawJSON) (unsafe.Pointer, error) {
+	base := unsafe.SliceData(b)
+	for i := range r.raw.batches { // r.raw is set: writeRaw set it
+		rb := &r.raw.batches[i]
+		if rb.f != sf || rb.base != base {
+			continue
+		}
+		j, found := slices.BinarySearch(rb.starts, s)
+		if !found {
+			continue
+		}
+		switch {
+		case len(rb.errs) == 1 && (len(rb.starts) != 1 || rb.errs[0] != nil):
+			return nil, rb.errs[0]
+		case len(rb.errs) == len(rb.starts) && rb.errs[j] != nil:
+			return nil, rb.errs[j]
+		case rb.res == nil:
+			return nil, nil
+		}
+		return unsafe.Add(rb.res, uintptr(j)*rb.size), nil
+	}
+	args, err := r.rawArgs(sf)
+	if err != nil {
+		return nil, err
+	}
+	res, _, errs := r.rawBatchCall(sf, []unsafe.Pointer{unsafe.Pointer(parent)}, args)
+	if len(errs) > 0 && errs[0] != nil {
+		return nil, errs[0]
+	}
+	return res, nil
+}
+
+// rawCall runs the raw resolver of sf, turning a panic into errPanic.
+func (r *request) rawCall(sf *fieldPlan, parent *schema.RawJSON, args unsafe.Pointer) (p unsafe.Pointer, err error) {
+	ctx := r.fieldContext(sf)
+	defer func() {
+		if v := recover(); v != nil {
+			stack := debug.Stack()
+			r.logFieldError("graphql: resolver panicked", "field", sf.parent+"."+sf.name, "panic", v, "stack", string(stack))
+			r.e.panicked(ctx, v, stack)
+			p, err = nil, errPanic
+		}
+	}()
+	if r.over() {
+		return nil, r.ctx.Err()
+	}
+	return sf.def.RawResolve(ctx, unsafe.Pointer(parent), args)
 }
 
 // rawValue writes the value at rd of type ref, writing null in place of
@@ -199,6 +454,16 @@ func (r *request) rawList(f *fieldPlan, ref *schema.TypeRef, rd *schema.RawReade
 	if rd.Peek() != '[' {
 		return r.rawMismatch(f, ref.String(), "not a list")
 	}
+	if t := ref.OfType; t != nil {
+		if t.Kind == schema.NonNullRef {
+			t = t.OfType
+		}
+		if t.Kind == schema.NamedRef && t.Named.Kind == schema.ObjectKind {
+			if op := f.sub.forType(t.Named.Name); op != nil {
+				r.prepareRawBatches(op, *rd)
+			}
+		}
+	}
 	rd.I++
 	r.buf = append(r.buf, '[')
 	if rd.Peek() == ']' {
@@ -238,6 +503,7 @@ func (r *request) rawObject(f *fieldPlan, typeName string, op *objectPlan, rd *s
 	if rd.Peek() != '{' {
 		return r.rawMismatch(f, typeName, "not an object")
 	}
+	objStart := rd.I
 	var spanBuf [16]rawSpan
 	spans := spanBuf[:0]
 	if len(op.fields) > len(spanBuf) {
@@ -250,6 +516,7 @@ func (r *request) rawObject(f *fieldPlan, typeName string, op *objectPlan, rd *s
 	if !r.rawMembers(rd, op, spans) {
 		return r.rawMismatch(f, typeName, "malformed JSON")
 	}
+	objEnd := rd.I
 	r.buf = append(r.buf, '{')
 	first := true
 	for i, sf := range op.fields {
@@ -270,13 +537,20 @@ func (r *request) rawObject(f *fieldPlan, typeName string, op *objectPlan, rd *s
 			ok = true
 		case sf.kind != kindModel || sf.def == nil:
 			ok = r.rawMismatch(sf, typeName, "a field that raw JSON cannot serve")
-		case len(r.buf) > r.e.maxResponse && r.overResponseBudget(sf):
+		case len(r.buf) > r.limit && r.overResponseBudget(sf):
 			ok = r.writeNull(sf, sf.def.Type.Kind == schema.NonNullRef, false)
+		case sf.def.RawResolve != nil || sf.def.RawBatch != nil:
+			ok = r.rawResolved(sf, rd.B, objStart, objEnd)
 		case spans[i].s < 0:
 			ok = r.writeNull(sf, sf.def.Type.Kind == schema.NonNullRef, true)
 		default:
-			sub := schema.RawReader{B: rd.B[:spans[i].e], I: int(spans[i].s)}
-			ok = r.rawValue(sf, sf.def.Type, &sub)
+			// rd reads the member's value, then the object again: a
+			// reader of its own would be moved to the heap (the writer
+			// is recursive), one allocation per field.
+			b, at := rd.B, rd.I
+			rd.B, rd.I = b[:spans[i].e], int(spans[i].s)
+			ok = r.rawValue(sf, sf.def.Type, rd)
+			rd.B, rd.I = b, at
 		}
 		r.path = r.path[:len(r.path)-1]
 		if !ok {

@@ -54,7 +54,7 @@ func (r *request) writeFields(op *objectPlan, typeName string, obj unsafe.Pointe
 		} else {
 			r.buf = append(r.buf, f.keyJSON...)
 		}
-		if f.fast && r.slow == 0 && len(r.buf) <= r.e.maxResponse {
+		if f.fast && r.slow == 0 && len(r.buf) <= r.limit {
 			// The fast writer needs no path: one is pushed only if it
 			// gives up.
 			if p := r.plainValue(f, obj, pre, i); p != nil {
@@ -113,7 +113,7 @@ func (r *request) plainValue(f *fieldPlan, obj unsafe.Pointer, pre []prefetched,
 // writeModelField resolves f on obj (or takes its prefetched value) and
 // writes the value.
 func (r *request) writeModelField(f *fieldPlan, obj unsafe.Pointer, pre *prefetched) bool {
-	if len(r.buf) > r.e.maxResponse && r.overResponseBudget(f) {
+	if len(r.buf) > r.limit && r.overResponseBudget(f) {
 		return r.writeNull(f, f.def.Out.NonNull, false)
 	}
 	var p unsafe.Pointer

@@ -1,9 +1,13 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -25,6 +29,9 @@ type Stream struct {
 	field  *fieldPlan
 	events schema.Events
 	queue  *schema.Queue
+	// share, when set, is the operation's answers by event, shared by
+	// its subscribers (the selection reads the event and nothing else).
+	share *eventShare
 }
 
 // Subscribe starts the source stream of the subscription operation o with
@@ -63,7 +70,7 @@ func (e *Engine) SubscribeReporting(ctx context.Context, o *Operation, vars map[
 	s := &Stream{e: e, op: o, vars: vars, index: index, field: o.root.object.fields[index]}
 	r := requestPool.Get().(*request)
 	defer r.release()
-	r.e, r.ctx, r.vars = e, ctx, vars
+	r.e, r.ctx, r.vars, r.limit = e, ctx, vars, e.maxResponse
 	r.watch(ctx)
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
 	src, err := s.start(r)
@@ -71,6 +78,7 @@ func (e *Engine) SubscribeReporting(ctx context.Context, o *Operation, vars map[
 		return fail(r.resolverError(s.field, err))
 	}
 	s.events, s.queue = src.Next, src.Queue
+	s.share = o.eventShare(s.field)
 	return s, buf
 }
 
@@ -128,9 +136,134 @@ func (s *Stream) Execute(ctx context.Context, event unsafe.Pointer, buf []byte) 
 // ExecuteReporting is Execute that also appends the response's errors,
 // as values, to *errs when errs is not nil (see Engine.RunReporting).
 func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) []byte {
+	sh := s.share
+	if sh == nil || event == nil {
+		out, _ := s.execute(ctx, event, buf, errs)
+		return out
+	}
+	bits := unsafe.Slice((*byte)(event), sh.size)
+	if ans := sh.lookup(bits, s.vars); ans != nil {
+		return append(buf, ans...)
+	}
+	start := len(buf)
+	out, hasErrors := s.execute(ctx, event, buf, errs)
+	if !hasErrors {
+		sh.store(bits, s.vars, out[start:])
+	}
+	return out
+}
+
+// execute executes the selection against event.
+func (s *Stream) execute(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) ([]byte, bool) {
 	pre := make([]prefetched, len(s.op.root.object.fields))
 	p, err := s.field.def.Resolve(ctx, event, nil)
 	pre[s.index] = prefetched{ptr: p, err: err, set: true}
-	out, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil, errs)
-	return out
+	out, hasErrors, _ := s.e.run(ctx, s.op, s.vars, pre, buf, nil, errs, s.e.maxResponse)
+	return out, hasErrors
+}
+
+// Fan-out: one event delivered to many subscribers of the same operation
+// is encoded once. When the selection below the subscribed field reads
+// the event's own fields only (no resolver, middleware or abstract type:
+// nothing that could differ from one subscriber to the next), the answer
+// depends on the event and the variables alone; the operation keeps its
+// last answers by event (the event's bytes: the copies a pubsub fan-out
+// sends every subscriber are equal) and variables, and each further
+// subscriber copies the answer. Answers with errors are not kept.
+
+const (
+	// eventShareSlots is how many events' answers an operation keeps.
+	eventShareSlots = 4
+	// eventShareMax bounds the answer kept per event.
+	eventShareMax = 64 << 10
+)
+
+// eventShare is an operation's answers by event.
+type eventShare struct {
+	size  uintptr // bytes of one event
+	mu    sync.Mutex
+	slots [eventShareSlots]eventAnswer
+	next  int
+	// encoded counts the answers encoded rather than copied (tests).
+	encoded atomic.Int64
+}
+
+type eventAnswer struct {
+	bits []byte
+	vars map[string]any
+	ans  []byte
+}
+
+// lookup returns the answer kept for the event bits with vars, or nil.
+func (sh *eventShare) lookup(bits []byte, vars map[string]any) []byte {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for i := range sh.slots {
+		a := &sh.slots[i]
+		if a.ans != nil && bytes.Equal(a.bits, bits) && sameVars(a.vars, vars) {
+			return a.ans
+		}
+	}
+	return nil
+}
+
+// store keeps ans, the answer to the event bits with vars.
+func (sh *eventShare) store(bits []byte, vars map[string]any, ans []byte) {
+	sh.encoded.Add(1)
+	if len(ans) > eventShareMax {
+		return
+	}
+	a := eventAnswer{bits: bytes.Clone(bits), vars: vars, ans: bytes.Clone(ans)}
+	sh.mu.Lock()
+	sh.slots[sh.next] = a
+	sh.next = (sh.next + 1) % eventShareSlots
+	sh.mu.Unlock()
+}
+
+func sameVars(a, b map[string]any) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// eventShare returns the operation's answers by event when the selection
+// below the subscription field f reads the event alone, else nil.
+func (o *Operation) eventShare(f *fieldPlan) *eventShare {
+	if sh := o.events.Load(); sh != nil {
+		return sh
+	}
+	if o.eventsImpure.Load() {
+		return nil
+	}
+	size := f.def.ValueSize()
+	if f.mw != nil || size == 0 || !pureSelection(f.sub, 0) {
+		o.eventsImpure.Store(true)
+		return nil
+	}
+	o.events.CompareAndSwap(nil, &eventShare{size: size})
+	return o.events.Load()
+}
+
+// pureSelection reports whether sp reads plain struct fields only (and
+// __typename), down to its leaves.
+func pureSelection(sp *selectionPlan, depth int) bool {
+	if sp == nil {
+		return true
+	}
+	if sp.object == nil || depth > 64 {
+		return false // an abstract type resolves its concrete type with code
+	}
+	for _, f := range sp.object.fields {
+		switch {
+		case f.kind == kindTypename:
+		case f.kind == kindModel && f.def != nil && f.def.Resolve == nil && f.def.Batch == nil && f.mw == nil:
+			if !pureSelection(f.sub, depth+1) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -40,6 +40,15 @@ const (
 	ShuttingDown          = "SHUTTING_DOWN"
 	MethodNotAllowed      = "METHOD_NOT_ALLOWED"
 
+	UploadMalformed          = "UPLOAD_MALFORMED"
+	UploadInvalidMapPath     = "UPLOAD_INVALID_MAP_PATH"
+	UploadOperationsTooDeep  = "UPLOAD_OPERATIONS_TOO_DEEP"
+	UploadOperationsTooLarge = "UPLOAD_OPERATIONS_TOO_LARGE"
+	UploadFileTooLarge       = "UPLOAD_FILE_TOO_LARGE"
+	UploadTooManyFiles       = "UPLOAD_TOO_MANY_FILES"
+	UploadTooManyParts       = "UPLOAD_TOO_MANY_PARTS"
+	UploadTooManyMapPaths    = "UPLOAD_TOO_MANY_MAP_PATHS"
+
 	PersistedQueryNotFound            = "PERSISTED_QUERY_NOT_FOUND"
 	PersistedQueryNotSupported        = "PERSISTED_QUERY_NOT_SUPPORTED"
 	PersistedQueryNotAllowed          = "PERSISTED_QUERY_NOT_ALLOWED"

@@ -55,6 +55,9 @@ func DecodeBatch(raw *RawRequest, max int) ([]BatchItem, *Error) {
 	items := make([]BatchItem, len(elems))
 	for i, e := range elems {
 		items[i].Req, items[i].Err = decodePost(e, nil, raw.Texts)
+		if items[i].Err == nil && raw.Attach != nil {
+			items[i].Err = raw.Attach(i, items[i].Req.Variables)
+		}
 	}
 	return items, nil
 }

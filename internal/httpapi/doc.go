@@ -38,6 +38,11 @@ type RawRequest struct {
 	// answers it after admitting the request through its door, so hooks,
 	// the access log and metrics see it.
 	Refusal *Error
+	// Attach, when not nil, runs on the variables of each decoded
+	// request (op is its index in a batch, -1 for a single request): a
+	// multipart request puts its files there. An error refuses the
+	// request (the batch item).
+	Attach func(op int, vars map[string]any) *Error
 }
 
 // Response is what the pipeline answers: adapters copy it to the wire,

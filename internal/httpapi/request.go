@@ -65,7 +65,11 @@ func Decode(raw *RawRequest) (Request, *Error) {
 		if err := checkContentType(raw.ContentType); err != nil {
 			return Request{}, err
 		}
-		return decodePost(raw.Body, raw.Scratch, raw.Texts)
+		req, e := decodePost(raw.Body, raw.Scratch, raw.Texts)
+		if e == nil && raw.Attach != nil {
+			e = raw.Attach(-1, req.Variables)
+		}
+		return req, e
 	}
 	return Request{}, &Error{
 		Status: http.StatusMethodNotAllowed,

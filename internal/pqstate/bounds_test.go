@@ -34,8 +34,8 @@ func TestRegisterSkipsLargeQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	small, large := "{ a }", "{ a }"+strings.Repeat(" ", 100)
-	p.Register(ctx, p.Hash(small), small)
-	p.Register(ctx, p.Hash(large), large)
+	p.Register(ctx, "", p.Hash(small), small)
+	p.Register(ctx, "", p.Hash(large), large)
 	if _, ok, _ := store.Get(ctx, p.Hash(small)); !ok {
 		t.Error("the small query was not stored")
 	}

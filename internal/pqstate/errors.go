@@ -81,10 +81,19 @@ func errNotFound(hash string) *Error {
 	return e
 }
 
+// maxEchoedHash is the longest hash or documentId a refusal echoes in
+// its extensions (a SHA-512 in hex): a client's longer id is not sent
+// back, so a large one does not make a large answer.
+const maxEchoedHash = 128
+
 func errNotAllowed(hash string) *Error {
 	hash = strings.Clone(hash)
+	var ext map[string]any
+	if len(hash) <= maxEchoedHash {
+		ext = map[string]any{"hash": hash}
+	}
 	return newError(http.StatusForbidden, gqlerr.PersistedQueryNotAllowed, "Persisted query not in safelist",
-		map[string]any{"hash": hash}, &persisted.PersistedQueryNotAllowedError{Hash: hash})
+		ext, &persisted.PersistedQueryNotAllowedError{Hash: hash})
 }
 
 func errHashMismatch(provided, computed string) *Error {

@@ -40,6 +40,9 @@ type PersistedQueries struct {
 	// shares the request's memory is handed to them as it is, and copied
 	// for any other store.
 	keepsNoHash bool
+	// registered limits the registrations of each client address (nil:
+	// unlimited).
+	registered *registrations
 }
 
 // New checks opts, fills in the defaults and returns the PersistedQueries
@@ -98,6 +101,9 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 	if opts.MaxQueryBytes == 0 {
 		opts.MaxQueryBytes = persisted.DefaultMaxQueryBytes
 	}
+	if opts.RegistrationsPerMinute == 0 {
+		opts.RegistrationsPerMinute = persisted.DefaultRegistrationsPerMinute
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -131,6 +137,9 @@ func New(opts persisted.Options) (*PersistedQueries, error) {
 	if p.sha512 {
 		p.hashKey = sha512Key
 	}
+	if opts.RegistrationsPerMinute > 0 && !p.safelist {
+		p.registered = newRegistrations(opts.RegistrationsPerMinute)
+	}
 	n := p.hashLen
 	p.malformedHash = map[string]string{
 		sha256Key: fmt.Sprintf("extensions.persistedQuery.%s must be a %s hash: %d hex digits", sha256Key, p.algorithm, n),
@@ -149,13 +158,18 @@ func (p *PersistedQueries) Hash(query string) string { return persisted.Hash(p.a
 // validated it and checked its limits. A store failure is logged and
 // skipped: the request goes on. A query over Options.MaxQueryBytes is not
 // stored. In Safelist mode it does nothing.
-func (p *PersistedQueries) Register(ctx context.Context, hash, query string) {
+func (p *PersistedQueries) Register(ctx context.Context, client, hash, query string) {
 	if p.safelist {
 		return
 	}
 	if len(query) > p.maxQueryBytes {
 		p.logger.DebugContext(ctx, "persisted: query too large to register; it runs but is not stored",
 			slog.String("hash", hash), slog.Int("bytes", len(query)), slog.Int("maxQueryBytes", p.maxQueryBytes))
+		return
+	}
+	if p.registered != nil && !p.registered.allow(client) {
+		p.logger.DebugContext(ctx, "persisted: the client registers too many queries; this one runs but is not stored",
+			slog.String("hash", hash), slog.String("client", client), slog.Int("registrationsPerMinute", p.opts.RegistrationsPerMinute))
 		return
 	}
 	hash = strings.Clone(hash) // it may share the request's memory (see Resolution.Hash)

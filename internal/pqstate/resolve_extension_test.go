@@ -61,7 +61,7 @@ func TestResolveExtensionMatchesResolve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p.Register(context.Background(), persisted.Hash(alg, qHero), qHero)
+			p.Register(context.Background(), "", persisted.Hash(alg, qHero), qHero)
 			for _, ext := range exts {
 				for _, query := range []string{"", qHero, qUnlist} {
 					for _, isGet := range []bool{false, true} {

@@ -329,7 +329,7 @@ func TestRegister(t *testing.T) {
 	t.Run("APQ stores the query", func(t *testing.T) {
 		s, _ := persisted.NewMemoryStore(4)
 		p, _ := New(persisted.Options{Store: s})
-		p.Register(context.Background(), hHero, qHero)
+		p.Register(context.Background(), "", hHero, qHero)
 		res, err := p.Resolve(context.Background(), false, "", pqExt(sha256Key, hHero))
 		if err != nil || res.Query != qHero {
 			t.Fatalf("after Register, Resolve = %+v, %v; want the stored query", res, err)
@@ -339,7 +339,7 @@ func TestRegister(t *testing.T) {
 		logger, logs := newTestLogger()
 		s := &failingStore{err: errStoreDown}
 		p, _ := New(persisted.Options{Store: s, Logger: logger})
-		p.Register(context.Background(), hHero, qHero)
+		p.Register(context.Background(), "", hHero, qHero)
 		if s.sets != 1 || !strings.Contains(logs.String(), "it was not registered") || !strings.Contains(logs.String(), hHero) {
 			t.Errorf("sets = %d, log = %q; want one Set and a warning naming the hash", s.sets, logs.String())
 		}
@@ -347,7 +347,7 @@ func TestRegister(t *testing.T) {
 	t.Run("safelist never writes", func(t *testing.T) {
 		s := &failingStore{err: errStoreDown}
 		p, _ := New(persisted.Options{Mode: persisted.Safelist, Store: s})
-		p.Register(context.Background(), hHero, qHero)
+		p.Register(context.Background(), "", hHero, qHero)
 		if s.sets != 0 {
 			t.Errorf("Set called %d times in safelist mode, want 0", s.sets)
 		}

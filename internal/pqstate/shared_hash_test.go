@@ -77,7 +77,7 @@ func TestHashSharingTheRequestIsCopiedWhereKept(t *testing.T) {
 	if err != nil || !res.Register {
 		t.Fatalf("res = %+v, err = %v, want a registration", res, err)
 	}
-	p.Register(ctx, res.Hash, qHero)
+	p.Register(ctx, "", res.Hash, qHero)
 	scribble(buf)
 	if q, ok := store.queries[hHero]; !ok || q != qHero {
 		t.Fatalf("store holds %v after the request's memory changed, want %s under %s", store.queries, qHero, hHero)

@@ -199,6 +199,13 @@ func (bc *build) deriveIn(gt reflect.Type) (*TypeRef, error) {
 		if gt == timeType {
 			return nonNull(named(bc.dateTime())), nil
 		}
+		if gt == uploadType {
+			t, err := bc.upload()
+			if err != nil {
+				return nil, err
+			}
+			return nonNull(named(t)), nil
+		}
 		ti, err := bc.autoInput(gt)
 		if err != nil {
 			return nil, err

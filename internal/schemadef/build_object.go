@@ -149,6 +149,8 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		Concurrent:        fd.opts.concurrent,
 		Resolve:           fd.resolve,
 		Batch:             fd.batch,
+		RawResolve:        fd.rawResolve,
+		RawBatch:          fd.rawBatch,
 		Subscribe:         fd.subscribe,
 		Directives:        fd.opts.directives,
 	}

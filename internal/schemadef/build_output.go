@@ -41,6 +41,12 @@ func (bc *build) refFromParsed(p *parsedRef) (*TypeRef, error) {
 			bc.dateTime()
 			ti = bc.names[p.name]
 		}
+		if ti == nil && p.name == uploadScalar {
+			if _, err := bc.upload(); err != nil {
+				return nil, err
+			}
+			ti = bc.names[p.name]
+		}
 		if ti == nil {
 			return nil, fmt.Errorf("unknown type %q", p.name)
 		}
@@ -145,6 +151,9 @@ func (bc *build) deriveOut(gt reflect.Type) (*TypeRef, error) {
 	case reflect.Struct:
 		if gt == timeType {
 			return nonNull(named(bc.dateTime())), nil
+		}
+		if gt == uploadType {
+			return nil, fmt.Errorf("Upload is an input-only scalar: a field cannot return schema.Upload")
 		}
 		ti, err := bc.autoObject(gt)
 		if err != nil {

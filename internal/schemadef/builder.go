@@ -105,6 +105,11 @@ type fieldDecl struct {
 	newArgs func() unsafe.Pointer // allocates a zero argument struct
 	nilFunc bool                  // the declared Go function was nil
 	batch   BatchResolver         // batch fields (BatchFieldFunc)
+	// rawResolve and rawBatch resolve the field for a parent written
+	// from raw JSON (RawFieldFunc, RawBatchFieldFunc): parent points to
+	// a RawJSON.
+	rawResolve Resolver
+	rawBatch   BatchResolver
 	// subscribe starts the event stream of a Subscription root field.
 	subscribe Subscriber
 }

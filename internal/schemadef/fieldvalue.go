@@ -69,3 +69,12 @@ func (f *Field) FromValue(v any) (unsafe.Pointer, error) {
 func basicKind(k reflect.Kind) bool {
 	return k >= reflect.Bool && k <= reflect.Complex128 || k == reflect.String
 }
+
+// ValueSize is the size in bytes of the field's Go value (of a
+// Subscription field: of one event).
+func (f *Field) ValueSize() uintptr {
+	if f.value.t == nil {
+		return 0
+	}
+	return f.value.t.Size()
+}

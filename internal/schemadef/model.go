@@ -172,6 +172,12 @@ type Field struct {
 	// nil, one error per parent, or one error for all. Resolve then calls
 	// it with a single parent.
 	Batch BatchResolver
+	// RawResolve and RawBatch, when set, resolve the field for a parent
+	// object the executor writes from RawJSON: parent (each of parents)
+	// points to a RawJSON holding the object's bytes (RawFieldFunc,
+	// RawBatchFieldFunc). Resolve and Batch serve Go parents.
+	RawResolve Resolver
+	RawBatch   BatchResolver
 	// Subscribe starts the event stream of a Subscription root field; nil
 	// for every other field. Each event is then passed as the parent to
 	// Resolve, which returns the field's value for that event.

@@ -2,11 +2,13 @@ package schemadef
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // RawJSON is a JSON value as bytes, returned by a resolver instead of Go
@@ -371,3 +373,144 @@ func (rd *RawReader) end() error {
 
 // End reports whether only white space follows.
 func (rd *RawReader) End() bool { return rd.end() == nil }
+
+// Resolvers with a raw parent.
+//
+// RawFieldFunc and RawBatchFieldFunc declare a field whose resolver reads
+// its parent as raw JSON. When the parent object was written from
+// RawJSON (an upstream answer), the executor hands the resolver the
+// object's bytes as they are: it can read the members it needs (a
+// userId) without decoding the rest. When the parent is a Go value, it
+// is encoded with encoding/json first, so the field works under either.
+
+// RawFieldFunc adds to obj a field resolved from the parent's raw JSON.
+func RawFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(context.Context, RawJSON, A) (R, error), opts ...Option) {
+	if fn == nil {
+		obj.decl.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), nil, nil, true)
+		return
+	}
+	raw, _ := compile(func(ctx context.Context, parent, args unsafe.Pointer) (R, error) {
+		var a A
+		if args != nil {
+			a = *(*A)(args)
+		}
+		return fn(ctx, *(*RawJSON)(parent), a)
+	})
+	boxed, _ := compile(func(ctx context.Context, parent, args unsafe.Pointer) (R, error) {
+		b, err := json.Marshal((*T)(parent))
+		if err != nil {
+			var zero R
+			return zero, fmt.Errorf("encoding the parent of %s as JSON: %w", name, err)
+		}
+		var a A
+		if args != nil {
+			a = *(*A)(args)
+		}
+		return fn(ctx, RawJSON(b), a)
+	})
+	obj.decl.add(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), boxed, nil, false)
+	obj.decl.fields[len(obj.decl.fields)-1].rawResolve = raw
+}
+
+// RawFieldFuncNoArgs is RawFieldFunc for a field without arguments.
+func RawFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.Context, RawJSON) (R, error), opts ...Option) {
+	var wrapped func(context.Context, RawJSON, struct{}) (R, error)
+	if fn != nil {
+		wrapped = func(ctx context.Context, parent RawJSON, _ struct{}) (R, error) { return fn(ctx, parent) }
+	}
+	RawFieldFunc(obj, name, wrapped, opts...)
+	fd := obj.decl.fields[len(obj.decl.fields)-1]
+	fd.argType, fd.newArgs = nil, nil
+}
+
+// RawBatchFieldFunc adds to obj a batch field resolved from the raw JSON
+// of its parents: one call for every parent of a raw list (the objects of
+// one RawJSON array), or of the level when the parents are Go values.
+func RawBatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(context.Context, []RawJSON, A) ([]R, []error), opts ...Option) {
+	var batch, raw BatchResolver
+	if fn != nil {
+		raw = compileBatch(func(ctx context.Context, parents []*RawJSON, args unsafe.Pointer) ([]R, []error) {
+			var a A
+			if args != nil {
+				a = *(*A)(args)
+			}
+			ps := make([]RawJSON, len(parents))
+			for i, p := range parents {
+				ps[i] = *p
+			}
+			return fn(ctx, ps, a)
+		})
+		batch = compileBatch(func(ctx context.Context, parents []*T, args unsafe.Pointer) ([]R, []error) {
+			var a A
+			if args != nil {
+				a = *(*A)(args)
+			}
+			ps := make([]RawJSON, len(parents))
+			for i, p := range parents {
+				b, err := json.Marshal(p)
+				if err != nil {
+					return nil, []error{fmt.Errorf("encoding a parent of %s as JSON: %w", name, err)}
+				}
+				ps[i] = b
+			}
+			return fn(ctx, ps, a)
+		})
+	}
+	obj.decl.addBatch(name, opts, reflect.TypeFor[A](), newOf[A], reflect.TypeFor[R](), batch)
+	obj.decl.fields[len(obj.decl.fields)-1].rawBatch = raw
+}
+
+// RawBatchFieldFuncNoArgs is RawBatchFieldFunc for a field without
+// arguments.
+func RawBatchFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.Context, []RawJSON) ([]R, []error), opts ...Option) {
+	var wrapped func(context.Context, []RawJSON, struct{}) ([]R, []error)
+	if fn != nil {
+		wrapped = func(ctx context.Context, parents []RawJSON, _ struct{}) ([]R, []error) { return fn(ctx, parents) }
+	}
+	RawBatchFieldFunc(obj, name, wrapped, opts...)
+	fd := obj.decl.fields[len(obj.decl.fields)-1]
+	fd.argType, fd.newArgs = nil, nil
+}
+
+// RawMember returns the value of the member key of the JSON object b
+// without decoding it or the other members (nil when b is not an object
+// or has no such member; of repeated keys the last counts).
+func RawMember(b RawJSON, key string) RawJSON {
+	rd := RawReader{B: b}
+	if rd.Peek() != '{' {
+		return nil
+	}
+	rd.I++
+	var found RawJSON
+	if rd.Peek() == '}' {
+		return nil
+	}
+	for {
+		rd.WS()
+		raw, plain, err := rd.String()
+		if err != nil || rd.Peek() != ':' {
+			return nil
+		}
+		rd.I++
+		rd.WS()
+		s := rd.I
+		if rd.Skip() != nil {
+			return nil
+		}
+		if plain && string(raw) == key {
+			found = b[s:rd.I:rd.I]
+		} else if !plain {
+			if k, err := RawKey(raw, plain); err == nil && k == key {
+				found = b[s:rd.I:rd.I]
+			}
+		}
+		switch rd.Peek() {
+		case ',':
+			rd.I++
+		case '}':
+			return found
+		default:
+			return nil
+		}
+	}
+}

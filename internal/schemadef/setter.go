@@ -204,6 +204,10 @@ func builtinSetter(name string, gt reflect.Type) setter {
 		if gt == timeType {
 			return dateTimeSet
 		}
+	case uploadScalar:
+		if gt == uploadType {
+			return uploadSet
+		}
 	}
 	return nil
 }

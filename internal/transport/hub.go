@@ -12,6 +12,7 @@ import (
 // that must be told of shutdown.
 type Hub struct {
 	maxConns, maxSubs int
+	budget            Budget
 
 	mu      sync.Mutex
 	conns   int
@@ -20,6 +21,31 @@ type Hub struct {
 	closed  bool
 	closers map[Closer]struct{}
 }
+
+// Budget holds the bytes the transports keep for their clients until
+// written: an answer or a payload built and waiting for a client to take
+// it (the router's MaxBufferedBytes, shared with plain HTTP).
+type Budget interface {
+	// Hold reserves body's bytes and returns what to send: body, or an
+	// answer refusing it (SERVER_BUSY) when the budget cannot hold it;
+	// release gives the bytes back once sent or dropped.
+	Hold(body []byte) (send []byte, release func())
+}
+
+// SetBudget makes b hold what the transports keep for their clients; set
+// it before the hub serves.
+func (h *Hub) SetBudget(b Budget) { h.budget = b }
+
+// Hold reserves body in the hub's budget (see Budget.Hold); without one
+// every body passes.
+func (h *Hub) Hold(body []byte) (send []byte, release func()) {
+	if h.budget == nil {
+		return body, noRelease
+	}
+	return h.budget.Hold(body)
+}
+
+func noRelease() {}
 
 // Closer is a connection the hub tells of shutdown: Shutdown completes
 // its operations and closes it; it must not block the hub (run the work

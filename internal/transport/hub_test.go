@@ -41,3 +41,37 @@ func TestHubBoundsAndShutdown(t *testing.T) {
 		t.Fatal("a connection accepted after shutdown")
 	}
 }
+
+type halfBudget struct{ held int }
+
+func (b *halfBudget) Hold(body []byte) ([]byte, func()) {
+	if len(body) > 4 {
+		return []byte("busy"), func() {}
+	}
+	b.held += len(body)
+	return body, func() { b.held -= len(body) }
+}
+
+// TestHubHold: without a budget every body passes; with one, the budget
+// decides and the release gives the bytes back.
+func TestHubHold(t *testing.T) {
+	h := NewHub(1, 1)
+	if send, release := h.Hold([]byte("large body")); string(send) != "large body" {
+		t.Fatalf("no budget: %q", send)
+	} else {
+		release()
+	}
+	b := &halfBudget{}
+	h.SetBudget(b)
+	if send, _ := h.Hold([]byte("large body")); string(send) != "busy" {
+		t.Fatalf("over the budget: %q", send)
+	}
+	send, release := h.Hold([]byte("ok"))
+	if string(send) != "ok" || b.held != 2 {
+		t.Fatalf("within: %q, held %d", send, b.held)
+	}
+	release()
+	if b.held != 0 {
+		t.Fatalf("after release: held %d", b.held)
+	}
+}

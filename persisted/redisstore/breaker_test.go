@@ -106,7 +106,7 @@ func TestBreakerWhileRedisIsDown(t *testing.T) {
 		if err != nil || res.Query != query {
 			t.Fatalf("registration request = %+v, %v; want the query to run", res, err)
 		}
-		p.Register(ctx, res.Hash, res.Query)
+		p.Register(ctx, "", res.Hash, res.Query)
 	}
 	if got := counter.n.Load(); got != sent {
 		t.Fatalf("%d commands reached Redis with the breaker open, want 0", got-sent)
@@ -131,7 +131,7 @@ func TestBreakerWhileRedisIsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Register(ctx, res.Hash, res.Query)
+	p.Register(ctx, "", res.Hash, res.Query)
 	if res, err := p.Resolve(ctx, false, "", hashOnly); err != nil || res.Query != query {
 		t.Fatalf("hash-only request after recovery = %+v, %v", res, err)
 	}
@@ -155,7 +155,7 @@ func TestLargeQueriesNeverReachRedis(t *testing.T) {
 		if err != nil || !res.Register {
 			t.Fatalf("registration %d = %+v, %v", i, res, err)
 		}
-		p.Register(ctx, res.Hash, res.Query)
+		p.Register(ctx, "", res.Hash, res.Query)
 	}
 	if n, err := c.DBSize(ctx).Result(); n != 0 || err != nil {
 		t.Fatalf("DBSIZE = %d, %v; want no key for queries over MaxQueryBytes", n, err)

@@ -59,7 +59,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 		if err != nil || !res.Register {
 			t.Fatalf("registration request = %+v, %v", res, err)
 		}
-		apq.Register(ctx, res.Hash, res.Query)
+		apq.Register(ctx, "", res.Hash, res.Query)
 	}
 	hit := func(p *pqstate.PersistedQueries) {
 		t.Helper()
@@ -86,7 +86,7 @@ func TestRedisStoppedMidRun(t *testing.T) {
 		if err != nil || res.Query != query || !res.Register {
 			t.Fatalf("res = %+v, err = %v; want the query to run", res, err)
 		}
-		apq.Register(ctx, res.Hash, res.Query) // logged, not fatal
+		apq.Register(ctx, "", res.Hash, res.Query) // logged, not fatal
 	})
 	t.Run("APQ plain queries are untouched", func(t *testing.T) {
 		res, err := apq.Resolve(ctx, false, other, nil)

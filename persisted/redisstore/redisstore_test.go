@@ -108,7 +108,7 @@ func TestSharedBetweenInstances(t *testing.T) {
 	if err != nil || !res.Register {
 		t.Fatalf("registration request = %+v, %v", res, err)
 	}
-	first.Register(ctx, res.Hash, res.Query)
+	first.Register(ctx, "", res.Hash, res.Query)
 
 	res, err = second.Resolve(ctx, false, "", hashOnly)
 	if err != nil || res.Query != query {

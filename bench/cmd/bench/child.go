@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,6 +52,9 @@ func startChild(s servers.Server, bin string, cpu int, profileDir, upstreamURL s
 	}
 	if s.Command != nil {
 		argv, env := s.Command(port, upstreamURL)
+		if s.Health != "" {
+			return startHealthy(s.Name, argv, env, cpu, port, s.Health)
+		}
 		return startProcess(s.Name, argv, env, cpu, port)
 	}
 	args := []string{bin}
@@ -130,6 +135,48 @@ func startProcess(name string, args, env []string, cpu, port int) (*child, error
 		c.stop()
 		return nil, fmt.Errorf("%s not ready after 60s", name)
 	}
+}
+
+// startHealthy runs argv as startProcess does, but waits until GET path
+// answers 200 rather than for the ready line, and reads and discards the
+// child's standard error (its logs) as a log collector would.
+func startHealthy(name string, args, env []string, cpu, port int, path string) (*child, error) {
+	if cpu >= 0 {
+		args = append([]string{"taskset", "-c", strconv.Itoa(cpu)}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(append(os.Environ(), "GOMAXPROCS=1"), env...)
+	cmd.Stdout = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	logs, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, logs) }()
+	c := &child{name: name, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), cmd: cmd, done: make(chan error, 1)}
+	go func() { c.done <- cmd.Wait() }()
+	client := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-c.done:
+			c.done <- err
+			return nil, fmt.Errorf("%s exited before it was ready: %v", name, err)
+		default:
+		}
+		if resp, err := client.Get("http://" + c.addr + path); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return c, nil
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.stop()
+	return nil, fmt.Errorf("%s not ready after 60s", name)
 }
 
 // stop ends the child with SIGTERM, then SIGKILL if it lingers.

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/graftgql/graft/bench/servers"
 )
 
 // anonCell is the anonymous memory of s in MiB, "–" when not read.
@@ -21,6 +23,8 @@ func (m *measurement) runsFrom(s string) string {
 		return "–"
 	case m.binary[s] == 0:
 		return "not Go"
+	case servers.IsShipped(s):
+		return "cmd/graft"
 	case m.alone[s]:
 		return "alone"
 	default:
@@ -52,7 +56,7 @@ func (m *measurement) peakMarkdown() string {
 
 // buildNote is the method line saying what the Go servers ran from.
 func (m *measurement) buildNote() string {
-	var alone, shared []string
+	var alone, shared, shipped []string
 	for _, s := range m.servers {
 		switch m.runsFrom(s) {
 		case "alone":
@@ -62,9 +66,14 @@ func (m *measurement) buildNote() string {
 			alone = append(alone, s)
 		case "every Go server":
 			shared = append(shared, s)
+		case "cmd/graft":
+			shipped = append(shipped, s)
 		}
 	}
 	var b strings.Builder
+	if len(shipped) > 0 {
+		fmt.Fprintf(&b, "- %s run cmd/graft itself (`go build ./cmd/graft`, static), the ready-to-run server as a user starts it: `GRAFT_EXAMPLE=blog` with its defaults (access log in text to standard error, read and discarded by the load generator as a log collector would; request IDs, CORS, CSRF protection, limits, GraphiQL, automatic persisted queries in memory); each entry but graft-shipped turns the access log off (`ACCESS_LOG=false`) and differs from %s by one setting: `METRICS_ENABLED=true`, or tracing with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` at 0.01 exporting over OTLP/HTTP to a receiver in the load generator that discards the spans.\n", strings.Join(shipped, ", "), servers.ShippedBase)
+	}
 	if len(alone) > 0 {
 		fmt.Fprintf(&b, "- Each Go server runs from a binary holding it alone, `go build -tags solo,solo_NAME ./cmd/benchserve` (NAME with '-' as '_'), as a team would deploy it, built once per run (kept between runs and relinked only when its sources change): %s. The load generator is the bench binary.\n", strings.Join(alone, ", "))
 	}

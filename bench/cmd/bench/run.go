@@ -179,6 +179,11 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 			return err
 		}
 	}
+	if slices.ContainsFunc(srvs, func(s servers.Server) bool { return servers.IsShipped(s.Name) }) {
+		if err := buildShipped(ctx, log); err != nil {
+			return err
+		}
+	}
 	if o.base != "" {
 		b, err := prepareBase(ctx, log, o.base, baseProbe(srvs), o.profile != "")
 		if err != nil {
@@ -334,6 +339,7 @@ func pairOrder(base workload.Query, variants []workload.Query, r int) []workload
 var judgedTogether = [][]string{
 	{"ceiling", "graft"},
 	{"gqlgen-upstream", graftUpstreamStructs, graftUpstreamRaw},
+	{"graft-shipped-nolog", "graft-shipped", "graft-shipped-metrics", "graft-shipped-tracing"},
 }
 
 // roundOrder is the order the servers named are measured in round r (from

@@ -62,6 +62,22 @@ func buildSolo(ctx context.Context, log *slog.Logger, moduleDir, dir string, nam
 	return out, nil
 }
 
+// buildShipped builds cmd/graft, the server the graft-shipped entries
+// run, into the per-tree cache folder.
+func buildShipped(ctx context.Context, log *slog.Logger) error {
+	dir, err := benchModuleDir(ctx)
+	if err != nil {
+		return err
+	}
+	cache, err := soloDir(dir)
+	if err != nil {
+		return err
+	}
+	log.Info("building cmd/graft as shipped")
+	_, err = servers.BuildShipped(ctx, cache, nil)
+	return err
+}
+
 // benchModuleDir is the folder of the bench module the working directory
 // belongs to, found by asking go where cmd/benchserve is.
 func benchModuleDir(ctx context.Context) (string, error) {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/graftgql/graft/bench/servers"
 )
 
 // target is one of graft's performance targets, judged on a run.
@@ -71,6 +73,29 @@ func ratioTarget(query string, min float64) target {
 				fig += fmt.Sprintf(" (graft-fasthttp %.2f)", f)
 			}
 			return fig, r >= min, ok
+		},
+	}
+}
+
+// costTarget: turning what on in cmd/graft (server, against base without
+// it) costs at most maxCost of query's throughput. The server is bound by
+// its one core, so its throughput is the inverse of its CPU per request:
+// the target is judged on base's CPU per request over server's, paired by
+// round (they are measured back to back), which other work on the machine
+// moves much less than req/s; the req/s ratio is shown beside.
+func costTarget(server, base, query, what string, maxCost float64) target {
+	return target{
+		what: fmt.Sprintf("cmd/graft: %s costs ≤ %.0f%% of %s's throughput (%s against %s, by server CPU per request)", what, maxCost*100, query, server, base),
+		judge: func(m *measurement) (string, bool, bool) {
+			r, ok := m.paired([2]string{base, query}, [2]string{server, query}, func(s sample) float64 { return float64(s.cpuPerReq) })
+			if !ok {
+				return "–", false, false
+			}
+			fig := fmt.Sprintf("%.3f (cost %.1f%%)", r, (1-r)*100)
+			if rr, _, rok := m.judgedRatio(server, base, query, "%.3f"); rok {
+				fig += fmt.Sprintf("; req/s ratio %.3f", rr)
+			}
+			return fig, r >= 1-maxCost, true
 		},
 	}
 }
@@ -340,6 +365,11 @@ func targets(conns, connsHigh int) []target {
 			return fig, ns <= 45000 && allocs <= 10, true
 		},
 	})
+	ts = append(ts,
+		costTarget("graft-shipped", servers.ShippedBase, "q1", "the access log", 0.10),
+		costTarget("graft-shipped-metrics", servers.ShippedBase, "q1", "metrics", 0.05),
+		costTarget("graft-shipped-tracing", servers.ShippedBase, "q1", "tracing sampled at 1%", 0.05),
+	)
 	upPeers := []string{"gqlgen-upstream", "graph-gophers-upstream", "mercurius-upstream", "yoga-upstream", "apollo-upstream"}
 	ts = append(ts,
 		target{

@@ -186,6 +186,7 @@ func run(pkg string, n, events int, settle time.Duration) error {
 	mu.Lock()
 	latencies = latencies[:0]
 	mu.Unlock()
+	deliverStart := time.Now()
 	for range events {
 		before := received.Load()
 		sent.Store(time.Now().UnixNano())
@@ -195,6 +196,7 @@ func run(pkg string, n, events int, settle time.Duration) error {
 		}
 	}
 	got := received.Load()
+	deliverTime := time.Since(deliverStart)
 	mu.Lock()
 	slices.Sort(latencies)
 	p50, p99 := pct(latencies, 0.50), pct(latencies, 0.99)
@@ -208,6 +210,8 @@ func run(pkg string, n, events int, settle time.Duration) error {
 	fmt.Printf("subscribers          %d (connected in %s)\n", n, connectTime.Round(time.Millisecond))
 	fmt.Printf("delivery             %d / %d (%.2f%%)\n", got, int64(n*events), 100*float64(got)/float64(n*events))
 	fmt.Printf("latency p50 / p99    %s / %s\n", p50.Round(time.Microsecond), p99.Round(time.Microsecond))
+	fmt.Printf("throughput           %.0f events/s delivered (%d in %s, each event posted once the previous one reached every subscriber)\n",
+		float64(got)/deliverTime.Seconds(), got, deliverTime.Round(time.Millisecond))
 	fmt.Printf("server RSS           %d KiB idle-before, %d KiB with subscribers, %d KiB after they left\n", rss0, rssIdle, rssAfter)
 	fmt.Printf("RSS per subscriber   %.1f KiB, 1 s after the subscribers were set up\n", float64(rssIdle-rss0)/float64(n))
 	if settle > 0 {

@@ -202,10 +202,13 @@ func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAliv
 		r := op.Response()
 		if !single && f.Single && (r.Status == http.StatusOK || r.Status == http.StatusBadRequest) {
 			// Request errors, and queries, are a payload of the stream.
-			payload := append([]byte(nil), r.Body...)
+			// Held in the hub's budget until written, or refused.
+			payload, release := h.Hold(r.Body)
+			payload = append([]byte(nil), payload...)
 			streamHeader(resp, f, r.Header)
 			return func(write func(...[]byte) error) {
 				defer stop(nil)
+				defer release()
 				chunks := append([][]byte{f.Open}, f.Payload(payload)...)
 				_ = write(append(chunks, f.Complete)...)
 			}
@@ -230,7 +233,12 @@ func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAliv
 			return
 		}
 		if pump(sctx, h, keepAlive, op, stop,
-			func(body []byte) error { return write(f.Payload(body)...) },
+			func(body []byte) error {
+				// Held in the hub's budget until written, or refused.
+				body, release := h.Hold(body)
+				defer release()
+				return write(f.Payload(body)...)
+			},
 			func() error { return write(f.Heartbeat) }) {
 			_ = write(f.Complete)
 		}

@@ -1,0 +1,66 @@
+package graftotel_test
+
+import (
+	"context"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/blog"
+	graftotel "github.com/graftgql/graft/graftotel"
+)
+
+// TestUnsampledRequestCost: a request the sampler leaves out starts its
+// request span only (no phase spans, no attributes), so
+// tracing at a low ratio costs few allocations beside none; a sampled
+// request still records its phases.
+func TestUnsampledRequestCost(t *testing.T) {
+	s, err := blog.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(sampler sdktrace.Sampler, rec *tracetest.SpanRecorder) float64 {
+		var cfg graft.Config
+		if sampler != nil {
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sampler), sdktrace.WithSpanProcessor(rec))
+			defer func() { _ = tp.Shutdown(context.Background()) }()
+			in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Install(&cfg)
+		}
+		r, err := graft.NewRouter(s, nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := graft.Request{Query: "{ hello authors(first: 1) { name } }"}
+		return testing.AllocsPerRun(200, func() {
+			if status, _ := r.Execute(context.Background(), req); status != 200 {
+				t.Fatal(status)
+			}
+		})
+	}
+	rec := tracetest.NewSpanRecorder()
+	plain := allocs(nil, nil)
+	unsampled := allocs(sdktrace.ParentBased(sdktrace.NeverSample()), rec)
+	if extra := unsampled - plain; extra > 6 {
+		t.Errorf("an unsampled request costs %.0f allocations more than none (%.0f against %.0f), want at most 6", extra, unsampled, plain)
+	}
+	if n := len(rec.Ended()); n != 0 {
+		t.Errorf("%d spans ended for unsampled requests", n)
+	}
+	sampled := tracetest.NewSpanRecorder()
+	allocs(sdktrace.AlwaysSample(), sampled)
+	names := map[string]bool{}
+	for _, sp := range sampled.Ended() {
+		names[sp.Name()] = true
+	}
+	for _, want := range []string{"graphql.parsed", "graphql.executed", "query"} {
+		if !names[want] {
+			t.Errorf("sampled requests lack the span %q (have %v)", want, names)
+		}
+	}
+}

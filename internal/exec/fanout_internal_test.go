@@ -1,0 +1,156 @@
+package exec
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	graftschema "github.com/graftgql/graft/schema"
+)
+
+type foMsg struct {
+	ID   graftschema.ID
+	Text string
+	Room string
+}
+
+type foArgs struct{ Room string }
+
+// foEngine is a chat-like schema: messageAdded pushes each message to
+// every subscriber's sink, as a pubsub fan-out does; Message.shout has a
+// resolver.
+func foEngine(t *testing.T) (*Engine, *[]graftschema.Sink[foMsg]) {
+	t.Helper()
+	var sinks []graftschema.Sink[foMsg]
+	b := graftschema.New()
+	msg := graftschema.Object[foMsg](b, "Message")
+	graftschema.FieldFuncNoArgs(msg, "shout", func(_ context.Context, m *foMsg) (string, error) {
+		return strings.ToUpper(m.Text), nil
+	})
+	graftschema.QueryNoArgs(b, "x", func(context.Context) (int, error) { return 1, nil })
+	graftschema.SubscriptionSink(b, "messageAdded", func(_ context.Context, _ foArgs, s graftschema.Sink[foMsg]) error {
+		sinks = append(sinks, s)
+		return nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(s, Options{}), &sinks
+}
+
+// subscribe starts n subscribers of query, each with its variables.
+func subscribe(t *testing.T, e *Engine, query string, vars []map[string]any) []*Stream {
+	t.Helper()
+	doc, errs := e.Prepare(query)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	op, gerr := doc.Operation("")
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	var out []*Stream
+	for _, v := range vars {
+		coerced, verrs := e.CoerceVariables(op, v)
+		if verrs != nil {
+			t.Fatal(verrs)
+		}
+		s, body := e.Subscribe(context.Background(), op, coerced, nil)
+		if s == nil {
+			t.Fatalf("subscribe: %s", body)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// deliver sends m to every sink and returns each subscriber's answer.
+func deliver(t *testing.T, sinks []graftschema.Sink[foMsg], streams []*Stream, m foMsg) []string {
+	t.Helper()
+	for _, s := range sinks {
+		s.Send(m)
+	}
+	var answers []string
+	for _, s := range streams {
+		ev, ok := s.Next(context.Background())
+		if !ok {
+			t.Fatal("no event")
+		}
+		answers = append(answers, string(s.Execute(context.Background(), ev, nil)))
+	}
+	return answers
+}
+
+// TestFanOutEncodesOnce: an event sent to many subscribers of the same
+// selection is encoded once; every subscriber gets the same answer.
+func TestFanOutEncodesOnce(t *testing.T) {
+	e, sinks := foEngine(t)
+	vars := make([]map[string]any, 50)
+	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { __typename id text } }`, vars)
+	for i, m := range []foMsg{{ID: "1", Text: "hi"}, {ID: "2", Text: "there"}} {
+		answers := deliver(t, *sinks, streams, m)
+		want := `{"data":{"messageAdded":{"__typename":"Message","id":"` + string(m.ID) + `","text":"` + m.Text + `"}}}`
+		for _, a := range answers {
+			if a != want {
+				t.Fatalf("answer %s, want %s", a, want)
+			}
+		}
+		if n := streams[0].share.encoded.Load(); n != int64(i+1) {
+			t.Fatalf("after %d events to %d subscribers: %d encodings, want %d", i+1, len(streams), n, i+1)
+		}
+	}
+}
+
+// TestFanOutPerVariables: subscribers whose variables differ do not
+// share answers.
+func TestFanOutPerVariables(t *testing.T) {
+	e, sinks := foEngine(t)
+	vars := []map[string]any{{"r": "a", "withText": true}, {"r": "a", "withText": false}, {"r": "a", "withText": true}}
+	streams := subscribe(t, e, `subscription($r: String!, $withText: Boolean!) { messageAdded(room: $r) { id text @include(if: $withText) } }`, vars)
+	answers := deliver(t, *sinks, streams, foMsg{ID: "7", Text: "yo"})
+	if answers[0] != `{"data":{"messageAdded":{"id":"7","text":"yo"}}}` || answers[1] != `{"data":{"messageAdded":{"id":"7"}}}` || answers[2] != answers[0] {
+		t.Fatalf("answers %q", answers)
+	}
+	if n := streams[0].share.encoded.Load(); n != 2 {
+		t.Fatalf("%d encodings, want 2 (one per distinct variables)", n)
+	}
+}
+
+// TestFanOutResolversRunPerSubscriber: a selection with a resolver is
+// executed for each subscriber (the resolver may depend on who asks).
+func TestFanOutResolversRunPerSubscriber(t *testing.T) {
+	e, sinks := foEngine(t)
+	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { id shout } }`, make([]map[string]any, 3))
+	if streams[0].share != nil {
+		t.Fatal("a selection with a resolver shares its answers")
+	}
+	for _, a := range deliver(t, *sinks, streams, foMsg{ID: "1", Text: "hi"}) {
+		if a != `{"data":{"messageAdded":{"id":"1","shout":"HI"}}}` {
+			t.Fatal(a)
+		}
+	}
+}
+
+// BenchmarkFanOut delivers one event to 1,000 subscribers of the same
+// selection.
+func BenchmarkFanOut(b *testing.B) {
+	t := &testing.T{}
+	e, sinks := foEngine(t)
+	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { __typename id text room } }`, make([]map[string]any, 1000))
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		m := foMsg{ID: graftschema.ID("m"), Text: "hello there", Room: "a"}
+		m.ID += graftschema.ID(rune('a' + i%26))
+		for _, s := range *sinks {
+			s.Send(m)
+		}
+		for _, s := range streams {
+			ev, _ := s.Next(context.Background())
+			buf = s.Execute(context.Background(), ev, buf[:0])
+		}
+	}
+}
