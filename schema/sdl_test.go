@@ -500,3 +500,17 @@ func TestSDLSubscription(t *testing.T) {
 		})
 	}
 }
+
+// TestSDLUpload binds the document's Upload scalar to schema.Upload.
+func TestSDLUpload(t *testing.T) {
+	b := schema.New().SDL("u.graphql", "scalar Upload\n\ntype Query {\n  ok: Boolean!\n}\n\ntype Mutation {\n  size(file: Upload!): Int!\n}\n")
+	schema.QueryNoArgs(b, "ok", func(context.Context) (bool, error) { return true, nil })
+	schema.Mutation(b, "size", func(_ context.Context, a struct{ File schema.Upload }) (int, error) { return int(a.File.Size), nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.AST().Types["Upload"] == nil {
+		t.Fatal("no Upload type")
+	}
+}

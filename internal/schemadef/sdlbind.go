@@ -274,7 +274,7 @@ func (bc *build) sdlPrepare() bool {
 				}
 			}
 		case ast.Scalar:
-			if builtinScalars[def.Name] || def.Name == "DateTime" || slices.ContainsFunc(b.scalars, func(d *scalarDecl) bool { return d.name == def.Name }) {
+			if builtinScalars[def.Name] || def.Name == "DateTime" || def.Name == uploadScalar || slices.ContainsFunc(b.scalars, func(d *scalarDecl) bool { return d.name == def.Name }) {
 				continue
 			}
 			bc.errorf(def.Name, "", "custom scalar %s has no Go type; declare it with schema.Scalar", def.Name)
@@ -470,8 +470,13 @@ func (bc *build) sdlRegister() {
 			bc.names[def.Name] = ti
 			bc.sdl.pendingEnums[def.Name] = ti
 		case ast.Scalar:
-			if def.Name == "DateTime" {
+			switch def.Name {
+			case "DateTime":
 				bc.dateTime()
+			case uploadScalar:
+				if _, err := bc.upload(); err != nil {
+					bc.errorf(def.Name, "", "%v", err)
+				}
 			}
 		}
 	}
