@@ -12,6 +12,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/bench/check"
+	"github.com/graftgql/graft/bench/tailcall"
 	"github.com/graftgql/graft/bench/upstream"
 	"github.com/graftgql/graft/schema"
 )
@@ -38,6 +39,8 @@ func graftTailcall(name string, build func(*upstream.Client) (*schema.Schema, er
 	}
 	return Server{
 		Name: name, Check: check.Exact, Upstream: true, Tailcall: true,
+		// The posts, then every distinct user in one call.
+		UpstreamCalls:   map[string][2]int64{"q7": {2, 2}},
 		UpstreamHandler: func(up *upstream.Client) (http.Handler, error) { return router(up) },
 		Serve: func(ctx context.Context, env Env, ready func()) error {
 			if env.Upstream == nil {
@@ -96,4 +99,38 @@ func rawUserIDs(posts []schema.RawJSON) (each, distinct []int, err error) {
 		}
 	}
 	return each, distinct, nil
+}
+
+// graftTailcallRawSchema serves the upstream's JSON as it came
+// (schema.RawJSON): Query.posts returns the /tc/posts answer, and
+// Post.user is a raw batch resolver that reads each post's userId from
+// its bytes (schema.RawMember) and fetches the distinct users in one
+// call, handing each post its user's bytes; graft writes the selected
+// fields from the bytes, each user once per request. Nothing is decoded
+// into Go values. posts and users make the upstream calls (directly, or
+// through loader.Shared in graft-tailcall-dedupe).
+func graftTailcallRawSchema(
+	posts func(ctx context.Context) (schema.RawJSON, error),
+	users func(ctx context.Context, ids []int) (map[int]schema.RawJSON, error),
+) (*schema.Schema, error) {
+	b := schema.New()
+	schema.QueryNoArgs(b, "posts", posts, schema.OfType("[Post!]!"))
+	post := schema.Object[tailcall.Post](b, "Post")
+	schema.RawBatchFieldFuncNoArgs(post, "user", func(ctx context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
+		each, ids, err := rawUserIDs(parents)
+		if err != nil {
+			return nil, batchError(len(parents), err)
+		}
+		byID, err := users(ctx, ids)
+		if err != nil {
+			return nil, batchError(len(parents), err)
+		}
+		out := make([]schema.RawJSON, len(parents))
+		for i, id := range each {
+			out[i] = byID[id]
+		}
+		return out, nil
+	}, schema.OfType("User"))
+	schema.Object[tailcall.User](b, "User")
+	return b.Build()
 }

@@ -55,6 +55,10 @@ type Server struct {
 	// (package tailcall): it runs q7 only, and q7 runs only on it and the
 	// ceilings.
 	Tailcall bool
+	// UpstreamCalls is, by query name, the fewest and the most upstream
+	// calls one request alone may cost (checked on every run's first
+	// answer); a query not listed is not checked.
+	UpstreamCalls map[string][2]int64
 	// Reference marks the ceilings, which do no GraphQL work.
 	Reference bool
 	// Handler builds an in-memory server's net/http handler for Path; nil

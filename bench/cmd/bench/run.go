@@ -81,8 +81,13 @@ func (m *measurement) shapeQuery(q string, conns int) string {
 	return fmt.Sprintf("%s@%d", q, conns)
 }
 
+// dedupeConns is the load shape the deduplication target is judged at:
+// q7 is always measured there too.
+const dedupeConns = 64
+
 // shapes returns the connection counts q is measured at: the main shape,
-// then the high one, then (upstream queries) the low one.
+// then the high one, then (upstream queries) the low one, then for q7
+// dedupeConns.
 func (m *measurement) shapes(q workload.Query) []int {
 	out := []int{m.opts.conns}
 	if c := m.opts.connsHigh; c > 0 && c != m.opts.conns {
@@ -90,6 +95,9 @@ func (m *measurement) shapes(q workload.Query) []int {
 	}
 	if c := m.opts.connsLow; q.Upstream && c > 0 && !slices.Contains(out, c) {
 		out = append(out, c)
+	}
+	if q.Tailcall && !slices.Contains(out, dedupeConns) {
+		out = append(out, dedupeConns)
 	}
 	return out
 }
@@ -339,6 +347,7 @@ func pairOrder(base workload.Query, variants []workload.Query, r int) []workload
 var judgedTogether = [][]string{
 	{"ceiling", "graft"},
 	{"gqlgen-upstream", graftUpstreamStructs, graftUpstreamRaw},
+	{"gqlgen-tailcall", graftTailcallStructs, graftTailcallRaw, graftTailcallDedupe},
 	{"graft-shipped-nolog", "graft-shipped", "graft-shipped-metrics", "graft-shipped-tracing"},
 }
 
@@ -426,6 +435,9 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	}
 	if err == nil && countCalls {
 		ce.oneCalls, err = m.up.Calls(ctx)
+		if r, ok := s.UpstreamCalls[q.Name]; err == nil && ok && (ce.oneCalls < r[0] || ce.oneCalls > r[1]) {
+			err = fmt.Errorf("%s %s: %d upstream calls for one request, want %d to %d", s.Name, q.Name, ce.oneCalls, r[0], r[1])
+		}
 	}
 	if err != nil {
 		if q.Introspection {
