@@ -63,13 +63,15 @@ type alternated struct {
 const (
 	skipInMemory = "in-memory server"
 	skipUpstream = "upstream server"
+	skipSchema   = "another schema"
 )
 
 // runs says whether server ran (or was to run) query cell q: not when it
-// is of the other kind (in memory or through the upstream).
+// is of the other kind (in memory or through the upstream) or serves the
+// other schema (q7's servers, the others).
 func (m *measurement) runs(server, q string) bool {
 	ce := m.cells[[2]string{server, q}]
-	return ce == nil || (ce.skipped != skipInMemory && ce.skipped != skipUpstream)
+	return ce == nil || (ce.skipped != skipInMemory && ce.skipped != skipUpstream && ce.skipped != skipSchema)
 }
 
 // shapeQuery names the cell of query q measured at conns connections: q
@@ -408,6 +410,8 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 			ce.skipped = skipInMemory
 		case !q.Upstream && s.Upstream:
 			ce.skipped = skipUpstream
+		case q.Tailcall != s.Tailcall:
+			ce.skipped = skipSchema
 		default:
 			ce.skipped = "no automatic persisted queries"
 		}
