@@ -247,8 +247,6 @@ func (b *baseTree) server(now servers.Server, profileDir string) servers.Server 
 		APQ:      now.APQ,
 		Upstream: now.Upstream,
 		Tailcall: now.Tailcall,
-		// The same resolvers at another commit cost the same calls.
-		UpstreamCalls: now.UpstreamCalls,
 		Command: func(port int, upstreamURL string) (argv, env []string) {
 			argv = []string{b.bin, "serve", "-server", now.Name, "-port", strconv.Itoa(port)}
 			if bin := b.solo[now.Name]; bin != "" {
