@@ -104,25 +104,31 @@ type Config struct {
 	// Small answers always pass. Default DefaultMaxBufferedBytes (32 MiB).
 	MaxBufferedBytes int64
 
-	// MaxConcurrency bounds the resolvers and batches one request runs at
-	// once: the batch resolvers, loader batches and concurrent resolvers
-	// of one level of the response run beside each other up to this many.
+	// MaxConcurrency bounds the resolvers one request runs at once: the
+	// group resolvers (schema.GroupFieldFunc), loader fetches and
+	// concurrent resolvers of one level of the response run beside each
+	// other up to this many.
 	// Default 64.
 	MaxConcurrency int
 
 	// MaskErrors replaces the message of resolver errors that are not
-	// *gqlerror.Error values with a generic one; the original is logged.
+	// meant for the client (any error that is not, and does not wrap, a
+	// *graft.Error, a *gqlerror.Error or an error with an Extensions
+	// method, nor a cancellation or timeout) with "Internal server
+	// error"; the original is logged.
 	MaskErrors bool
 
 	// StatusCodes chooses the status-code table (README, "On the
-	// wire"): StatusCodesSeed (the default, also for ""),
+	// wire"): StatusCodesApollo (the default, also for ""),
 	// StatusCodesSpec or StatusCodesLegacy.
 	StatusCodes StatusCodes
 
 	// MaxBatch turns on HTTP batching: a POST body may be a JSON array of
-	// at most MaxBatch requests, answered with a JSON array of their
-	// responses. Each operation has its own limits, timeout and errors;
-	// the batch as a whole is one request for MaxBodyBytes and
+	// at most MaxBatch operations (a batch; graft calls a resolver of many
+	// parents a group resolver and a loader's call a fetch), answered with
+	// a JSON array of their responses. Each operation has its own limits,
+	// timeout and errors, and is one answer for hooks, the access log and
+	// metrics; the batch as a whole is one request for MaxBodyBytes and
 	// MaxInFlight. Default 0: batching is off and an array answers 400.
 	MaxBatch int
 
@@ -182,11 +188,13 @@ type StatusCodes string
 
 // The status-code policies.
 const (
-	// StatusCodesSeed answers every request error (unparsable or
+	// StatusCodesApollo answers every request error (unparsable or
 	// malformed request, syntax, validation, operation, variables,
 	// limits) with 400 whatever the client accepts, as Apollo Server
 	// does, and every executed operation with 200.
-	StatusCodesSeed StatusCodes = "seed"
+	StatusCodesApollo StatusCodes = "apollo"
+	// statusCodesSeed is StatusCodesApollo's former name, still accepted.
+	statusCodesSeed StatusCodes = "seed"
 	// StatusCodesSpec follows the GraphQL-over-HTTP working draft of
 	// August 2026. To clients that accept
 	// application/graphql-response+json: 400 for unparsable JSON or
@@ -197,7 +205,7 @@ const (
 	// only application/json: 200 for every well-formed request, 400
 	// otherwise.
 	StatusCodesSpec StatusCodes = "spec"
-	// StatusCodesLegacy is StatusCodesSeed except that syntax,
+	// StatusCodesLegacy is StatusCodesApollo except that syntax,
 	// validation, operation and variable errors answer 200 to clients
 	// that accept only application/json, as the GraphQL-over-HTTP
 	// specification recommends for that media type (the graphql-http
@@ -287,11 +295,11 @@ func (c Config) withDefaults() (Config, error) {
 		c.GraphiQL = &g
 	}
 	switch c.StatusCodes {
-	case "":
-		c.StatusCodes = StatusCodesSeed
-	case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+	case "", statusCodesSeed:
+		c.StatusCodes = StatusCodesApollo
+	case StatusCodesApollo, StatusCodesSpec, StatusCodesLegacy:
 	default:
-		return c, fmt.Errorf("graft: StatusCodes %q: want seed, spec or legacy", string(c.StatusCodes))
+		return c, fmt.Errorf("graft: StatusCodes %q: want apollo, spec or legacy", string(c.StatusCodes))
 	}
 	if c.MaxBatch < 0 {
 		return c, fmt.Errorf("graft: MaxBatch must not be negative")
@@ -335,6 +343,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.CSRF != nil && len(c.CSRF.RequiredHeaders) == 0 {
 		c.CSRF = &CSRFConfig{RequiredHeaders: []string{"client-require-preflight", "apollo-require-preflight", "x-apollo-operation-name"}}
 	}
+	c.Subscriptions = c.Subscriptions.withDefaults()
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

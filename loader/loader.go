@@ -23,7 +23,7 @@
 // and graft sends every queued batch at once (one fetch call per loader),
 // each in its own goroutine. Resolvers declared with schema.Concurrent run
 // beside each other, so the loads of all items of a list share one batch;
-// batch resolvers (schema.BatchFieldFunc) may call Load as well. A Load
+// group resolvers (schema.GroupFieldFunc) may call Load as well. A Load
 // outside a tracked task (from a goroutine the resolver started, or from
 // a resolver that is not declared Concurrent and runs on its own) is sent
 // as a batch of its own; LoadMany there sends its uncached keys in one.
@@ -76,9 +76,14 @@ type Option func(*options)
 
 type options struct{ maxKeys int }
 
-// MaxBatch bounds the keys of one fetch call; a larger batch is split
-// into calls of at most n keys, sent together. 0 means no bound.
-func MaxBatch(n int) Option { return func(o *options) { o.maxKeys = n } }
+// MaxKeys bounds the keys of one fetch call; a larger fetch is split into
+// calls of at most n keys, sent together. 0 means no bound.
+func MaxKeys(n int) Option { return func(o *options) { o.maxKeys = n } }
+
+// MaxBatch is MaxKeys's former name.
+//
+// Deprecated: use MaxKeys; MaxBatch goes in the next release.
+func MaxBatch(n int) Option { return MaxKeys(n) }
 
 // New returns a Loader that fetches with fetch.
 func New[K comparable, V any](fetch FetchFunc[K, V], opts ...Option) *Loader[K, V] {
