@@ -181,7 +181,9 @@ const (
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
 // library small buffers instead of net/http's (4 KiB each), keeping the
 // bytes already read. It keeps the connection and the reader it handed
-// over.
+// over. It relies on websocket.Accept hijacking through the writer it is
+// given and reading through the buffers it gets back: the seam's test,
+// TestSeamWebSocketAccept, fails when a library upgrade changes that.
 type smallBuffers struct {
 	http.ResponseWriter
 	conn net.Conn
