@@ -16,6 +16,7 @@ import (
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/transport/ws"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
 )
@@ -44,8 +45,9 @@ type Router struct {
 	pqOwner  *byte
 	graphiql *graphiql.Page
 	load     loadBounds
-	watchdog watchdog // the execution timeout (timeout.go)
-	subs     *hub     // streaming transports: WebSocket, SSE, multipart
+	watchdog watchdog   // the execution timeout (timeout.go)
+	subs     *hub       // streaming transports: WebSocket, SSE, multipart
+	ws       *ws.Server // the WebSocket transport
 	policy   httpapi.Policy
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
@@ -104,6 +106,10 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	}
 	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy(), cacheHints: hasCacheHints(s.AST())}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
+	sc := r.subs.cfg
+	r.ws = ws.New(ws.Config{OnConnect: sc.OnConnect, KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout,
+		WriteTimeout: sc.WriteTimeout, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
+		OriginPatterns: sc.OriginPatterns, ReadLimit: cfg.MaxBodyBytes}, pipeline{r}, r.subs.Hub)
 	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))

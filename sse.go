@@ -13,6 +13,7 @@ import (
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/transport"
 	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
@@ -132,7 +133,7 @@ func (r *Router) sseReserve(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 		if !r.subs.AcquireConn() {
-			r.fail(resp, httpapi.ContentTypeGraphQLResponse, tooManyConnections())
+			r.fail(resp, httpapi.ContentTypeGraphQLResponse, transport.TooManyConnections())
 			return
 		}
 		c := &sseConn{h: r.subs, token: rand.Text(), out: make(chan []byte, sseBuffer), budget: int64(r.subs.cfg.StreamBufferBytes), ops: map[string]context.CancelCauseFunc{}}
@@ -309,7 +310,7 @@ func (r *Router) sseOperation(w http.ResponseWriter, req *http.Request, c *sseCo
 	}
 	if len(c.ops) >= r.subs.cfg.MaxSubscriptionsPerConnection || !r.subs.AcquireSub() {
 		c.mu.Unlock()
-		r.refuseHTTP(w, req, tooManySubscriptions())
+		r.refuseHTTP(w, req, transport.TooManySubscriptions())
 		return
 	}
 	ctx, stop := context.WithCancelCause(c.ctx)

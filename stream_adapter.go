@@ -30,6 +30,30 @@ func (p pipeline) Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpap
 	return p.r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, e)
 }
 
+// Admit runs a WebSocket upgrade through the door and Config.Auth.
+func (p pipeline) Admit(req *http.Request) (context.Context, *httpapi.Response) {
+	r := p.r
+	raw := rawView(req)
+	st := &requestState{}
+	resp := &st.answer
+	ctx := r.enter(req.Context(), st, raw, resp)
+	if r.cfg.Auth == nil {
+		return ctx, nil
+	}
+	actx, e := r.admit(ctx, raw)
+	if e != nil {
+		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
+		r.leave(st, resp)
+		return nil, resp
+	}
+	return actx, nil
+}
+
+// Run runs an operation of a WebSocket connection.
+func (p pipeline) Run(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) transport.Operation {
+	return p.r.start(ctx, req, raw)
+}
+
 // streamRaw serves the streamed HTTP transports (package httpstream: SSE
 // in distinct connections mode, multipart subscriptions) for any host, the
 // adapters' through dispatch.Stream and net/http's through

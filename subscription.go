@@ -2,8 +2,8 @@ package graft
 
 import (
 	"context"
+	"errors"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -11,10 +11,10 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
 	"github.com/graftgql/graft/internal/transport/httpstream"
+	"github.com/graftgql/graft/internal/transport/ws"
 )
 
 // Defaults of SubscriptionConfig, applied to zero fields.
@@ -98,24 +98,17 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 }
 
 // hub is the router's transport.Hub (connections, subscriptions, bounds,
-// shutdown) with the state its own transports share: the reservations of
-// single-connection SSE and the clocks of WebSocket connections.
+// shutdown) with the reservations of single-connection SSE.
 type hub struct {
 	*transport.Hub
 	cfg      SubscriptionConfig
 	mu       sync.Mutex
 	sseConns map[string]*sseConn // single connection mode, by token
-	// inits closes WebSocket connections not initialised in time; pings
-	// sends the keep-alive pings of the initialised ones.
-	inits, pings *wsClock
 }
 
 func newHub(cfg SubscriptionConfig) *hub {
 	cfg = cfg.withDefaults()
-	h := &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}}
-	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
-	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
-	return h
+	return &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}}
 }
 
 // CloseSubscriptions completes every running subscription and closes
@@ -230,6 +223,39 @@ func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, 
 // Abandon ends op with e as its answer.
 func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
 
+// Watch registers notify with the queue of a push subscription.
+func (op *operation) Watch(notify func()) bool {
+	q := op.stream.Queue()
+	if q == nil {
+		return false
+	}
+	q.Watch(notify)
+	return true
+}
+
+// Drain executes the events waiting in op's queue through the hooks'
+// PhasePayload and hands each to send, dropping the rest once send
+// fails; once the stream has ended, op leaves the door.
+func (op *operation) Drain(send func([]byte) error) bool {
+	q := op.stream.Queue()
+	var buf []byte
+	failed := false
+	for {
+		ev, ok, ended := q.TryNext()
+		if !ok {
+			if ended {
+				op.end()
+			}
+			return ended
+		}
+		if failed {
+			continue
+		}
+		buf = op.r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
+		failed = send(buf) != nil
+	}
+}
+
 // pump executes each event of op's stream and hands the response to send,
 // until the stream ends, send fails or the stream's context is done; then
 // op leaves through the door. Each event passes the hooks' PhasePayload.
@@ -274,8 +300,8 @@ func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Con
 // event stream, a multipart subscription: package httpstream).
 func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 	switch {
-	case isWebSocket(req):
-		r.serveWebSocket(w, req)
+	case ws.Match(req):
+		r.ws.ServeHTTP(w, req)
 	case r.isSSESingle(req):
 		r.serveSSE(w, req)
 	default:
@@ -288,36 +314,12 @@ func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 	return true
 }
 
-func isWebSocket(req *http.Request) bool {
-	return req.Method == http.MethodGet && headerHasToken(req.Header.Values("Connection"), "upgrade") &&
-		strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
-}
-
-// headerHasToken reports whether a comma-separated header holds token.
-func headerHasToken(values []string, token string) bool {
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(part), token) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// errNotStream is returned by send functions once the client is gone.
-var errNotStream = transport.ErrClientGone
-
-// tooManySubscriptions is the answer when a subscription bound is
-// reached.
-func tooManySubscriptions() *httpapi.Error {
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
-		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
-}
-
-// tooManyConnections is the answer when MaxConnections is reached or the
-// server is shutting down.
-func tooManyConnections() *httpapi.Error {
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
-		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
-}
+// Why a subscription's context was cancelled.
+var (
+	// errNotStream: the client is gone (a send failed).
+	errNotStream = transport.ErrClientGone
+	// errClientComplete: the client completed the subscription.
+	errClientComplete = errors.New("graft: client completed the subscription")
+	// errShutdown: the server is shutting down.
+	errShutdown = transport.ErrShutdown
+)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/transport/httpstream"
+	"github.com/graftgql/graft/internal/transport/ws"
 )
 
 // The streaming transports' dispatch runs on every request to the GraphQL
@@ -17,7 +18,7 @@ func TestStreamDispatchAllocatesNothingForJSON(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/graphql-response+json, application/json")
 	allocs := testing.AllocsPerRun(100, func() {
-		if isWebSocket(req) || r.isSSESingle(req) || httpstream.Match(req.Header.Values("Accept")) != nil {
+		if ws.Match(req) || r.isSSESingle(req) || httpstream.Match(req.Header.Values("Accept")) != nil {
 			t.Fatal("a JSON request was taken for a stream")
 		}
 	})

@@ -14,7 +14,9 @@ package transport
 
 import (
 	"context"
+	"net/http"
 
+	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 )
 
@@ -50,4 +52,29 @@ type Operation interface {
 	// Abandon ends a running subscription the transport cannot serve (a
 	// bound reached after it started) with e as its answer.
 	Abandon(e *httpapi.Error)
+	// Watch, for a subscription whose source pushes its events (no
+	// goroutine waits on it), registers notify, which the source calls
+	// when events wait or the stream has ended (notify must not block),
+	// and reports true; it reports false for other operations, which the
+	// transport runs with Pump.
+	Watch(notify func()) bool
+	// Drain executes the events waiting for a watched operation and
+	// hands each to send; once send fails, the rest are dropped. It
+	// reports whether the stream has ended: the operation has then left
+	// the pipeline.
+	Drain(send func(payload []byte) error) (ended bool)
+}
+
+// TooManyConnections is the answer when the connection bound is reached
+// or the server is shutting down.
+func TooManyConnections() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
+}
+
+// TooManySubscriptions is the answer when a subscription bound is
+// reached.
+func TooManySubscriptions() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
 }

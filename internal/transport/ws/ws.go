@@ -1,4 +1,10 @@
-package graft
+// Package ws is graft's WebSocket transport: the graphql-transport-ws
+// protocol of the graphql-ws library, for subscriptions, queries and
+// mutations. A Server matches upgrade requests, serves each connection on
+// goroutines of its own, starts every operation through the pipeline's
+// door (Pipeline.Run) and counts its connections and subscriptions in the
+// router's transport.Hub, which tells it of shutdown.
+package ws
 
 import (
 	"bufio"
@@ -9,13 +15,14 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
@@ -39,7 +46,13 @@ const (
 var (
 	errClientComplete = errors.New("graft: client completed the subscription")
 	errShutdown       = transport.ErrShutdown
+	errNotStream      = transport.ErrClientGone
 )
+
+// errorsBody returns the response body {"errors":[e]}.
+func errorsBody(e *gqlerror.Error) []byte {
+	return gqlerr.AppendResponse(nil, gqlerror.List{e}, nil)
+}
 
 // wsMessage is a graphql-transport-ws message.
 type wsMessage struct {
@@ -50,7 +63,7 @@ type wsMessage struct {
 
 // wsConn is one graphql-transport-ws connection.
 type wsConn struct {
-	r   *Router
+	s   *Server
 	c   *websocket.Conn
 	ctx context.Context // the connection's: Auth's and OnConnect's values
 	// raw is the upgrade request as each operation enters the pipeline
@@ -92,39 +105,95 @@ type wsSub struct {
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
-	op     *operation
-	stream *exec.Stream
+	op     transport.Operation
 	sctx   context.Context // the subscription's
 	queued bool            // in pending; guarded by the connection's mu
 	done   bool            // released; used by drain only
 	failed bool            // a write failed; used by drain only
 }
 
-// serveWebSocket serves a graphql-transport-ws connection.
-func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
-	h := r.subs
+// Config configures the transport; the router fills it from
+// graft.SubscriptionConfig with every default applied.
+type Config struct {
+	// OnConnect receives the payload of connection_init; see
+	// graft.SubscriptionConfig.OnConnect.
+	OnConnect func(ctx context.Context, payload map[string]any) (context.Context, error)
+	// KeepAlive is the interval of pings (none when not positive);
+	// InitTimeout bounds the wait for connection_init; WriteTimeout bounds
+	// one write.
+	KeepAlive, InitTimeout, WriteTimeout time.Duration
+	// MaxSubscriptionsPerConnection bounds the operations running on one
+	// connection.
+	MaxSubscriptionsPerConnection int
+	// OriginPatterns lists the origins browsers may connect from.
+	OriginPatterns []string
+	// ReadLimit bounds one message from a client.
+	ReadLimit int64
+}
+
+// Pipeline is what the transport needs of the router.
+type Pipeline interface {
+	transport.Pipeline
+	// Admit runs an upgrade request through the door and Config.Auth: it
+	// returns the connection's context, or the refusal to answer with.
+	Admit(req *http.Request) (ctx context.Context, refusal *httpapi.Response)
+	// Run runs one operation a connection received (decoded from its
+	// subscribe message) through the door and the pipeline with ctx,
+	// which the transport cancels to end a subscription; raw describes
+	// the upgrade request (method, path, headers, client address).
+	Run(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) transport.Operation
+}
+
+// Server is the WebSocket transport of one router.
+type Server struct {
+	cfg Config
+	p   Pipeline
+	hub *transport.Hub
+	// inits closes connections not initialised in time; pings sends the
+	// keep-alive pings of the initialised ones.
+	inits, pings *wsClock
+}
+
+// New returns the transport, reporting to hub.
+func New(cfg Config, p Pipeline, hub *transport.Hub) *Server {
+	s := &Server{cfg: cfg, p: p, hub: hub}
+	s.inits = &wsClock{after: cfg.InitTimeout, fire: (*wsConn).initExpired}
+	s.pings = &wsClock{after: cfg.KeepAlive, fire: (*wsConn).keepAlive}
+	return s
+}
+
+// Match reports whether req is a WebSocket upgrade.
+func Match(req *http.Request) bool {
+	return req.Method == http.MethodGet && headerHasToken(req.Header.Values("Connection"), "upgrade") &&
+		strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
+}
+
+// headerHasToken reports whether a comma-separated header holds token.
+func headerHasToken(values []string, token string) bool {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ServeHTTP serves a graphql-transport-ws connection.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The upgrade passes the door: a refusal is answered, logged and
 	// measured like any other; an accepted upgrade's operations each
 	// pass it in turn.
-	raw := rawView(req)
-	st := &requestState{}
-	resp := &st.answer
-	ctx := r.enter(req.Context(), st, raw, resp)
-	refuse := func(e *httpapi.Error) {
-		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
-		r.leave(st, resp)
-		writeResponse(w, resp)
+	ctx, refusal := s.p.Admit(req)
+	if refusal != nil {
+		writeResponse(w, refusal)
+		return
 	}
-	if r.cfg.Auth != nil {
-		actx, e := r.admit(ctx, raw)
-		if e != nil {
-			refuse(e)
-			return
-		}
-		ctx = actx
-	}
-	if !h.AcquireConn() {
-		refuse(tooManyConnections())
+	raw := &httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery,
+		Header: req.Header.Get, Remote: req.RemoteAddr}
+	if !s.hub.AcquireConn() {
+		writeResponse(w, s.p.Refuse(req.Context(), raw, transport.TooManyConnections()))
 		return
 	}
 	// The server's read and write timeouts stay on a hijacked connection;
@@ -135,35 +204,46 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	sb := &smallBuffers{ResponseWriter: w}
 	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
-		OriginPatterns: h.cfg.OriginPatterns,
+		OriginPatterns: s.cfg.OriginPatterns,
 	})
 	if err != nil {
-		h.ReleaseConn()
+		s.hub.ReleaseConn()
 		return // Accept answered the request
 	}
 	if c.Subprotocol() != wsProtocol {
 		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
-		h.ReleaseConn()
+		s.hub.ReleaseConn()
 		return
 	}
-	c.SetReadLimit(r.cfg.MaxBodyBytes)
+	c.SetReadLimit(s.cfg.ReadLimit)
 	// The connection is served by goroutines of its own, so this handler
 	// returns and net/http lets go of the request, its buffers and its
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx),
+	conn := &wsConn{s: s, c: c, ctx: context.WithoutCancel(ctx),
 		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
 		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
-	if !h.Track(conn) {
+	if !s.hub.Track(conn) {
 		conn.Shutdown()
 	}
-	conn.initTicket.Store(h.inits.add(conn))
+	conn.initTicket.Store(s.inits.add(conn))
 	if conn.ready == nil {
 		go conn.serve()
 	} else {
 		go conn.wait()
 	}
+}
+
+// writeResponse writes a whole answer (a refusal of the upgrade).
+func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
+	h := w.Header()
+	for k, v := range resp.Header {
+		h[k] = append(h[k], v...)
+	}
+	h.Set("Content-Type", resp.ContentType)
+	w.WriteHeader(resp.Status)
+	_, _ = w.Write(resp.Body)
 }
 
 // The sizes of the read and of the write buffer of a WebSocket
@@ -274,11 +354,11 @@ func (c *wsConn) buffered() bool {
 // for every subscription of the connection, closes the socket and
 // releases the connection.
 func (c *wsConn) end() {
-	h := c.r.subs
+	s := c.s
 	c.ended.Store(true)
-	h.Untrack(c)
-	h.inits.remove(c, c.initTicket.Load())
-	h.pings.remove(c, c.pingTicket.Load())
+	s.hub.Untrack(c)
+	s.inits.remove(c, c.initTicket.Load())
+	s.pings.remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
 	c.mu.Lock()
 	for _, sub := range c.subs {
@@ -287,7 +367,7 @@ func (c *wsConn) end() {
 	c.mu.Unlock()
 	c.wg.Wait()
 	_ = c.c.CloseNow()
-	h.ReleaseConn()
+	s.hub.ReleaseConn()
 }
 
 // handle reads one message and handles it. It reports false when the
@@ -344,7 +424,7 @@ func (c *wsConn) handle() bool {
 
 // init runs the OnConnect hook and acknowledges the connection.
 func (c *wsConn) init(payload json.RawMessage) bool {
-	if hook := c.r.subs.cfg.OnConnect; hook != nil {
+	if hook := c.s.cfg.OnConnect; hook != nil {
 		var p map[string]any
 		if len(payload) > 0 && string(payload) != "null" {
 			if json.Unmarshal(payload, &p) != nil {
@@ -364,10 +444,10 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 	// acked is set after the ack is written, so no ping precedes it.
 	c.write([]byte(`{"type":"connection_ack"}`))
 	c.acked.Store(true)
-	h := c.r.subs
-	h.inits.remove(c, c.initTicket.Load())
-	if h.cfg.KeepAlive > 0 {
-		c.pingTicket.Store(h.pings.add(c))
+	s := c.s
+	s.inits.remove(c, c.initTicket.Load())
+	if s.cfg.KeepAlive > 0 {
+		c.pingTicket.Store(s.pings.add(c))
 	}
 	return true
 }
@@ -386,7 +466,7 @@ func (c *wsConn) keepAlive() {
 	if c.ended.Load() {
 		return
 	}
-	c.pingTicket.Store(c.r.subs.pings.add(c))
+	c.pingTicket.Store(c.s.pings.add(c))
 	go c.write([]byte(`{"type":"ping"}`))
 }
 
@@ -418,16 +498,16 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	}
 	idJSON, _ := json.Marshal(id)
 	select {
-	case <-c.r.subs.Closing():
+	case <-c.s.hub.Closing():
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
-		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
+		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return true
 	default:
 	}
-	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.AcquireSub() {
+	if len(c.subs) >= c.s.cfg.MaxSubscriptionsPerConnection || !c.s.hub.AcquireSub() {
 		c.mu.Unlock()
-		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
+		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
@@ -470,7 +550,7 @@ func (c *wsConn) release(sub *wsSub) {
 	c.remove(sub)
 	c.mu.Unlock()
 	sub.stop(nil)
-	c.r.subs.ReleaseSub()
+	c.s.hub.ReleaseSub()
 	c.wg.Done()
 }
 
@@ -482,23 +562,23 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	id := sub.id
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
-		c.sendErrors(id, appendErrors(nil, e.Err))
+		c.sendErrors(id, errorsBody(e.Err))
 		return false
 	}
-	op := c.r.start(sctx, &req, &c.raw)
+	op := c.s.p.Run(sctx, &req, &c.raw)
 	switch {
-	case op.stream == nil && op.resp.Status != http.StatusOK:
+	case !op.Streaming() && op.Response().Status != http.StatusOK:
 		// A request error: one error message, no complete.
-		c.sendErrors(id, op.resp.Body)
+		c.sendErrors(id, op.Response().Body)
 		return false
-	case op.stream == nil:
-		c.write(wsFrame(id, "next", op.resp.Body))
-	case op.stream.Queue() != nil:
-		sub.op, sub.stream, sub.sctx = op, op.stream, op.ctx
-		op.stream.Queue().Watch(func() { c.schedule(sub) })
-		return true
+	case !op.Streaming():
+		c.write(wsFrame(id, "next", op.Response().Body))
 	default:
-		_ = c.r.pump(op, func(body []byte) error {
+		sub.op, sub.sctx = op, sctx
+		if op.Watch(func() { c.schedule(sub) }) {
+			return true
+		}
+		_ = op.Pump(func(body []byte) error {
 			if !c.write(wsFrame(id, "next", body)) {
 				return errNotStream
 			}
@@ -538,7 +618,6 @@ func (c *wsConn) schedule(sub *wsSub) {
 // subscription at a time, and returns once none has any: an idle
 // connection has no drain goroutine.
 func (c *wsConn) drain() {
-	var buf []byte
 	for {
 		c.mu.Lock()
 		if len(c.pending) == 0 {
@@ -552,37 +631,33 @@ func (c *wsConn) drain() {
 		c.pending = c.pending[1:]
 		sub.queued = false
 		c.mu.Unlock()
-		buf = c.deliver(sub, buf)
+		c.deliver(sub)
 	}
 }
 
 // deliver executes and sends the events waiting for sub and, once its
 // stream has ended, completes and releases it.
-func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
+func (c *wsConn) deliver(sub *wsSub) {
 	if sub.done {
-		return buf
+		return
 	}
-	for {
-		ev, ok, ended := sub.stream.Queue().TryNext()
-		if !ok {
-			if ended {
-				sub.done = true
-				c.complete(sub.sctx, sub.id)
-				sub.op.end()
-				c.release(sub)
-			}
-			return buf
-		}
+	ended := sub.op.Drain(func(body []byte) error {
 		if sub.failed {
-			continue // what waits is dropped
+			return errNotStream // what waits is dropped
 		}
-		buf = c.r.executeEvent(sub.op.st, sub.stream, sub.sctx, ev, buf[:0])
-		if !c.write(wsFrame(sub.id, "next", buf)) {
+		if !c.write(wsFrame(sub.id, "next", body)) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
 			sub.failed = true
 			sub.stop(errNotStream)
+			return errNotStream
 		}
+		return nil
+	})
+	if ended {
+		sub.done = true
+		c.complete(sub.sctx, sub.id)
+		c.release(sub)
 	}
 }
 
@@ -624,7 +699,7 @@ func (c *wsConn) write(msg []byte) bool {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
 	if c.c.Write(context.Background(), websocket.MessageText, msg) != nil {
 		_ = c.c.CloseNow()
 		return false
