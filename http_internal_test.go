@@ -43,7 +43,7 @@ func TestPlainPostSkipsOnlyNonStreamingRequests(t *testing.T) {
 		if got := plainPost(req); got != c.plain {
 			t.Errorf("%s %v: plainPost = %v, want %v", c.method, c.headers, got, c.plain)
 		}
-		streaming := ws.Match(req) || r.isSSESingle(req) || httpstream.Match(req.Header.Values("Accept")) != nil
+		streaming := ws.Match(req) || r.sse.Match(req) || httpstream.Match(req.Header.Values("Accept")) != nil
 		if c.plain && streaming {
 			t.Errorf("%s %v: let through, but a streaming transport takes it", c.method, c.headers)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/transport/sse"
 	"github.com/graftgql/graft/internal/transport/ws"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
@@ -45,9 +46,10 @@ type Router struct {
 	pqOwner  *byte
 	graphiql *graphiql.Page
 	load     loadBounds
-	watchdog watchdog   // the execution timeout (timeout.go)
-	subs     *hub       // streaming transports: WebSocket, SSE, multipart
-	ws       *ws.Server // the WebSocket transport
+	watchdog watchdog    // the execution timeout (timeout.go)
+	subs     *hub        // streaming transports: WebSocket, SSE, multipart
+	ws       *ws.Server  // the WebSocket transport
+	sse      *sse.Server // single-connection SSE
 	policy   httpapi.Policy
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
@@ -110,6 +112,13 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	r.ws = ws.New(ws.Config{OnConnect: sc.OnConnect, KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout,
 		WriteTimeout: sc.WriteTimeout, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
 		OriginPatterns: sc.OriginPatterns, ReadLimit: cfg.MaxBodyBytes}, pipeline{r}, r.subs.Hub)
+	preflight := ""
+	if cfg.CSRF != nil {
+		preflight = cfg.CSRF.RequiredHeaders[0]
+	}
+	r.sse = sse.New(sse.Config{KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout, WriteTimeout: sc.WriteTimeout,
+		StreamBufferBytes: sc.StreamBufferBytes, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
+		PreflightHeader: preflight, Reservations: schemadef.Model(s).Subscription != nil}, pipeline{r}, r.subs.Hub)
 	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))

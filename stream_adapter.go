@@ -49,6 +49,34 @@ func (p pipeline) Admit(req *http.Request) (context.Context, *httpapi.Response) 
 	return actx, nil
 }
 
+// Open admits req through the door for an answer the pipeline does not
+// run (single-connection SSE: a reservation, a stream, a DELETE).
+func (p pipeline) Open(req *http.Request) (context.Context, *httpapi.Response, func()) {
+	st := &requestState{}
+	resp := &st.answer
+	ctx := p.r.enter(req.Context(), st, rawView(req), resp)
+	return ctx, resp, func() { p.r.leave(st, resp) }
+}
+
+// Authorize runs Config.Auth for a request opened with Open.
+func (p pipeline) Authorize(ctx context.Context, req *http.Request) *httpapi.Error {
+	if p.r.cfg.Auth == nil {
+		return nil
+	}
+	_, e := p.r.admit(ctx, rawView(req))
+	return e
+}
+
+// Fail makes resp the answer to e.
+func (p pipeline) Fail(resp *httpapi.Response, e *httpapi.Error) {
+	p.r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
+}
+
+// Read reads req's body within MaxBodyBytes.
+func (p pipeline) Read(req *http.Request) (*httpapi.RawRequest, *httpapi.Error) {
+	return p.r.rawFromHTTP(req)
+}
+
 // Run runs an operation of a WebSocket connection.
 func (p pipeline) Run(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) transport.Operation {
 	return p.r.start(ctx, req, raw)
@@ -87,16 +115,6 @@ func (r *Router) serveHTTPStream(w http.ResponseWriter, req *http.Request, f *ht
 		writeResponse(w, &resp)
 		return
 	}
-	writeHead(w, &resp)
-	body(newHTTPStream(w, r.subs.cfg.WriteTimeout).write)
-}
-
-// writeHead writes the status and headers of resp, without a body.
-func writeHead(w http.ResponseWriter, resp *httpapi.Response) {
-	h := w.Header()
-	h.Set(hdrContentType, resp.ContentType)
-	for k, v := range resp.Header {
-		h[k] = append(h[k], v...)
-	}
-	w.WriteHeader(resp.Status)
+	httpstream.WriteHead(w, &resp)
+	body(httpstream.NewWriter(w, r.subs.cfg.WriteTimeout).Write)
 }

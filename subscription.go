@@ -2,9 +2,7 @@ package graft
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -98,17 +96,15 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 }
 
 // hub is the router's transport.Hub (connections, subscriptions, bounds,
-// shutdown) with the reservations of single-connection SSE.
+// shutdown) with the configuration of its transports.
 type hub struct {
 	*transport.Hub
-	cfg      SubscriptionConfig
-	mu       sync.Mutex
-	sseConns map[string]*sseConn // single connection mode, by token
+	cfg SubscriptionConfig
 }
 
 func newHub(cfg SubscriptionConfig) *hub {
 	cfg = cfg.withDefaults()
-	return &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}}
+	return &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg}
 }
 
 // CloseSubscriptions completes every running subscription and closes
@@ -302,8 +298,8 @@ func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 	switch {
 	case ws.Match(req):
 		r.ws.ServeHTTP(w, req)
-	case r.isSSESingle(req):
-		r.serveSSE(w, req)
+	case r.sse.Match(req):
+		r.sse.ServeHTTP(w, req)
 	default:
 		f := httpstream.Match(req.Header.Values("Accept"))
 		if f == nil {
@@ -318,8 +314,6 @@ func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
 var (
 	// errNotStream: the client is gone (a send failed).
 	errNotStream = transport.ErrClientGone
-	// errClientComplete: the client completed the subscription.
-	errClientComplete = errors.New("graft: client completed the subscription")
 	// errShutdown: the server is shutting down.
 	errShutdown = transport.ErrShutdown
 )

@@ -78,3 +78,16 @@ func TooManySubscriptions() *httpapi.Error {
 	return &httpapi.Error{Status: http.StatusServiceUnavailable,
 		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
 }
+
+// WriteHTTP writes a whole answer to a net/http client.
+func WriteHTTP(w http.ResponseWriter, resp *httpapi.Response) {
+	h := w.Header()
+	for k, v := range resp.Header {
+		h[k] = append(h[k], v...)
+	}
+	if resp.ContentType != "" {
+		h.Set("Content-Type", resp.ContentType)
+	}
+	w.WriteHeader(resp.Status)
+	_, _ = w.Write(resp.Body)
+}

@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"net/http"
 	"slices"
@@ -44,7 +43,7 @@ const (
 
 // Why a subscription's context was cancelled.
 var (
-	errClientComplete = errors.New("graft: client completed the subscription")
+	errClientComplete = transport.ErrClientComplete
 	errShutdown       = transport.ErrShutdown
 	errNotStream      = transport.ErrClientGone
 )
@@ -187,13 +186,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// pass it in turn.
 	ctx, refusal := s.p.Admit(req)
 	if refusal != nil {
-		writeResponse(w, refusal)
+		transport.WriteHTTP(w, refusal)
 		return
 	}
 	raw := &httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery,
 		Header: req.Header.Get, Remote: req.RemoteAddr}
 	if !s.hub.AcquireConn() {
-		writeResponse(w, s.p.Refuse(req.Context(), raw, transport.TooManyConnections()))
+		transport.WriteHTTP(w, s.p.Refuse(req.Context(), raw, transport.TooManyConnections()))
 		return
 	}
 	// The server's read and write timeouts stay on a hijacked connection;
@@ -233,17 +232,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	} else {
 		go conn.wait()
 	}
-}
-
-// writeResponse writes a whole answer (a refusal of the upgrade).
-func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {
-	h := w.Header()
-	for k, v := range resp.Header {
-		h[k] = append(h[k], v...)
-	}
-	h.Set("Content-Type", resp.ContentType)
-	w.WriteHeader(resp.Status)
-	_, _ = w.Write(resp.Body)
 }
 
 // The sizes of the read and of the write buffer of a WebSocket
