@@ -16,6 +16,7 @@ import (
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/transport"
 	"github.com/graftgql/graft/internal/transport/sse"
 	"github.com/graftgql/graft/internal/transport/ws"
 	"github.com/graftgql/graft/limits"
@@ -50,7 +51,10 @@ type Router struct {
 	subs     *hub        // streaming transports: WebSocket, SSE, multipart
 	ws       *ws.Server  // the WebSocket transport
 	sse      *sse.Server // single-connection SSE
-	policy   httpapi.Policy
+	// units are the streaming transports, in the order they are offered
+	// a request (serveStream).
+	units  []transport.Unit
+	policy httpapi.Policy
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
 	graphiqlAssets string
@@ -119,6 +123,9 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	r.sse = sse.New(sse.Config{KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout, WriteTimeout: sc.WriteTimeout,
 		StreamBufferBytes: sc.StreamBufferBytes, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
 		PreflightHeader: preflight, Reservations: schemadef.Model(s).Subscription != nil}, pipeline{r}, r.subs.Hub)
+	// The streaming transports: a new one is a package under
+	// internal/transport and one line here.
+	r.units = []transport.Unit{r.ws, r.sse, httpStreams{r}}
 	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))

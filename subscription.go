@@ -11,8 +11,6 @@ import (
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
-	"github.com/graftgql/graft/internal/transport/httpstream"
-	"github.com/graftgql/graft/internal/transport/ws"
 )
 
 // Defaults of SubscriptionConfig, applied to zero fields.
@@ -295,19 +293,13 @@ func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Con
 // graphql-sse's single connection mode, or a streamed HTTP answer (an
 // event stream, a multipart subscription: package httpstream).
 func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
-	switch {
-	case ws.Match(req):
-		r.ws.ServeHTTP(w, req)
-	case r.sse.Match(req):
-		r.sse.ServeHTTP(w, req)
-	default:
-		f := httpstream.Match(req.Header.Values("Accept"))
-		if f == nil {
-			return false
+	for _, u := range r.units {
+		if u.Match(req) {
+			u.ServeHTTP(w, req)
+			return true
 		}
-		r.serveHTTPStream(w, req, f)
 	}
-	return true
+	return false
 }
 
 // Why a subscription's context was cancelled.

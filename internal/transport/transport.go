@@ -20,6 +20,17 @@ import (
 	"github.com/graftgql/graft/internal/httpapi"
 )
 
+// Unit is a streaming transport as the router registers it: the router
+// offers each request on the GraphQL path that is not a plain POST to its
+// units in turn, and the first that matches serves it.
+type Unit interface {
+	// Match reports whether req is the transport's; it is called for
+	// many requests and must not allocate.
+	Match(req *http.Request) bool
+	// ServeHTTP serves a request Match accepted.
+	http.Handler
+}
+
 // Pipeline is the router as a transport sees it.
 type Pipeline interface {
 	// Start runs raw, a GraphQL request that came over HTTP, through the

@@ -162,6 +162,9 @@ func New(cfg Config, p Pipeline, hub *transport.Hub) *Server {
 }
 
 // Match reports whether req is a WebSocket upgrade.
+func (s *Server) Match(req *http.Request) bool { return Match(req) }
+
+// Match reports whether req is a WebSocket upgrade.
 func Match(req *http.Request) bool {
 	return req.Method == http.MethodGet && headerHasToken(req.Header.Values("Connection"), "upgrade") &&
 		strings.EqualFold(req.Header.Get("Upgrade"), "websocket")

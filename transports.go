@@ -18,8 +18,14 @@ func init() {
 	}
 }
 
+// The streaming transports are units under internal/transport (ws, sse,
+// httpstream), each behind a small interface; the router registers them
+// (NewRouter builds them, serveStream dispatches to them) and is their
+// pipeline through this adapter.
+
 // pipeline is the router as its streaming transports see it
-// (transport.Pipeline): every operation and refusal passes the door.
+// (transport.Pipeline and the transports' own Pipeline interfaces): every
+// operation and refusal passes the door.
 type pipeline struct{ r *Router }
 
 func (p pipeline) Start(ctx context.Context, raw *httpapi.RawRequest) transport.Operation {
@@ -99,6 +105,21 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 		return nil, false
 	}
 	return httpstream.Serve(ctx, pipeline{r}, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, resp), true
+}
+
+// httpStreams is the streamed HTTP answers (package httpstream) as a
+// unit of the net/http router.
+type httpStreams struct{ r *Router }
+
+// Match reports whether req asks for an event stream or a multipart
+// subscription.
+func (u httpStreams) Match(req *http.Request) bool {
+	return httpstream.Match(req.Header.Values("Accept")) != nil
+}
+
+// ServeHTTP serves it.
+func (u httpStreams) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	u.r.serveHTTPStream(w, req, httpstream.Match(req.Header.Values("Accept")))
 }
 
 // serveHTTPStream serves a streamed HTTP transport over net/http, each
