@@ -135,7 +135,10 @@ func TestBadCustomScalarVariableStopsTheRequestBeforeAnythingRuns(t *testing.T) 
 	})
 }
 
-func TestBadCustomScalarLiteralFailsValidation(t *testing.T) {
+// TestBadCustomScalarLiteralIsBadUserInput checks that a literal the
+// scalar's parser refuses fails before anything runs, with 400 and
+// BAD_USER_INPUT as a bad variable of the scalar does.
+func TestBadCustomScalarLiteralIsBadUserInput(t *testing.T) {
 	var runs atomic.Int32
 	r := coercionRouter(t, &runs)
 	for _, q := range []string{
@@ -143,7 +146,7 @@ func TestBadCustomScalarLiteralFailsValidation(t *testing.T) {
 		`mutation { bump pay(amount: -1, at: "2026-01-02T03:04:05Z") }`,
 	} {
 		a := postRaw(t, r, `{"query":`+jsonString(q)+`}`)
-		if a.status != 400 || a.code != graft.CodeValidationFailed || !strings.HasPrefix(a.message, `Expected value of type "`) {
+		if a.status != 400 || a.code != graft.CodeBadUserInput || !strings.HasPrefix(a.message, `Expected value of type "`) {
 			t.Fatalf("%s: %d %s %q", q, a.status, a.code, a.message)
 		}
 	}

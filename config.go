@@ -228,11 +228,12 @@ type GraphiQLConfig struct {
 	// value. Default 'none': no site may frame the page.
 	FrameAncestors string
 	// Assets says where the page's scripts and styles come from:
-	// GraphiQLAssetsCDN (the default, also for "") or
-	// GraphiQLAssetsEmbedded, the pinned files built into the binary and
+	// GraphiQLAssetsEmbedded (the default, also for "" unless
+	// AssetBaseURL is set), the pinned files built into the binary and
 	// served under Path + "/assets/", so the IDE works with no network
-	// and under a Content-Security-Policy of 'self'. Embedded assets
-	// exclude AssetBaseURL.
+	// and under a Content-Security-Policy of 'self'; or
+	// GraphiQLAssetsCDN, the public CDN or AssetBaseURL (the default
+	// when AssetBaseURL is set). Embedded assets exclude AssetBaseURL.
 	Assets string
 }
 
@@ -283,7 +284,10 @@ func (c Config) withDefaults() (Config, error) {
 		}
 		switch g.Assets {
 		case "":
-			g.Assets = GraphiQLAssetsCDN
+			g.Assets = GraphiQLAssetsEmbedded
+			if g.AssetBaseURL != "" {
+				g.Assets = GraphiQLAssetsCDN
+			}
 		case GraphiQLAssetsCDN:
 		case GraphiQLAssetsEmbedded:
 			if g.AssetBaseURL != "" {

@@ -27,7 +27,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/adapter/fasthttpadapter"
 	"github.com/graftgql/graft/adapter/lambdaadapter"
-	graftotel "github.com/graftgql/graft/otel"
+	graftotel "github.com/graftgql/graft/graftotel"
 	"github.com/graftgql/graft/schema"
 )
 

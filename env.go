@@ -98,13 +98,13 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 }
 
 // ServeOptionsFromEnv reads the server's own settings (PORT, HOST,
-// SHUTDOWN_GRACE) from the process environment; it is
+// SHUTDOWN_GRACE, SHUTDOWN_DELAY) from the process environment; it is
 // ServeOptions{}.WithEnv(nil).
 func ServeOptionsFromEnv() (ServeOptions, error) { return ServeOptions{}.WithEnv(nil) }
 
 // WithEnv returns o with every variable that is set (through lookup, or
-// os.LookupEnv when nil) written over its field: PORT, HOST and
-// SHUTDOWN_GRACE. Unset variables keep o's values; zero fields still take
+// os.LookupEnv when nil) written over its field: PORT, HOST,
+// SHUTDOWN_GRACE and SHUTDOWN_DELAY. Unset variables keep o's values; zero fields still take
 // Serve's defaults. A bad value is an error naming the variable and the
 // value.
 func (o ServeOptions) WithEnv(lookup func(string) (string, bool)) (ServeOptions, error) {
@@ -117,6 +117,7 @@ func (o ServeOptions) WithEnv(lookup func(string) (string, bool)) (ServeOptions,
 	}
 	setString(&o.Host, s.Host)
 	setDuration(&o.ShutdownGrace, s.ShutdownGrace)
+	setDuration(&o.ShutdownDelay, s.ShutdownDelay)
 	return o, nil
 }
 

@@ -126,11 +126,12 @@ func TestServeOptionsFromEnv(t *testing.T) {
 	t.Setenv("PORT", "8081")
 	t.Setenv("HOST", "127.0.0.1")
 	t.Setenv("SHUTDOWN_GRACE", "3s")
+	t.Setenv("SHUTDOWN_DELAY", "5s")
 	o, err := ServeOptionsFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Port != 8081 || o.Host != "127.0.0.1" || o.ShutdownGrace != 3*time.Second {
+	if o.Port != 8081 || o.Host != "127.0.0.1" || o.ShutdownGrace != 3*time.Second || o.ShutdownDelay != 5*time.Second {
 		t.Errorf("got %+v", o)
 	}
 	kept, err := ServeOptions{Port: 9000, Host: "::1"}.WithEnv(lookupFrom(map[string]string{"SHUTDOWN_GRACE": "1m"}))
@@ -140,11 +141,11 @@ func TestServeOptionsFromEnv(t *testing.T) {
 }
 
 func TestServeOptionsFromEnvBadValues(t *testing.T) {
-	_, err := ServeOptions{}.WithEnv(lookupFrom(map[string]string{"PORT": "70000", "SHUTDOWN_GRACE": "-1s"}))
+	_, err := ServeOptions{}.WithEnv(lookupFrom(map[string]string{"PORT": "70000", "SHUTDOWN_GRACE": "-1s", "SHUTDOWN_DELAY": "soon"}))
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, w := range []string{`PORT="70000"`, `SHUTDOWN_GRACE="-1s"`} {
+	for _, w := range []string{`PORT="70000"`, `SHUTDOWN_GRACE="-1s"`, `SHUTDOWN_DELAY="soon"`} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q does not name %q", err, w)
 		}

@@ -68,11 +68,25 @@ func TestGraphiQLEmbeddedAssets(t *testing.T) {
 		t.Errorf("POST asset: %d %v", w.Code, w.Header())
 	}
 
-	cdn := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{}})
+	cdn := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{Assets: graft.GraphiQLAssetsCDN}})
 	w = httptest.NewRecorder()
 	cdn.ServeHTTP(w, httptest.NewRequest(http.MethodGet, base+"/react/umd/react.production.min.js", nil))
 	if w.Code != 404 {
 		t.Errorf("CDN mode serves no assets: %d", w.Code)
+	}
+	// Embedded is the default, so the IDE works offline; a base URL of
+	// self-hosted assets implies the CDN mode.
+	def := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{}})
+	w = httptest.NewRecorder()
+	def.ServeHTTP(w, httptest.NewRequest(http.MethodGet, base+"/react/umd/react.production.min.js", nil))
+	if w.Code != 200 {
+		t.Errorf("default GraphiQL serves no embedded assets: %d", w.Code)
+	}
+	hosted := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{AssetBaseURL: "https://static.example"}})
+	w = httptest.NewRecorder()
+	hosted.ServeHTTP(w, httptest.NewRequest(http.MethodGet, base+"/react/umd/react.production.min.js", nil))
+	if w.Code != 404 {
+		t.Errorf("AssetBaseURL with embedded assets: %d", w.Code)
 	}
 	for _, g := range []graft.GraphiQLConfig{{Assets: "local"}, {Assets: graft.GraphiQLAssetsEmbedded, AssetBaseURL: "/static"}} {
 		if _, err := graft.NewRouter(testSchema(t), nil, graft.Config{GraphiQL: &g}); err == nil {

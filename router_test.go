@@ -348,7 +348,7 @@ func TestMaxResponseBytes(t *testing.T) {
 // TestGraphiQLPageHeaders: the router serves the GraphiQL page with the
 // headers package graphiql builds for it.
 func TestGraphiQLPageHeaders(t *testing.T) {
-	r := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{FrameAncestors: "'self'"}})
+	r := newTestRouter(t, graft.Config{GraphiQL: &graft.GraphiQLConfig{FrameAncestors: "'self'", Assets: graft.GraphiQLAssetsCDN}})
 	got := send(t, r, "GET", "/graphiql", "")
 	want, err := graphiql.NewPage(graphiql.Options{Endpoint: "/graphql", Title: "GraphiQL", FrameAncestors: "'self'"})
 	if err != nil {

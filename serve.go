@@ -44,6 +44,16 @@ type ServeOptions struct {
 	// shutdown begins; then their connections are closed. Zero means
 	// DefaultShutdownGrace.
 	ShutdownGrace time.Duration
+	// ShutdownDelay is the drain delay: when shutdown begins (ctx ends,
+	// or SIGINT or SIGTERM arrives) the server goes on serving for this
+	// long before it closes its listener, so that load balancers polling
+	// readiness (see OnShutdown) stop sending it traffic first; Kubernetes
+	// takes a few seconds to remove an endpoint. A second signal ends the
+	// delay early. Zero means no delay.
+	ShutdownDelay time.Duration
+	// OnShutdown, when set, is called once as shutdown begins, before
+	// ShutdownDelay: the place to turn readiness false.
+	OnShutdown func()
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout set the http.Server
 	// timeouts of the same names (defaults 5s, 30s, 120s). WriteTimeout
 	// (default 60s) bounds the writes of a response: a write a client
@@ -94,8 +104,8 @@ func serveDuration(d, def time.Duration) time.Duration {
 //
 // In order it: listens (a port in use is an error naming the address),
 // starts the layer so its services exist before the first request, calls
-// OnStart and logs one line with the URL, and serves. On shutdown it stops
-// accepting connections, lets in-flight requests finish within
+// OnStart and logs one line with the URL, and serves. On shutdown it calls
+// OnShutdown, serves on for ShutdownDelay, stops accepting connections, lets in-flight requests finish within
 // ShutdownGrace, closes what is left, and finally stops the layer, so
 // cleanups run after the last request. The layer is the router's own
 // (router.Layer()). Serve returns nil after a clean shutdown.
@@ -149,9 +159,11 @@ func Serve(ctx context.Context, router *Router, opts ServeOptions) error {
 		Close:         srv.Close,
 		CloseListener: ln.Close,
 	}, lay, lifecycle.Options{
-		URL:     lifecycle.URL(opts.Host, ln.Addr()),
-		OnStart: opts.OnStart,
-		Grace:   opts.ShutdownGrace,
-		Logger:  opts.Logger,
+		URL:        lifecycle.URL(opts.Host, ln.Addr()),
+		OnStart:    opts.OnStart,
+		OnShutdown: opts.OnShutdown,
+		Delay:      max(opts.ShutdownDelay, 0),
+		Grace:      opts.ShutdownGrace,
+		Logger:     opts.Logger,
 	})
 }

@@ -17,6 +17,7 @@ import (
 func Analyze(s *schema.Schema, doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) Result {
 	var types *ast.Schema
 	var cost costLookup
+	var pages pageLookup
 	if m := model(s); m != nil {
 		types = m.AST()
 		cost = func(typeName, fieldName string) schema.CostFunc {
@@ -27,8 +28,16 @@ func Analyze(s *schema.Schema, doc *ast.QueryDocument, op *ast.OperationDefiniti
 			}
 			return nil
 		}
+		pages = func(typeName, fieldName string) *schemadef.Paging {
+			if t := m.Type(typeName); t != nil {
+				if f := t.Field(fieldName); f != nil {
+					return f.Page
+				}
+			}
+			return nil
+		}
 	}
-	return analyze(types, cost, doc, op, vars)
+	return analyzeWith(types, cost, pages, doc, op, vars)
 }
 
 // model returns the built model behind s, or nil for a nil or zero Schema.
@@ -43,11 +52,16 @@ func model(s *schema.Schema) *schemadef.Schema {
 // for the default cost.
 type costLookup func(typeName, fieldName string) schema.CostFunc
 
+// pageLookup returns the paging of a field of a named type declared with
+// schema.PageCost, or nil; paging takes precedence over a cost function.
+type pageLookup func(typeName, fieldName string) *schemadef.Paging
+
 // analyzer holds the state of one analysis: the memo tables that make each
 // fragment cost its size once, whatever the number of its expansions.
 type analyzer struct {
 	types *ast.Schema
 	cost  costLookup
+	pages pageLookup
 	doc   *ast.QueryDocument
 	op    *ast.OperationDefinition
 	vars  map[string]any
@@ -60,16 +74,23 @@ type analyzer struct {
 	counts     map[countKey]counts
 	fieldCosts map[*ast.Field]int
 	fragCost   map[fragCostKey]int
+	// fragSplit memoises the item and fixed costs of fragments spread in
+	// paginated fields (pagecost.go).
+	fragSplit map[splitKey][2]int
 	// multi is above zero while a selection set is evaluated once for
 	// each of several possible types; field costs are memoised then.
 	multi int
 }
 
 func analyze(types *ast.Schema, cost costLookup, doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) Result {
+	return analyzeWith(types, cost, nil, doc, op, vars)
+}
+
+func analyzeWith(types *ast.Schema, cost costLookup, pages pageLookup, doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) Result {
 	if op == nil {
 		return Result{}
 	}
-	a := &analyzer{types: types, cost: cost, doc: doc, op: op, coerce: &coerce.Coercer{Schema: types}}
+	a := &analyzer{types: types, cost: cost, pages: pages, doc: doc, op: op, coerce: &coerce.Coercer{Schema: types}}
 	a.vars = coercedVariables(a.coerce, op, vars)
 	c := a.countSet(op.SelectionSet, false)
 	directives := satAdd(c.directives, len(op.Directives))

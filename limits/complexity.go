@@ -3,6 +3,8 @@ package limits
 import (
 	"math"
 
+	"github.com/graftgql/graft/internal/schemadef"
+
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -124,21 +126,29 @@ func (a *analyzer) fieldCost(f *ast.Field) int {
 			return c
 		}
 	}
-	children := 0
-	if len(f.SelectionSet) > 0 {
-		childType := ""
-		if f.Definition != nil && f.Definition.Type != nil {
-			childType = f.Definition.Type.Name()
-		}
-		children = a.setCost(f.SelectionSet, childType)
-	}
 	var fn schema.CostFunc
-	if a.cost != nil && f.ObjectDefinition != nil {
-		fn = a.cost(f.ObjectDefinition.Name, f.Name)
+	var page *schemadef.Paging
+	if f.ObjectDefinition != nil {
+		if a.pages != nil {
+			page = a.pages(f.ObjectDefinition.Name, f.Name)
+		}
+		if a.cost != nil {
+			fn = a.cost(f.ObjectDefinition.Name, f.Name)
+		}
 	}
-	c := satAdd(1, children)
-	if fn != nil {
-		c = callCost(fn, a.arguments(f), children)
+	childType := ""
+	if f.Definition != nil && f.Definition.Type != nil {
+		childType = f.Definition.Type.Name()
+	}
+	var c int
+	switch {
+	case page != nil:
+		items, fixed := a.pageCost(f.SelectionSet, childType, page)
+		c = satAdd(1, satAdd(satMul(page.Size(a.arguments(f)), items), fixed))
+	case fn != nil:
+		c = callCost(fn, a.arguments(f), a.setCost(f.SelectionSet, childType))
+	default:
+		c = satAdd(1, a.setCost(f.SelectionSet, childType))
 	}
 	if a.multi > 0 {
 		if a.fieldCosts == nil {

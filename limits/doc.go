@@ -31,7 +31,12 @@
 //     in which case the declared CostFunc receives the field's coerced
 //     argument values (literals and variables, argument defaults applied)
 //     and the complexity of its selection set, so a cost of first*children
-//     makes a list argument multiply. The cost is looked up on the type the
+//     makes a list argument multiply. A paginated field declared with
+//     schema.PageCost (a Relay connection, package relay) costs 1 plus
+//     the page size times the cost of its item fields (edges, nodes)
+//     plus its other fields (pageInfo, totalCount) once; the page size
+//     is the first size argument given, else the declared default, at
+//     most the declared maximum. The cost is looked up on the type the
 //     field is selected on: the interface for a field selected on an
 //     interface, the object in a fragment on an object. A selection set on
 //     an interface or union may hold fragments for different object types,

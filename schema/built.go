@@ -8,6 +8,7 @@ import (
 
 func init() {
 	schemadef.Model = func(public any) *schemadef.Schema { return public.(*Schema).model }
+	schemadef.BuilderOf = func(public any) *schemadef.Builder { return public.(*Builder).def() }
 }
 
 // Schema is a built, immutable GraphQL schema, made by Builder.Build (the

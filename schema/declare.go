@@ -29,8 +29,9 @@ func Object[T any](b *Builder, name string, opts ...Option) *ObjectType[T] {
 
 // FieldFunc adds a resolver field with arguments to an object type. A is a
 // struct whose exported fields are the arguments: tags `graphql:"name"`,
-// `default:"<GraphQL literal>"`, `description:".."` and `deprecated:".."`;
-// pointer fields are nullable arguments, other fields non-null. R is the
+// `default:"<GraphQL literal>"`, `description:".."`, `deprecated:".."`
+// and `validate:".."` (constraints checked before fn runs; see package
+// validate); pointer fields are nullable arguments, other fields non-null. R is the
 // result, mapped to a GraphQL type like a struct field (or given with the
 // OfType option). A field named like one of T's struct fields replaces it.
 // Options: Description, Deprecated, OfType, Cost, CostFn, Concurrent.

@@ -74,7 +74,9 @@ func CacheControl(maxAge int, scope string) Option { return schemadef.CacheContr
 
 // OnField applies directive options (Directive, CacheControl) to the
 // named field of the object type or interface
-// being declared, typically a field derived from a struct field:
+// being declared, typically a field derived from a struct field, and
+// OfType to a struct field of an object type, as a type tag would (for a
+// generic struct, whose tags cannot name the type):
 // schema.Object[User](b, "User", schema.OnField("name",
 // schema.Directive("upper", ""))) or schema.OnField("email",
 // federation.External()). Other options given here are ignored.

@@ -66,3 +66,21 @@ func Implements(interfaces ...string) Option { return schemadef.Implements(inter
 
 // SpecifiedBy sets the specifiedByURL of a custom scalar.
 func SpecifiedBy(url string) Option { return schemadef.SpecifiedBy(url) }
+
+// Paging describes a field that returns one page of a list, such as a
+// Relay connection, for the complexity analysis: SizeArgs are the
+// arguments that give the page size, the first one given counting
+// ("first", "last"); ItemFields are the fields of the result paid once
+// per item ("edges", "nodes"); DefaultSize is the size of a page when no
+// size argument is given; MaxSize caps the size (0: no cap), as the
+// resolver should.
+type Paging = schemadef.Paging
+
+// PageCost declares the cost of a field that returns one page of a list:
+// 1, plus the page size times the cost of what is selected under the item
+// fields, plus the cost of the other selected fields (pageInfo,
+// totalCount) once. So books(first: 50) { edges { node { title } }
+// totalCount } costs 1 + 50×3 + 1 (edges, node and title cost 1 each by
+// default). It takes precedence over Cost and
+// CostFn. Package relay declares it on connection fields.
+func PageCost(p Paging) Option { return schemadef.PageCost(p) }

@@ -87,10 +87,19 @@ func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
+	// As shutdown begins, OnShutdown runs while the listener still serves.
+	servedAtShutdown := -1
+	onShutdown := func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/graphql?query=%7B__typename%7D")
+		if err == nil {
+			servedAtShutdown = resp.StatusCode
+			resp.Body.Close()
+		}
+	}
 	go func() {
 		done <- fasthttpadapter.Serve(ctx, router, fasthttpadapter.ServeOptions{
 			Host: "127.0.0.1", Listener: ln, Logger: slog.New(slog.DiscardHandler),
-			OnStart: func(url string) { started <- url },
+			OnStart: func(url string) { started <- url }, OnShutdown: onShutdown,
 		})
 	}()
 	var url string
@@ -119,6 +128,9 @@ func TestServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+	if servedAtShutdown <= 0 {
+		t.Error("OnShutdown did not run while the listener served")
 	}
 	select {
 	case <-cleaned:

@@ -32,6 +32,12 @@ type ServeOptions struct {
 	// ShutdownGrace bounds how long in-flight requests may run after
 	// shutdown begins.
 	ShutdownGrace time.Duration
+	// ShutdownDelay and OnShutdown are graft.ServeOptions' drain delay and
+	// shutdown callback: OnShutdown runs as shutdown begins, then the
+	// server serves on for ShutdownDelay (a second signal ends it) before
+	// it stops accepting connections.
+	ShutdownDelay time.Duration
+	OnShutdown    func()
 	// ReadTimeout, WriteTimeout and IdleTimeout set the fasthttp.Server
 	// timeouts of the same names. fasthttp has no separate header
 	// timeout: ReadTimeout covers headers and body.
@@ -119,9 +125,11 @@ func Serve(ctx context.Context, router *graft.Router, opts ServeOptions) error {
 		Close:         func() error { return nil },
 		CloseListener: ln.Close,
 	}, lay, lifecycle.Options{
-		URL:     lifecycle.URL(opts.Host, ln.Addr()),
-		OnStart: opts.OnStart,
-		Grace:   orDefault(opts.ShutdownGrace, graft.DefaultShutdownGrace),
-		Logger:  opts.Logger,
+		URL:        lifecycle.URL(opts.Host, ln.Addr()),
+		OnStart:    opts.OnStart,
+		OnShutdown: opts.OnShutdown,
+		Delay:      max(opts.ShutdownDelay, 0),
+		Grace:      orDefault(opts.ShutdownGrace, graft.DefaultShutdownGrace),
+		Logger:     opts.Logger,
 	})
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -25,29 +23,17 @@ func TestFederationExamplesServeSubgraphs(t *testing.T) {
 }
 
 func TestFederationExampleAnswersFTV1(t *testing.T) {
-	srv, err := newServer(func(name string) (string, bool) {
-		if name == "GRAFT_EXAMPLE" {
-			return "federation-products", true
-		}
-		return "", false
-	}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.close)
-	req := httptest.NewRequest("POST", "/graphql", strings.NewReader(`{"query":"{ product(id: \"apollo-studio\") { sku } }"}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("apollo-federation-include-trace", "ftv1")
-	rec := httptest.NewRecorder()
-	srv.opts.Handler.ServeHTTP(rec, req)
+	srv := startServer(t, map[string]string{"GRAFT_EXAMPLE": "federation-products"})
+	status, _, raw := call(t, "POST", srv.URL+"/graphql", `{"query":"{ product(id: \"apollo-studio\") { sku } }"}`,
+		map[string]string{"Content-Type": "application/json", "apollo-federation-include-trace": "ftv1"})
 	var body struct {
 		Data       json.RawMessage
 		Extensions map[string]string
 	}
-	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+	if err := json.Unmarshal([]byte(raw), &body); err != nil {
 		t.Fatal(err)
 	}
-	if rec.Code != 200 || string(body.Data) != `{"product":{"sku":"studio"}}` || len(body.Extensions) != 1 || body.Extensions["ftv1"] == "" {
-		t.Errorf("got %d %s, want the data and only extensions.ftv1", rec.Code, rec.Body)
+	if status != 200 || string(body.Data) != `{"product":{"sku":"studio"}}` || len(body.Extensions) != 1 || body.Extensions["ftv1"] == "" {
+		t.Errorf("got %d %s, want the data and only extensions.ftv1", status, raw)
 	}
 }

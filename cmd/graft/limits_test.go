@@ -11,27 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graftgql/graft/grafttest"
 	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/limits"
 )
-
-// newTestClient builds the server from env in process and returns a test
-// client of its router and what it logged at start-up.
-func newTestClient(t *testing.T, env map[string]string) (*grafttest.Client, string) {
-	t.Helper()
-	var log bytes.Buffer
-	srv, err := newServer(func(name string) (string, bool) {
-		v, ok := env[name]
-		return v, ok
-	}, &log)
-	if err != nil {
-		t.Fatalf("newServer: %v", err)
-	}
-	t.Cleanup(srv.close)
-	return grafttest.New(srv.router), log.String()
-}
 
 // exampleQueries reads the query cases of an example's tests.
 func exampleQueries(t *testing.T, example string) []struct {

@@ -1,20 +1,29 @@
-// Command graft is the ready-to-run graft server and its tools.
+// Command graft is the ready-to-run graft server, serving one of graft's
+// example schemas, and its tools. It is graftserver's command line:
 //
-//	graft [serve] [-example blog|chat|starwars]   serve an example schema (default)
-//	graft manifest [-o out.json] files...    build an Apollo persisted-query manifest
-//	graft hash [-algorithm sha256|sha512] [file|-]
-//	                                         print the persisted-query hash of a query
-//	graft sdl [-example blog|chat|starwars]       print an example schema's SDL
+//	graft [serve] [-example blog|chat|starwars|...]   serve an example schema (default)
+//	graft sdl [-example name]                        print an example schema's SDL
+//	graft manifest [-o out.json] files...            build a persisted-query manifest
+//	graft hash [-algorithm sha256|sha512] [-raw] [file|-]
+//	                                                 print each operation's manifest id
 //
 // The server is configured from the environment; `graft --help` lists every
-// variable with its default.
+// variable with its default. A service of its own gets all of this from
+// graftserver.Main.
 package main
 
 import (
 	"context"
-	"fmt"
+	"flag"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/federation"
+	"github.com/graftgql/graft/graftserver"
+	"github.com/graftgql/graft/pubsub"
+	"github.com/graftgql/graft/schema"
 )
 
 func main() {
@@ -27,22 +36,45 @@ type env func(name string) (string, bool)
 // run runs the command line args and returns the exit code: 0 on success,
 // 1 when the command fails, 2 for a usage error.
 func run(ctx context.Context, args []string, lookup env, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
+	return graftserver.Command(ctx, service(lookup), args, stdin, stdout, stderr)
+}
+
+// service is the graftserver.Service of the example the -example flag
+// or GRAFT_EXAMPLE names.
+func service(lookup env) graftserver.Service {
+	var flagName string
+	name := func() string {
+		if flagName != "" {
+			return strings.ToLower(flagName)
+		}
+		if v, ok := lookup("GRAFT_EXAMPLE"); ok && v != "" {
+			return strings.ToLower(v)
+		}
+		return defaultExample
 	}
-	switch cmd {
-	case "serve":
-		return runServe(ctx, args, lookup, stdout, stderr)
-	case "manifest":
-		return runManifest(args, stdout, stderr)
-	case "hash":
-		return runHash(args, stdin, stdout, stderr)
-	case "sdl":
-		return runSDL(args, lookup, stdout, stderr)
-	case "help":
-		return runServe(ctx, []string{"-help"}, lookup, stdout, stderr)
+	svc := graftserver.Service{
+		Name: "graft",
+		Env:  lookup,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&flagName, "example", "", "example schema to serve: "+exampleNames()+" (default $GRAFT_EXAMPLE or "+defaultExample+")")
+		},
+		Schema: func(ps pubsub.PubSub) (*schema.Schema, error) { return buildExample(name(), ps) },
+		Config: func(cfg *graft.Config) error {
+			if strings.HasPrefix(name(), "federation-") {
+				cfg.Hooks = append(cfg.Hooks, federation.TracingHook()) // ftv1 inline traces for gateways
+			}
+			return nil
+		},
 	}
-	fmt.Fprintf(stderr, "graft: unknown command %q; want serve, manifest, hash or sdl (graft --help)\n", cmd)
-	return 2
+	// The start-up line says which example is served.
+	svc.Serve = func(o *graft.ServeOptions) {
+		onStart, log := o.OnStart, o.Logger
+		o.OnStart = func(url string) {
+			log.Info("graft: serving the "+name()+" example (choose another with -example or GRAFT_EXAMPLE: "+exampleNames()+")", "example", name())
+			if onStart != nil {
+				onStart(url)
+			}
+		}
+	}
+	return svc
 }

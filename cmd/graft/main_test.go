@@ -28,6 +28,11 @@ func TestCommands(t *testing.T) {
 	anon := write("anon.graphql", "{ hello }")
 	sum256 := sha256.Sum256([]byte(query))
 	sum512 := sha512.Sum512([]byte(query))
+	// hash prints the id manifest gives the operation: the hash of its
+	// canonical text.
+	canonical := "query Hello {\n  hello\n}"
+	id256 := sha256.Sum256([]byte(canonical))
+	id512 := sha512.Sum512([]byte(canonical))
 
 	tests := []struct {
 		name       string
@@ -39,10 +44,15 @@ func TestCommands(t *testing.T) {
 		wantErr    []string
 		notWantOut []string
 	}{
-		{name: "hash of stdin", args: []string{"hash"}, stdin: query, wantOut: []string{hex.EncodeToString(sum256[:]) + "\n"}},
+		{name: "hash of stdin", args: []string{"hash"}, stdin: query, wantOut: []string{hex.EncodeToString(id256[:]) + "\n"}},
 		{name: "hash of a file with sha512", args: []string{"hash", "-algorithm", "sha512", qfile},
-			wantOut: []string{hex.EncodeToString(sum512[:])}},
-		{name: "hash of - reads stdin", args: []string{"hash", "-"}, stdin: query, wantOut: []string{hex.EncodeToString(sum256[:])}},
+			wantOut: []string{hex.EncodeToString(id512[:])}},
+		{name: "hash of - reads stdin", args: []string{"hash", "-"}, stdin: query, wantOut: []string{hex.EncodeToString(id256[:])}},
+		{name: "hash -raw hashes the bytes", args: []string{"hash", "-raw", qfile}, wantOut: []string{hex.EncodeToString(sum256[:]) + "\n"}},
+		{name: "hash -raw with sha512", args: []string{"hash", "-raw", "-algorithm", "sha512", "-"}, stdin: query, wantOut: []string{hex.EncodeToString(sum512[:])}},
+		{name: "hash of two operations names each", args: []string{"hash"}, stdin: query + "query Bye { hello }\n",
+			wantOut: []string{hex.EncodeToString(id256[:]) + " Hello\n", " Bye\n"}},
+		{name: "hash of an anonymous operation", args: []string{"hash", anon}, wantCode: 1, wantErr: []string{"anonymous"}},
 		{name: "hash with an unknown algorithm", args: []string{"hash", "-algorithm", "md5"}, wantCode: 2, wantErr: []string{"md5"}},
 		{name: "hash of a missing file", args: []string{"hash", filepath.Join(dir, "nope")}, wantCode: 1, wantErr: []string{"nope"}},
 		{name: "manifest to stdout", args: []string{"manifest", qfile, ffile},
@@ -52,7 +62,7 @@ func TestCommands(t *testing.T) {
 		{name: "sdl of blog by default", args: []string{"sdl"}, wantOut: []string{"type Query", "authors"}, notWantOut: []string{"hero"}},
 		{name: "sdl of starwars by flag", args: []string{"sdl", "-example", "starwars"}, wantOut: []string{"hero", "Droid"}},
 		{name: "sdl of starwars by environment", args: []string{"sdl"}, env: map[string]string{"GRAFT_EXAMPLE": "starwars"}, wantOut: []string{"Droid"}},
-		{name: "sdl of an unknown example", args: []string{"sdl", "-example", "shop"}, wantCode: 1, wantErr: []string{`"shop"`, "blog, chat, federation-products, federation-reviews, starwars"}},
+		{name: "sdl of an unknown example", args: []string{"sdl", "-example", "shop"}, wantCode: 1, wantErr: []string{`"shop"`, "blog, bookstore, chat, federation-products, federation-reviews, starwars"}},
 		{name: "unknown command", args: []string{"deploy"}, wantCode: 2, wantErr: []string{`"deploy"`}},
 		{name: "help lists every variable", args: []string{"--help"},
 			wantOut: []string{"PORT", "HOST", "REDIS_URL", "CORS_ORIGINS", "CSRF_PROTECTION", "LOG_LEVEL", "LOG_FORMAT",
@@ -63,10 +73,12 @@ func TestCommands(t *testing.T) {
 				"OTEL_TRACES_SAMPLER", "OTEL_TRACES_SAMPLER_ARG", "METRICS_ENABLED", "METRICS_PATH"}},
 		{name: "bad environment names every variable", args: nil,
 			env: map[string]string{"PORT": "abc", "LOG_FORMAT": "xml", "GRAPHQL_MAX_DEPTH": "-1",
-				"PERSISTED_QUERIES_MODE": "sometimes", "CSRF_PROTECTION": "maybe", "GRAFT_EXAMPLE": "shop"},
+				"PERSISTED_QUERIES_MODE": "sometimes", "CSRF_PROTECTION": "maybe"},
 			wantCode: 1,
 			wantErr: []string{`PORT="abc"`, `LOG_FORMAT="xml"`, `GRAPHQL_MAX_DEPTH="-1"`, `PERSISTED_QUERIES_MODE="sometimes"`,
-				`CSRF_PROTECTION="maybe"`, `GRAFT_EXAMPLE="shop"`}},
+				`CSRF_PROTECTION="maybe"`}},
+		{name: "unknown GRAFT_EXAMPLE", env: map[string]string{"GRAFT_EXAMPLE": "shop"}, wantCode: 1,
+			wantErr: []string{`"shop"`, "blog, chat"}},
 		{name: "bad REDIS_URL", env: map[string]string{"REDIS_URL": "http://nope"}, wantCode: 1, wantErr: []string{"REDIS_URL"}},
 		{name: "stray arguments", args: []string{"serve", "extra"}, wantCode: 2, wantErr: []string{"extra"}},
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,23 +15,6 @@ import (
 	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/persisted"
 )
-
-// startServer builds the server from env in-process and serves its
-// handler on an httptest server.
-func startServer(t *testing.T, env map[string]string) *httptest.Server {
-	t.Helper()
-	srv, err := newServer(func(name string) (string, bool) {
-		v, ok := env[name]
-		return v, ok
-	}, io.Discard)
-	if err != nil {
-		t.Fatalf("newServer: %v", err)
-	}
-	t.Cleanup(srv.close)
-	hs := httptest.NewServer(srv.opts.Handler)
-	t.Cleanup(hs.Close)
-	return hs
-}
 
 // call sends a request and returns status, headers and body.
 func call(t *testing.T, method, target, body string, header map[string]string) (int, http.Header, string) {
@@ -152,8 +134,8 @@ func TestServerRedis(t *testing.T) {
 
 	redis.Stop()
 	status, _, body := call(t, "GET", second.URL+"/ready", "", nil)
-	if status != 503 || !strings.Contains(body, `"redis":"unavailable"`) || strings.Contains(body, "refused") {
-		t.Errorf("/ready with Redis down = %d %s, want 503 naming redis, without the error", status, body)
+	if status != 503 || !strings.Contains(body, `"redis":"unavailable"`) || !strings.Contains(body, `"redis-pubsub":"unavailable"`) || strings.Contains(body, "refused") {
+		t.Errorf("/ready with Redis down = %d %s, want 503 naming the store and the Pub/Sub, without the error", status, body)
 	}
 	if status, _, _ := call(t, "GET", second.URL+"/health", "", nil); status != 200 {
 		t.Errorf("/health with Redis down = %d, want 200", status)
@@ -198,15 +180,18 @@ func TestServerSafelistFromManifest(t *testing.T) {
 		t.Errorf("unlisted query = %d %s, want 403 PERSISTED_QUERY_NOT_ALLOWED", status, body)
 	}
 
-	// REDIS_URL has no use beside a manifest: the server says so.
-	var logs strings.Builder
-	env := map[string]string{"PERSISTED_QUERIES_MANIFEST": path, "REDIS_URL": "redis://127.0.0.1:1"}
-	srv, err := newServer(func(name string) (string, bool) { v, ok := env[name]; return v, ok }, &logs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.close()
-	if !strings.Contains(logs.String(), "REDIS_URL is not used in safelist mode") {
-		t.Errorf("no warning about REDIS_URL in %q", logs.String())
+}
+
+// TestStartUpSaysWhatAndWhere checks the start-up lines: which example is
+// served, and the URLs of GraphQL and GraphiQL.
+func TestStartUpSaysWhatAndWhere(t *testing.T) {
+	srv := startServer(t, map[string]string{"GRAFT_EXAMPLE": "starwars"})
+	log := srv.log.String()
+	// Serve reports a listener on every interface as localhost.
+	url := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	for _, want := range []string{"serving the starwars example", "graphql=" + url + "/graphql", "graphiql=" + url + "/graphiql"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("start-up log lacks %q:\n%s", want, log)
+		}
 	}
 }

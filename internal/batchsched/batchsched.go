@@ -31,6 +31,7 @@ type Scheduler struct {
 	mu      sync.Mutex
 	active  int // tasks that are running or about to run, not blocked
 	pending []Batch
+	locals  map[any]any // Local's values, for this request only
 }
 
 // NewScheduler returns a scheduler for a request with context ctx that
@@ -49,7 +50,7 @@ func (s *Scheduler) Reset(ctx context.Context, limit int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen.Add(1)
-	s.ctx, s.active, s.pending = ctx, 0, nil
+	s.ctx, s.active, s.pending, s.locals = ctx, 0, nil, nil
 	if limit = max(limit, 1); limit != s.limit {
 		s.limit, s.sem = limit, nil
 	}
@@ -214,4 +215,30 @@ func (s *Scheduler) start(batches []Batch) {
 			b.Dispatch(t.Context(s.ctx))
 		}()
 	}
+}
+
+// Local returns the value kept under key for the scheduler's request,
+// made by make on first use: a loader that must live as long as the
+// request and no longer (package relay's node loaders). Reset and
+// ClearLocals forget every value.
+func (s *Scheduler) Local(key any, make func() any) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.locals[key]; ok {
+		return v
+	}
+	if s.locals == nil {
+		s.locals = map[any]any{}
+	}
+	v := make()
+	s.locals[key] = v
+	return v
+}
+
+// ClearLocals forgets the values of Local, when the request ends, so a
+// pooled scheduler does not keep them alive until its next request.
+func (s *Scheduler) ClearLocals() {
+	s.mu.Lock()
+	s.locals = nil
+	s.mu.Unlock()
 }

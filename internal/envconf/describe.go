@@ -46,24 +46,26 @@ func Describe(spec any) []Var {
 type Section struct {
 	Title  string // what reads them
 	Struct string // the struct whose fields they set, if any
+	Reader string // the entries that read them, as the table says it
 	Vars   []Var
 }
 
 // Sections lists every variable graft reads, grouped by what reads them.
 func Sections() []Section {
 	return []Section{
-		{"The router (graft.ConfigFromEnv)", "graft.Config", Describe(Router{})},
-		{"The server (graft.ServeOptionsFromEnv)", "graft.ServeOptions", Describe(Serve{})},
-		{"Persisted queries (persisted.ConfigFromEnv)", "persisted.Options", Describe(Persisted{})},
-		{"cmd/graft only", "", Describe(Server{})},
-		{"OpenTelemetry and metrics (cmd/graft only)", "", Describe(Telemetry{})},
+		{"The router (graft.ConfigFromEnv and graftserver)", "graft.Config", "library, graftserver", Describe(Router{})},
+		{"The server (graft.ServeOptionsFromEnv and graftserver)", "graft.ServeOptions", "library, graftserver", Describe(Serve{})},
+		{"Persisted queries (persisted.ConfigFromEnv and graftserver)", "persisted.Options", "library, graftserver", Describe(Persisted{})},
+		{"The production server (graftserver only)", "", "graftserver", Describe(Server{})},
+		{"OpenTelemetry and metrics (graftserver only)", "", "graftserver", Describe(Telemetry{})},
+		{"cmd/graft only", "", "cmd/graft", Describe(Example{})},
 	}
 }
 
 // Markdown renders every section as the README's configuration table.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("| variable | field | default | `cmd/graft` | meaning |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("| variable | read by | field | default | `graftserver` | meaning |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, s := range Sections() {
 		for _, v := range s.Vars {
 			field := ""
@@ -74,7 +76,7 @@ func Markdown() string {
 			if graft == "" {
 				graft = v.Default
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", v.Name, field, cell(v.Default), cell(graft), v.Description)
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", v.Name, s.Reader, field, cell(v.Default), cell(graft), v.Description)
 		}
 	}
 	return b.String()

@@ -8,17 +8,18 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite README.md's configuration table from the declaration")
+var update = flag.Bool("update", false, "rewrite docs/configuration.md's table from the declaration")
 
 const (
 	beginMarker = "<!-- envconf:begin -->\n"
 	endMarker   = "<!-- envconf:end -->"
 )
 
-// TestREADMETable keeps README.md's configuration table equal to the
-// declaration. Run `go test ./internal/envconf -update` after changing it.
+// TestREADMETable keeps the configuration table of docs/configuration.md
+// equal to the declaration. Run `go test ./internal/envconf -update` after
+// changing it.
 func TestREADMETable(t *testing.T) {
-	path := filepath.Join("..", "..", "README.md")
+	path := filepath.Join("..", "..", "docs", "configuration.md")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func TestREADMETable(t *testing.T) {
 	start := strings.Index(readme, beginMarker)
 	end := strings.Index(readme, endMarker)
 	if start < 0 || end < start {
-		t.Fatalf("README.md lacks the markers %q and %q around the configuration table", beginMarker, endMarker)
+		t.Fatalf("docs/configuration.md lacks the markers %q and %q around the configuration table", beginMarker, endMarker)
 	}
 	start += len(beginMarker)
 	want := Markdown()
@@ -38,7 +39,7 @@ func TestREADMETable(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("README.md's configuration table differs from internal/envconf/vars.go; run go test ./internal/envconf -update\ngot:\n%s\nwant:\n%s", got, want)
+		t.Errorf("docs/configuration.md's table differs from internal/envconf/vars.go; run go test ./internal/envconf -update\ngot:\n%s\nwant:\n%s", got, want)
 	}
 }
 

@@ -6,12 +6,13 @@ package envconf
 //	env     the variable's name
 //	field   the Go field it sets (Config, ServeOptions or persisted.Options)
 //	default the library's default, as documentation
-//	graft   the default of the ready-to-run server cmd/graft, where it
-//	        differs from the library's; cmd/graft uses it when the
-//	        variable is unset
+//	graft   the default of the production server (graftserver, which
+//	        cmd/graft runs), where it differs from the library's;
+//	        graftserver uses it when the variable is unset
 //	help    what the variable does
 //
-// The structs drive parsing (Parse), the --help text of cmd/graft and the
+// The structs drive parsing (Parse), the --help text of graftserver (and so
+// of cmd/graft and of every service built on it) and the
 // README's configuration table (Describe, Markdown); a test keeps the
 // README in step.
 
@@ -21,8 +22,8 @@ type Router struct {
 	GraphiQLEnabled      *Bool     `env:"GRAPHIQL_ENABLED" field:"GraphiQL" default:"false" graft:"true" help:"serve the GraphiQL IDE"`
 	GraphiQLPath         string    `env:"GRAPHIQL_PATH" field:"GraphiQL.Path" default:"/graphiql" help:"path of the GraphiQL page"`
 	GraphiQLEndpoint     string    `env:"GRAPHIQL_ENDPOINT" field:"GraphiQL.Endpoint" default:"GRAPHQL_PATH" help:"endpoint the GraphiQL page queries"`
-	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"public CDN" help:"base URL of self-hosted GraphiQL assets"`
-	GraphiQLAssets       string    `env:"GRAPHIQL_ASSETS" field:"GraphiQL.Assets" default:"cdn" help:"where GraphiQL's scripts and styles come from: cdn, or embedded (served from the binary; works offline under a 'self' Content-Security-Policy)"`
+	GraphiQLAssetBaseURL string    `env:"GRAPHIQL_ASSET_BASE_URL" field:"GraphiQL.AssetBaseURL" default:"unset" help:"base URL of self-hosted GraphiQL assets (implies GRAPHIQL_ASSETS=cdn)"`
+	GraphiQLAssets       string    `env:"GRAPHIQL_ASSETS" field:"GraphiQL.Assets" default:"embedded" help:"where GraphiQL's scripts and styles come from: embedded (served from the binary; works offline under a 'self' Content-Security-Policy), or cdn (the public CDN, or GRAPHIQL_ASSET_BASE_URL)"`
 	GraphiQLFrameAnc     string    `env:"GRAPHIQL_FRAME_ANCESTORS" field:"GraphiQL.FrameAncestors" default:"'none'" help:"frame-ancestors of the GraphiQL page's Content-Security-Policy"`
 	MaxDepth             *Limit    `env:"GRAPHQL_MAX_DEPTH" field:"Complexity.MaxDepth" default:"0 (unlimited)" graft:"10" help:"maximum query depth; 0 switches the limit off"`
 	MaxComplexity        *Limit    `env:"GRAPHQL_MAX_COMPLEXITY" field:"Complexity.MaxComplexity" default:"0 (unlimited)" graft:"5000" help:"maximum query complexity; 0 switches the limit off"`
@@ -43,7 +44,7 @@ type Router struct {
 	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" help:"hide the messages of unexpected resolver errors (logged instead)"`
 	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"apollo" help:"status-code policy: apollo (400 for every request error, as Apollo Server), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
 	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"StatusCodes" default:"false" help:"deprecated: true is GRAPHQL_STATUS_CODES=legacy (which wins when both are set)"`
-	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (cmd/graft: see CSRF_PROTECTION)"`
+	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (graftserver: see CSRF_PROTECTION)"`
 }
 
 // Serve holds the variables graft.ServeOptionsFromEnv reads.
@@ -51,11 +52,12 @@ type Serve struct {
 	Port          *Port     `env:"PORT" field:"Port" default:"4000" help:"TCP port to listen on"`
 	Host          string    `env:"HOST" field:"Host" default:"0.0.0.0" help:"address to bind (0.0.0.0: every IPv4 interface)"`
 	ShutdownGrace *Duration `env:"SHUTDOWN_GRACE" field:"ShutdownGrace" default:"10s" help:"time in-flight requests get to finish on shutdown (Go duration)"`
+	ShutdownDelay *Duration `env:"SHUTDOWN_DELAY" field:"ShutdownDelay" default:"0s" help:"drain delay: time between the shutdown signal and closing the listener, during which requests are still served and /ready answers 503 so load balancers (Kubernetes endpoints) stop sending traffic; a second signal ends it early"`
 }
 
 // Persisted holds the variables persisted.ConfigFromEnv reads.
 type Persisted struct {
-	Mode          string `env:"PERSISTED_QUERIES_MODE" field:"Mode" default:"off" graft:"apq" help:"apq or safelist (cmd/graft: also off)"`
+	Mode          string `env:"PERSISTED_QUERIES_MODE" field:"Mode" default:"off" graft:"apq" help:"apq or safelist (graftserver: also off)"`
 	Manifest      string `env:"PERSISTED_QUERIES_MANIFEST" field:"Store" default:"unset" help:"Apollo manifest or flat {id: document} map (Relay, GraphQL Code Generator's persisted-documents.json), loaded into a safelist serving hashes and documentIds; implies safelist"`
 	EnableGet     *Bool  `env:"PERSISTED_QUERIES_ENABLE_GET" field:"EnableGet" default:"true" help:"allow persisted queries over GET"`
 	ValidateHash  *Bool  `env:"PERSISTED_QUERIES_VALIDATE_HASH" field:"ValidateHash" default:"true" help:"check that a registered query matches its hash; off lets any client store any query under any hash (APQ poisoning: later requests for that hash run it), so answers are then never publicly cacheable"`
@@ -66,10 +68,10 @@ type Persisted struct {
 	MaxQueryBytes string `env:"PERSISTED_QUERIES_MAX_QUERY_BYTES" field:"MaxQueryBytes" default:"131072" help:"largest query registered in the APQ store (> 0); a longer one runs but is never stored"`
 }
 
-// Server holds the variables only the ready-to-run server cmd/graft reads.
+// Server holds the variables the production server (graftserver, and so
+// cmd/graft) reads beyond the library's.
 type Server struct {
-	Example     string    `env:"GRAFT_EXAMPLE" default:"blog" help:"example schema to serve (see -example)"`
-	RedisURL    string    `env:"REDIS_URL" default:"unset: in-memory store" help:"redis:// URL; keeps APQ queries in Redis (shared by instances), carries the chat example's messages across instances (Redis Pub/Sub), and adds a readiness check"`
+	RedisURL    string    `env:"REDIS_URL" default:"unset: in-memory store" help:"redis:// URL; keeps APQ queries in Redis (shared by instances), carries subscription events across instances (Redis Pub/Sub, the PubSub a service's schema receives), and adds readiness checks of both"`
 	RedisPrefix string    `env:"REDIS_PREFIX" default:"graft:pq:" help:"key prefix of persisted queries in Redis"`
 	RedisTTL    *Duration `env:"REDIS_TTL" default:"24h" help:"lifetime of a persisted query in Redis after its last use (Go duration; negative: no expiry); cap Redis itself with maxmemory and an LRU policy"`
 	CORSOrigins string    `env:"CORS_ORIGINS" default:"*" help:"comma-separated allowed origins; off disables CORS"`
@@ -79,16 +81,22 @@ type Server struct {
 	AccessLog   *Bool     `env:"ACCESS_LOG" default:"true" help:"log one line per GraphQL request (method, status, operation, duration, errors, request ID) and echo X-Request-ID"`
 }
 
-// Telemetry holds the OpenTelemetry and metrics variables cmd/graft
+// Example holds the variables only cmd/graft reads.
+type Example struct {
+	Example string `env:"GRAFT_EXAMPLE" default:"blog" help:"example schema to serve (see -example)"`
+}
+
+// Telemetry holds the OpenTelemetry and metrics variables graftserver
 // reads. The OTEL_* variables are the standard ones of the OpenTelemetry
-// specification, read by the OpenTelemetry SDK itself; cmd/graft checks
-// their values at start-up and decides from them whether to trace.
+// specification, read from the process environment by the OpenTelemetry
+// SDK itself (through contrib's autoexport); graftserver checks their
+// values at start-up and decides from them whether to trace.
 type Telemetry struct {
-	TracesExporter string `env:"OTEL_TRACES_EXPORTER" default:"otlp when an endpoint is set, else none" help:"otlp (OTLP over HTTP/protobuf), console (spans as JSON on standard output) or none; tracing is on when this says otlp or console, or when an OTLP endpoint is set"`
+	TracesExporter string `env:"OTEL_TRACES_EXPORTER" default:"otlp when an endpoint is set, else none" help:"otlp, console (spans as JSON on standard output) or none; tracing is on when this says otlp or console, or when an OTLP endpoint is set"`
 	Endpoint       string `env:"OTEL_EXPORTER_OTLP_ENDPOINT" default:"unset: no tracing" help:"base URL of the OTLP receiver (http://collector:4318); traces go to its /v1/traces"`
 	TracesEndpoint string `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" default:"unset" help:"full URL traces are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"`
 	Headers        string `env:"OTEL_EXPORTER_OTLP_HEADERS" default:"unset" help:"headers of every OTLP request, key=value pairs separated by commas (URL-encoded values)"`
-	Protocol       string `env:"OTEL_EXPORTER_OTLP_PROTOCOL" default:"http/protobuf" help:"OTLP transport: only http/protobuf is built in (grpc and http/json are refused at start-up)"`
+	Protocol       string `env:"OTEL_EXPORTER_OTLP_PROTOCOL" default:"http/protobuf" help:"OTLP transport: http/protobuf (port 4318) or grpc (port 4317); http/json is refused at start-up"`
 	TracesProtocol string `env:"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" default:"OTEL_EXPORTER_OTLP_PROTOCOL" help:"OTLP transport of traces; wins over OTEL_EXPORTER_OTLP_PROTOCOL"`
 	ServiceName    string `env:"OTEL_SERVICE_NAME" default:"graft" help:"service.name of the traces' resource"`
 	ResourceAttrs  string `env:"OTEL_RESOURCE_ATTRIBUTES" default:"unset" help:"more resource attributes, key=value pairs separated by commas"`
@@ -96,4 +104,6 @@ type Telemetry struct {
 	SamplerArg     string `env:"OTEL_TRACES_SAMPLER_ARG" default:"1.0" help:"the ratio of the traceidratio samplers, 0 to 1"`
 	MetricsEnabled *Bool  `env:"METRICS_ENABLED" default:"false" help:"serve Prometheus metrics (requests, duration, errors by code, in-flight requests, persisted-query and document-cache hits, open subscriptions)"`
 	MetricsPath    string `env:"METRICS_PATH" default:"/metrics" help:"path of the Prometheus metrics"`
+	MetricsAddr    string `env:"METRICS_ADDR" default:"unset: the API's listener" help:"host:port of a listener of its own for the metrics (such as :9464), so they are not public beside the API"`
+	MaxOpNames     *Limit `env:"METRICS_MAX_OPERATION_NAMES" default:"100" help:"distinct graphql_operation_name values kept; known operations (the safelist, persisted-query hits) keep their names up to it, every other name is counted as other; names are cut to 64 bytes"`
 }

@@ -198,6 +198,7 @@ const maxKeptLevel = 4096
 // release clears the levels (they point into resolver results) and
 // keeps their buffers, unless large, for the next request.
 func (st *aheadState) release() {
+	st.sched.ClearLocals() // loaders holding the request's objects
 	levels := st.levels[:cap(st.levels)]
 	for i := range levels {
 		lv := &levels[i]

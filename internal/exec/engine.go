@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/graftgql/graft/internal/coerce"
+	"github.com/graftgql/graft/internal/gqlerr"
 
 	schema "github.com/graftgql/graft/internal/schemadef"
 	graftschema "github.com/graftgql/graft/schema"
@@ -278,8 +279,9 @@ func intRangeRule(observers *core.Events, addError core.AddErrFunc) {
 
 // scalarLiteralRule refuses a literal of a custom scalar (or DateTime)
 // that the scalar's parser refuses, so a bad literal fails validation
-// rather than execution. Literals holding variables are checked when the
-// variables are coerced.
+// rather than execution. The error's code is BAD_USER_INPUT, as for a bad
+// variable of the scalar: the document is well formed, its value is not.
+// Literals holding variables are checked when the variables are coerced.
 func (e *Engine) scalarLiteralRule(observers *core.Events, addError core.AddErrFunc) {
 	observers.OnValue(func(_ *core.Walker, v *ast.Value) {
 		if v.ExpectedType == nil || v.ExpectedType.Elem != nil || v.Kind == ast.Variable || v.Kind == ast.NullValue {
@@ -297,7 +299,17 @@ func (e *Engine) scalarLiteralRule(observers *core.Events, addError core.AddErrF
 			addError(
 				core.Message(`Expected value of type "%s", found %s; %s`, t.Name, v.String(), err.Error()),
 				core.At(v.Position),
+				badUserInput,
 			)
 		}
 	})
+}
+
+// badUserInput gives a validation error the code BAD_USER_INPUT, which
+// Prepare keeps instead of GRAPHQL_VALIDATION_FAILED.
+func badUserInput(err *gqlerror.Error) {
+	if err.Extensions == nil {
+		err.Extensions = map[string]any{}
+	}
+	err.Extensions["code"] = gqlerr.BadUserInput
 }

@@ -97,6 +97,10 @@ func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {
 			errs = errs[:e.maxErrors]
 		}
 		for _, ge := range errs {
+			if _, ok := ge.Extensions["code"]; ok {
+				boundMessage(ge) // a bad scalar literal: BAD_USER_INPUT
+				continue
+			}
 			boundMessage(withCode(ge, gqlerr.ValidationFailed))
 		}
 		return nil, errs

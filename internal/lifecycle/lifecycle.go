@@ -40,12 +40,19 @@ type Server struct {
 	CloseListener func() error
 }
 
-// Options are the lifecycle settings; all are required except OnStart.
+// Options are the lifecycle settings; all are required except OnStart,
+// OnShutdown and Delay.
 type Options struct {
 	URL     string
 	OnStart func(url string)
-	Grace   time.Duration
-	Logger  *slog.Logger
+	// OnShutdown is called as shutdown begins, before Delay.
+	OnShutdown func()
+	// Delay is the drain delay: the server goes on serving this long
+	// after shutdown begins, before it stops accepting connections. A
+	// second signal ends it early.
+	Delay  time.Duration
+	Grace  time.Duration
+	Logger *slog.Logger
 }
 
 // Listen listens on host:port, naming the address in the error.
@@ -89,8 +96,9 @@ func Run(ctx context.Context, srv Server, layer Layer, opts Options) error {
 		}
 	}
 
-	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve() }()
@@ -101,12 +109,33 @@ func Run(ctx context.Context, srv Server, layer Layer, opts Options) error {
 
 	var serveErr error
 	select {
-	case <-sigCtx.Done():
+	case <-ctx.Done():
 		log.Info("graft: shutting down", "grace", opts.Grace)
+	case sig := <-signals:
+		log.Info("graft: shutting down", "signal", sig.String(), "grace", opts.Grace)
 	case err := <-served:
 		served = nil
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			serveErr = fmt.Errorf("graft: serve: %w", err)
+		}
+	}
+	if opts.OnShutdown != nil {
+		opts.OnShutdown()
+	}
+	if served != nil && opts.Delay > 0 {
+		log.Info("graft: draining: not ready, still serving until the delay ends", "delay", opts.Delay)
+		drain := time.NewTimer(opts.Delay)
+		select {
+		case <-drain.C:
+		case sig := <-signals:
+			drain.Stop()
+			log.Info("graft: second signal, drain delay ended early", "signal", sig.String())
+		case err := <-served:
+			drain.Stop()
+			served = nil
+			if err != nil && !errors.Is(err, http.ErrServerClosed) {
+				serveErr = fmt.Errorf("graft: serve: %w", err)
+			}
 		}
 	}
 

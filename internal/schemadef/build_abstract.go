@@ -83,7 +83,7 @@ func (bc *build) buildInterface(ti *typeInfo) {
 			continue
 		}
 		f := &Field{Name: fd.name, Description: fd.opts.description, Type: ref,
-			Deprecated: fd.opts.isDeprecated, DeprecationReason: fd.opts.deprecated, Cost: fd.opts.cost}
+			Deprecated: fd.opts.isDeprecated, DeprecationReason: fd.opts.deprecated, Cost: fd.opts.cost, Page: fd.opts.page}
 		for _, ad := range fd.opts.args {
 			where := fd.name + "(" + ad.name + ")"
 			if !validName(ad.name) {

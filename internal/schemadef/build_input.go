@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/validate"
 )
 
 // setter stores a coerced input value at p, the address of a Go value.
@@ -35,10 +37,18 @@ func (bc *build) argsFor(typeName, fieldName string, at reflect.Type, alloc func
 	if len(args) == 0 {
 		return nil, nil, true
 	}
+	checker, err := validate.Compile(at, structFieldName)
+	if err != nil {
+		bc.errorf(typeName, fieldName, "validate tag: %v", err)
+		return nil, nil, false
+	}
 	newArgs := func(values map[string]any) (unsafe.Pointer, error) {
 		p := alloc()
 		if err := setFields(p, fields, values); err != nil {
 			return nil, err
+		}
+		if vs := checker.Check(p, nil); len(vs) > 0 {
+			return nil, &validate.Error{Violations: vs}
 		}
 		return p, nil
 	}
@@ -119,6 +129,11 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 			set = optionalSetter(sf.f.Type, set)
 		}
 		a := &Argument{Name: name, Description: sf.f.Tag.Get("description"), Type: ref}
+		if tag := sf.f.Tag.Get("validate"); tag != "" && bc.b.constraints {
+			if args := validate.ConstraintArgs(tag, gt); args != "" {
+				a.Directives = []AppliedDirective{{Name: "constraint", Args: args}}
+			}
+		}
 		if reason, has := sf.f.Tag.Lookup("deprecated"); has {
 			a.Deprecated, a.DeprecationReason = true, deprecationReason(reason)
 		}
@@ -143,6 +158,9 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 // deriveIn derives the GraphQL type of an input of Go type gt.
 func (bc *build) deriveIn(gt reflect.Type) (*TypeRef, error) {
 	if ti := bc.outByGo[gt]; ti != nil && (ti.enum != nil || ti.scalar != nil) {
+		if gt.Kind() == reflect.Interface {
+			return named(ti.t), nil // a scalar of Go type any: nil is null
+		}
 		return nonNull(named(ti.t)), nil
 	}
 	if ti := bc.inByGo[gt]; ti != nil {
@@ -224,3 +242,6 @@ func optionalSetter(ot reflect.Type, set setter) setter {
 		return set(unsafe.Add(p, valueOff), v)
 	}
 }
+
+// structFieldName is fieldName as a validate.NameFunc.
+func structFieldName(f reflect.StructField) string { return fieldName(f) }

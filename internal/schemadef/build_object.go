@@ -61,7 +61,7 @@ func (bc *build) buildObject(ti *typeInfo) {
 	t.fieldIndex = map[string]*Field{}
 	if !d.root && d.goType.Kind() == reflect.Struct {
 		for _, sf := range structFields(d.goType, 0, t.Name, bc) {
-			f := bc.structOutputField(t, sf)
+			f := bc.structOutputField(t, sf, d.opts.onFields)
 			if f == nil {
 				continue
 			}
@@ -101,8 +101,10 @@ func (bc *build) buildObject(ti *typeInfo) {
 	}
 }
 
-// structOutputField builds the field of a plain struct field.
-func (bc *build) structOutputField(t *Type, sf structField) *Field {
+// structOutputField builds the field of a plain struct field. Its type is
+// given by an OfType option applied with OnField, else by its type tag,
+// else derived from its Go type.
+func (bc *build) structOutputField(t *Type, sf structField, onFields map[string][]Option) *Field {
 	f := &Field{
 		Name:        fieldName(sf.f),
 		Description: sf.f.Tag.Get("description"),
@@ -115,7 +117,11 @@ func (bc *build) structOutputField(t *Type, sf structField) *Field {
 		bc.errorf(t.Name, f.Name, "%q is not a valid field name", f.Name)
 		return nil
 	}
-	ref, out, err := bc.outputFor(sf.f.Type, sf.f.Tag.Get("type"))
+	override := sf.f.Tag.Get("type")
+	if typ := collect(onFields[f.Name]).typ; typ != "" {
+		override = typ
+	}
+	ref, out, err := bc.outputFor(sf.f.Type, override)
 	if err != nil {
 		bc.errorf(t.Name, f.Name, "%v", err)
 		return nil
@@ -133,6 +139,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		Deprecated:        fd.opts.isDeprecated,
 		DeprecationReason: fd.opts.deprecated,
 		Cost:              fd.opts.cost,
+		Page:              fd.opts.page,
 		Concurrent:        fd.opts.concurrent,
 		Resolve:           fd.resolve,
 		Batch:             fd.batch,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/validate"
 )
 
 // Builder collects type and field declarations and turns them into a
@@ -24,6 +26,19 @@ type Builder struct {
 
 	// errs holds mistakes found while declaring; Build reports them.
 	errs []*BuildError
+	// once records the keys of Once.
+	once map[string]bool
+	// constraints prints the validate tags of arguments and input fields
+	// as @constraint directives (PrintConstraints).
+	constraints bool
+	// leafWriters are writers of Go types at positions of built-in
+	// scalars (LeafWriter).
+	leafWriters map[leafWriterKey]leafWriter
+}
+
+type leafWriterKey struct {
+	scalar string
+	goType reflect.Type
 }
 
 // New returns an empty Builder.
@@ -228,4 +243,52 @@ func rootFieldNoArgs[R any](b *Builder, root, name string, fn func(context.Conte
 		return fn(ctx)
 	})
 	b.rootObject(root).add(name, opts, nil, nil, reflect.TypeFor[R](), boxed, direct, fn == nil)
+}
+
+// Errorf records a declaration mistake that Build reports as a
+// *BuildError, for packages of this module that declare types for the
+// application (see BuilderOf).
+func (b *Builder) Errorf(typeName, field, format string, args ...any) {
+	b.errorf(typeName, field, format, args...)
+}
+
+// Once reports whether key is new to the builder, recording it: a package
+// that declares a type shared by several of its declarations (relay's
+// PageInfo) declares it the first time only.
+func (b *Builder) Once(key string) bool {
+	if b.once == nil {
+		b.once = map[string]bool{}
+	}
+	if b.once[key] {
+		return false
+	}
+	b.once[key] = true
+	return true
+}
+
+// PrintConstraints declares the @constraint directive and prints the
+// validate tags of arguments and input fields as its applications in the
+// schema's SDL.
+func (b *Builder) PrintConstraints() {
+	if b.constraints {
+		return
+	}
+	b.constraints = true
+	b.DeclareDirective(DirectiveDef{
+		Name:        "constraint",
+		Description: "Constraints the server checks on an argument or input field before anything runs.",
+		Args:        validate.ConstraintDirectiveArgs,
+		Locations:   []string{"ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION"},
+	})
+}
+
+// LeafWriter makes values of Go type gt writable at positions of the
+// built-in scalar named scalar (String, ID, ...) with w, which appends
+// the JSON form of the value at p: relay writes a node's global id
+// straight from the node, with no string built. w must not panic.
+func (b *Builder) LeafWriter(scalar string, gt reflect.Type, w func(buf []byte, p unsafe.Pointer) ([]byte, error)) {
+	if b.leafWriters == nil {
+		b.leafWriters = map[leafWriterKey]leafWriter{}
+	}
+	b.leafWriters[leafWriterKey{scalar, gt}] = w
 }

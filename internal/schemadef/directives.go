@@ -16,8 +16,9 @@ import (
 
 // OnField applies directive options (Directive, CacheControl) to the
 // field with the given name of the object type or interface being
-// declared, typically a field derived from a struct field. Other options
-// given here are ignored.
+// declared, typically a field derived from a struct field, and OfType to
+// a struct field of an object type (as its type tag would). Other
+// options given here are ignored.
 func OnField(name string, opts ...Option) Option {
 	return func(o *options) {
 		if o.onFields == nil {

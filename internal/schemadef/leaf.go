@@ -29,6 +29,9 @@ func (bc *build) leafWriter(t *Type, gt reflect.Type) leafWriter {
 		}
 		return nil
 	}
+	if w := bc.b.leafWriters[leafWriterKey{t.Name, gt}]; w != nil {
+		return w
+	}
 	k := gt.Kind()
 	switch t.Name {
 	case "String":

@@ -144,6 +144,10 @@ type Field struct {
 	// Cost is the field's declared cost, or nil for the default (1 plus the
 	// cost of its children). See CostFunc.
 	Cost CostFunc
+	// Page, when not nil, says the field returns one page of a list, and
+	// the cost of its item fields is multiplied by the page size
+	// (PageCost). It takes precedence over Cost.
+	Page *Paging
 
 	// Concurrent marks a resolver that may run in its own goroutine beside
 	// its siblings and list neighbours.
@@ -202,6 +206,9 @@ type Argument struct {
 	DefaultValue      *ast.Value // nil when there is no default
 	Deprecated        bool
 	DeprecationReason string
+	// Directives are printed after the argument in the SDL: @constraint
+	// with Builder.PrintConstraints.
+	Directives []AppliedDirective
 }
 
 // EnumValue is one value of an enum type.

@@ -11,6 +11,7 @@ type options struct {
 	deprecated   string
 	isDeprecated bool
 	cost         CostFunc
+	page         *Paging
 	concurrent   bool
 	typ          string
 	args         []argDecl

@@ -48,7 +48,8 @@ func Scalar[T any](b *Builder, name string, opts ...Option) {
 	if _, ok := any((*T)(nil)).(Unmarshaler); !ok {
 		b.errorf(name, "", "Go type *%s does not implement schema.Unmarshaler", d.goType)
 	}
-	d.write = func(buf []byte, p unsafe.Pointer) ([]byte, error) {
+	d.write = func(buf []byte, p unsafe.Pointer) (out []byte, err error) {
+		defer recoverWrite(name, buf, &out, &err)
 		m, ok := any((*T)(p)).(Marshaler)
 		if !ok {
 			return buf, fmt.Errorf("scalar %s cannot be marshaled", name)
@@ -59,7 +60,8 @@ func Scalar[T any](b *Builder, name string, opts ...Option) {
 		}
 		return appendAnyJSON(buf, v)
 	}
-	d.read = func(p unsafe.Pointer, v any) error {
+	d.read = func(p unsafe.Pointer, v any) (err error) {
+		defer recoverRead(name, &err)
 		u, ok := any((*T)(p)).(Unmarshaler)
 		if !ok {
 			return fmt.Errorf("scalar %s cannot be unmarshaled", name)
@@ -71,6 +73,61 @@ func Scalar[T any](b *Builder, name string, opts ...Option) {
 		return d.read(unsafe.Pointer(&x), v)
 	}
 	b.scalars = append(b.scalars, d)
+}
+
+// ScalarCodec is the implementation of a scalar declared with ScalarFuncs:
+// Append appends the JSON form of a Go value, Parse converts a coerced
+// input value (nil, bool, int64, float64, string, []any or
+// map[string]any).
+type ScalarCodec[T any] struct {
+	Append func(buf []byte, v *T) ([]byte, error)
+	Parse  func(v any) (T, error)
+}
+
+// ScalarFuncs declares a scalar whose Go type T need not carry methods
+// (an interface type such as any, a type of another package): codec
+// writes and reads its values. Options: Description, SpecifiedBy. A Go
+// interface type maps to the nullable scalar.
+func ScalarFuncs[T any](b *Builder, name string, codec ScalarCodec[T], opts ...Option) {
+	d := &scalarDecl{name: name, goType: reflect.TypeFor[T](), opts: collect(opts)}
+	if codec.Append == nil || codec.Parse == nil {
+		b.errorf(name, "", "the scalar needs both Append and Parse")
+		return
+	}
+	d.write = func(buf []byte, p unsafe.Pointer) (out []byte, err error) {
+		defer recoverWrite(name, buf, &out, &err)
+		return codec.Append(buf, (*T)(p))
+	}
+	d.read = func(p unsafe.Pointer, v any) (err error) {
+		defer recoverRead(name, &err)
+		x, err := codec.Parse(v)
+		if err != nil {
+			return err
+		}
+		*(*T)(p) = x
+		return nil
+	}
+	d.check = func(v any) (err error) {
+		defer recoverRead(name, &err)
+		_, err = codec.Parse(v)
+		return err
+	}
+	b.scalars = append(b.scalars, d)
+}
+
+// recoverWrite turns a panic while a scalar is written into a field error,
+// leaving the buffer as it was.
+func recoverWrite(name string, buf []byte, out *[]byte, err *error) {
+	if p := recover(); p != nil {
+		*out, *err = buf, fmt.Errorf("%s cannot represent the value: %v", name, p)
+	}
+}
+
+// recoverRead turns a panic while a scalar input is parsed into an error.
+func recoverRead(name string, err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%s cannot parse the value: %v", name, p)
+	}
 }
 
 // checkDateTime checks a DateTime input value.

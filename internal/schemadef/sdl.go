@@ -128,6 +128,7 @@ func printArg(w *strings.Builder, a *Argument) {
 		w.WriteString(" = " + a.DefaultValue.String())
 	}
 	printDeprecated(w, a.Deprecated, a.DeprecationReason)
+	printApplied(w, a.Directives, func(string) bool { return true })
 }
 
 func printDeprecated(w *strings.Builder, deprecated bool, reason string) {

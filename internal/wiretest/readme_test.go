@@ -22,19 +22,19 @@ var (
 	codeRE   = regexp.MustCompile("^`([A-Z_]+)`")
 )
 
-// readmeStatusTable parses the table under "## On the wire" whose header
+// readmeStatusTable parses the table of docs/http.md whose header
 // is "| condition | status | `extensions.code` |".
 func readmeStatusTable(t *testing.T) []readmeRow {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "http.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
-	start := strings.Index(text, "## On the wire")
+	start := strings.Index(text, "# GraphQL over HTTP")
 	header := strings.Index(text[max(start, 0):], "| condition | status | `extensions.code` |")
 	if start < 0 || header < 0 {
-		t.Fatal("README.md has no status table under ## On the wire")
+		t.Fatal("docs/http.md has no status table")
 	}
 	var rows []readmeRow
 	lines := strings.Split(text[start+header:], "\n")

@@ -1,0 +1,363 @@
+// Package graftotel instruments a graft router with OpenTelemetry: a
+// trace span per request with a child span per phase and, optionally,
+// per resolver; and metrics of requests, errors, in-flight requests,
+// persisted-query and document-cache outcomes and open subscriptions.
+//
+// It is built only on graft's extension points (graft.Hook and
+// graft.FieldMiddleware). It is a package of the core module; only it,
+// graftserver and cmd/graft import the OpenTelemetry SDK and the
+// Prometheus client, so a program importing graft alone builds neither.
+package graftotel
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/graftgql/graft"
+)
+
+// ScopeName is the instrumentation scope of graft's spans and metrics.
+const ScopeName = "github.com/graftgql/graft/graftotel"
+
+// Options configures the instrumentation. The zero value traces requests
+// and phases with the global providers and propagator.
+type Options struct {
+	// TracerProvider and MeterProvider default to the global ones.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	// Propagator extracts the incoming trace context; default the global
+	// propagator, or W3C traceparent/tracestate and baggage when none is
+	// set.
+	Propagator propagation.TextMapPropagator
+	// ResolverSpans adds a span per resolved field (off by default: it
+	// costs a span per field). Fields shallower than MinResolverDepth
+	// (path length, 1 for root fields) and fields named in
+	// ExcludeFields ("Type.field" or "field") get none.
+	ResolverSpans    bool
+	MinResolverDepth int
+	ExcludeFields    []string
+	// TraceIDExtension adds the trace ID to the response's extensions as
+	// "traceId".
+	TraceIDExtension bool
+	// NoMetrics switches the metrics off, and NoTracing the spans (for
+	// metrics alone).
+	NoMetrics bool
+	NoTracing bool
+	// NoPhaseSpans keeps the span per request and leaves out its child
+	// spans per phase (received, parsed, validated, …): the cheapest
+	// tracing, with the operation's attributes, errors and duration.
+	NoPhaseSpans bool
+	// MaxOperationNames bounds the distinct values of the metrics'
+	// graphql.operation.name attribute, whose values come from clients.
+	// A known operation keeps its name until the bound is reached: one
+	// named in KnownOperations, or one whose document came from the
+	// persisted-query store or safelist. Every other operation is
+	// counted under the name "other". Zero means
+	// DefaultMaxOperationNames; a negative value counts every operation
+	// as "other". Names and error codes are cut to MaxLabelBytes.
+	MaxOperationNames int
+	// KnownOperations are operation names always kept in the metrics
+	// (they count toward MaxOperationNames).
+	KnownOperations []string
+}
+
+// DefaultMaxOperationNames is the bound of Options.MaxOperationNames.
+const DefaultMaxOperationNames = 100
+
+// MaxLabelBytes is the longest attribute value the metrics record for an
+// operation name or an error code; longer ones are cut.
+const MaxLabelBytes = 64
+
+// Instrumentation holds the tracer, the instruments and the hook.
+type Instrumentation struct {
+	opts   Options
+	tracer trace.Tracer // nil with NoTracing
+	prop   propagation.TextMapPropagator
+	m      *instruments
+	// route is the GraphQL endpoint's path (http.route and url.path of
+	// the server span), set by Install.
+	route string
+}
+
+// New returns the instrumentation for opts.
+func New(opts Options) (*Instrumentation, error) {
+	tp := opts.TracerProvider
+	if tp == nil {
+		tp = otel.GetTracerProvider()
+	}
+	prop := opts.Propagator
+	if prop == nil {
+		prop = otel.GetTextMapPropagator()
+		if len(prop.Fields()) == 0 {
+			prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+		}
+	}
+	in := &Instrumentation{opts: opts, prop: prop}
+	if !opts.NoTracing {
+		in.tracer = tp.Tracer(ScopeName)
+	}
+	if !opts.NoMetrics {
+		mp := opts.MeterProvider
+		if mp == nil {
+			mp = otel.GetMeterProvider()
+		}
+		m, err := newInstruments(mp.Meter(ScopeName))
+		if err != nil {
+			return nil, err
+		}
+		m.names = newNameBound(opts.MaxOperationNames, opts.KnownOperations)
+		in.m = m
+	}
+	return in, nil
+}
+
+// Install adds the instrumentation's hook (and resolver-span middleware
+// when asked) to cfg, before building the router with it. The server
+// spans take cfg.Path as their http.route and url.path.
+func (in *Instrumentation) Install(cfg *graft.Config) {
+	if in.tracer == nil && in.m == nil {
+		return
+	}
+	in.route = cfg.Path
+	if in.route == "" {
+		in.route = "/graphql"
+	}
+	cfg.Hooks = append(cfg.Hooks, in.Hook())
+	if in.opts.ResolverSpans && in.tracer != nil {
+		cfg.FieldMiddleware = append([]graft.FieldMiddleware{in.ResolverMiddleware()}, cfg.FieldMiddleware...)
+	}
+}
+
+// ObserveRouter reports the router's open subscriptions as a gauge.
+func (in *Instrumentation) ObserveRouter(r *graft.Router) error {
+	if in.m == nil {
+		return nil
+	}
+	return in.m.observeSubscriptions(r)
+}
+
+// Hook returns the graft.Hook that traces and measures requests.
+func (in *Instrumentation) Hook() graft.Hook { return hook{in} }
+
+type hook struct{ in *Instrumentation }
+
+type stateKey struct{}
+
+// reqState is a request's spans. It is itself the context the later
+// phases run with (the request span's context plus itself under
+// stateKey), which saves a context per request.
+type reqState struct {
+	context.Context // carries the request span
+	span            trace.Span
+	phase           trace.Span
+}
+
+// Value answers stateKey with the state, other keys from the parent.
+func (st *reqState) Value(key any) any {
+	if key == (stateKey{}) {
+		return st
+	}
+	return st.Context.Value(key)
+}
+
+// headerCarrier reads request headers for the propagator.
+type headerCarrier func(string) string
+
+func (h headerCarrier) Get(key string) string { return h(key) }
+func (h headerCarrier) Set(string, string)    {}
+func (h headerCarrier) Keys() []string        { return nil }
+
+// Span names and start options, built once rather than per request.
+var (
+	phaseSpanNames [graft.PhaseAnswered + 1]string
+	serverKind     = trace.WithSpanKind(trace.SpanKindServer)
+)
+
+func init() {
+	for p := graft.PhaseReceived; p <= graft.PhaseAnswered; p++ {
+		phaseSpanNames[p] = "graphql." + p.String()
+	}
+}
+
+func phaseSpanName(p graft.Phase) string {
+	if p >= 0 && int(p) < len(phaseSpanNames) {
+		return phaseSpanNames[p]
+	}
+	return "graphql." + p.String()
+}
+
+func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
+	in := h.in
+	if ev.Phase == graft.PhaseReceived {
+		if in.m != nil {
+			in.m.inFlight.Add(ctx, 1)
+		}
+		if in.tracer == nil {
+			return nil, nil
+		}
+		if ev.Request.Header != nil {
+			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+		}
+		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind)
+		if span.IsRecording() {
+			if ev.Request.Method != "" {
+				span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+			}
+			if in.route != "" {
+				span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+			}
+		}
+		st := &reqState{Context: ctx, span: span}
+		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
+			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
+		}
+		if !in.opts.NoPhaseSpans {
+			_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
+		}
+		return st, nil
+	}
+	st, _ := ctx.Value(stateKey{}).(*reqState)
+	if st == nil {
+		return nil, nil
+	}
+	if in.opts.NoPhaseSpans {
+		if ev.Phase == graft.PhaseExecuted {
+			return st, nil // resolver spans are children of the request's span
+		}
+		return nil, nil
+	}
+	pctx, phase := in.tracer.Start(st, phaseSpanName(ev.Phase))
+	st.phase = phase
+	if ev.Phase == graft.PhaseExecuted {
+		return pctx, nil // resolver spans are children of the execution
+	}
+	return st, nil
+}
+
+func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
+	in := h.in
+	if in.tracer == nil {
+		if ev.Phase == graft.PhaseAnswered && in.m != nil {
+			in.m.record(ctx, ev, time.Since(ev.Start))
+		}
+		return
+	}
+	st, _ := ctx.Value(stateKey{}).(*reqState)
+	if st == nil {
+		// A request refused before it was decoded has no span: it is
+		// measured all the same.
+		if ev.Phase == graft.PhaseAnswered && in.m != nil {
+			in.m.record(ctx, ev, time.Since(ev.Start))
+		}
+		return
+	}
+	if st.phase != nil {
+		if ev.Phase == graft.PhaseExecuted {
+			st.phase.SetAttributes(attribute.Int("graphql.error.count", ev.ErrorCount))
+		}
+		st.phase.End()
+		st.phase = nil
+	}
+	if ev.Phase != graft.PhaseAnswered {
+		return
+	}
+	span := st.span
+	if ev.OperationType != "" {
+		name := ev.OperationType
+		if ev.OperationName != "" {
+			name += " " + ev.OperationName
+		}
+		span.SetName(name)
+	}
+	var buf [6]attribute.KeyValue
+	attrs := append(buf[:0], attribute.Int("graphql.error.count", ev.ErrorCount),
+		attribute.Int("http.response.status_code", ev.Status))
+	if ev.OperationType != "" {
+		attrs = append(attrs, attribute.String("graphql.operation.type", ev.OperationType))
+	}
+	if ev.OperationName != "" {
+		attrs = append(attrs, attribute.String("graphql.operation.name", ev.OperationName))
+	}
+	if ev.Request.RequestID != "" {
+		attrs = append(attrs, attribute.String("graft.request_id", ev.Request.RequestID))
+	}
+	if h := ev.DocumentHash(); h != "" {
+		attrs = append(attrs, attribute.String("graphql.document.hash", "sha256:"+h))
+	}
+	span.SetAttributes(attrs...)
+	if ev.ErrorCount > 0 {
+		for _, c := range ev.ErrorCodes {
+			span.AddEvent("exception", trace.WithAttributes(attribute.String("exception.type", "GraphQLError"),
+				attribute.String("graphql.error.code", c)))
+		}
+		span.SetStatus(codes.Error, strings.Join(ev.ErrorCodes, ","))
+	}
+	span.End()
+	if in.m != nil {
+		in.m.record(st.Context, ev, time.Since(ev.Start))
+	}
+}
+
+// ResolverMiddleware returns the middleware that starts a span per
+// resolved field (see Options.ResolverSpans).
+func (in *Instrumentation) ResolverMiddleware() graft.FieldMiddleware {
+	minDepth, exclude := in.opts.MinResolverDepth, in.opts.ExcludeFields
+	return graft.FieldMiddleware{Func: func(ctx context.Context, fi *graft.FieldInfo, next func(context.Context) (any, error)) (any, error) {
+		if in.tracer == nil || !fi.Resolver || len(fi.Path) < minDepth || slices.Contains(exclude, fi.FieldName) ||
+			slices.Contains(exclude, fi.ParentType+"."+fi.FieldName) {
+			return next(ctx)
+		}
+		ctx, span := in.tracer.Start(ctx, fi.ParentType+"."+fi.FieldName, trace.WithAttributes(
+			attribute.String("graphql.field.parent", fi.ParentType), attribute.String("graphql.field.name", fi.FieldName),
+			attribute.String("graphql.field.path", pathString(fi.Path))))
+		defer span.End()
+		v, err := next(ctx)
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+		}
+		return v, err
+	}}
+}
+
+func pathString(p []any) string {
+	var b strings.Builder
+	for i, e := range p {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		switch v := e.(type) {
+		case string:
+			b.WriteString(v)
+		case int:
+			b.WriteString(itoa(v))
+		}
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}
+
+var errNoRouter = errors.New("graftotel: nil router")

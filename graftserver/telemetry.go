@@ -1,0 +1,196 @@
+package graftserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/contrib/exporters/autoexport"
+	"go.opentelemetry.io/otel/attribute"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/graftotel"
+	"github.com/graftgql/graft/internal/envconf"
+)
+
+// telemetry is what the OpenTelemetry and metrics variables switched on.
+// The OTEL_* variables are read by the OpenTelemetry SDK itself, through
+// contrib's autoexport (the exporter and its endpoint, headers, protocol
+// and timeout; the sampler; the resource's service name and attributes);
+// graftserver checks their values first, so that a bad one stops the
+// server at start-up instead of being ignored, and decides whether to
+// trace.
+type telemetry struct {
+	in          *graftotel.Instrumentation // nil: nothing to install
+	tp          *sdktrace.TracerProvider   // nil: no tracing
+	mp          *sdkmetric.MeterProvider   // nil: no metrics
+	metrics     http.Handler
+	metricsPath string
+	maxOpNames  int
+}
+
+// parseTelemetry checks the variables and reports the trace exporter they
+// ask for ("" for none).
+func parseTelemetry(lookup func(string) (string, bool)) (t envconf.Telemetry, exporter string, err error) {
+	var errs []error
+	if err := envconf.Parse(&t, envconf.Lookup(lookup)); err != nil {
+		errs = append(errs, err)
+	}
+	// autoexport matches the name exactly, so it is taken as spelled.
+	switch e := strings.TrimSpace(t.TracesExporter); e {
+	case "":
+		if t.Endpoint != "" || t.TracesEndpoint != "" {
+			exporter = "otlp"
+		}
+	case "otlp", "console":
+		exporter = e
+	case "none":
+	default:
+		errs = append(errs, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: want otlp, console or none, in lower case", t.TracesExporter))
+	}
+	for _, v := range []struct{ name, value string }{
+		{"OTEL_EXPORTER_OTLP_PROTOCOL", t.Protocol}, {"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", t.TracesProtocol},
+	} {
+		switch strings.TrimSpace(v.value) {
+		case "", "http/protobuf", "grpc":
+		default:
+			errs = append(errs, fmt.Errorf("%s=%q: want http/protobuf (the receiver's port 4318) or grpc (port 4317)", v.name, v.value))
+		}
+	}
+	for _, v := range []struct{ name, value string }{
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", t.Endpoint}, {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", t.TracesEndpoint},
+	} {
+		if v.value == "" {
+			continue
+		}
+		if u, err := url.Parse(v.value); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("%s=%q: want an http:// or https:// URL such as http://localhost:4318", v.name, v.value))
+		}
+	}
+	for _, v := range []struct{ name, value string }{
+		{"OTEL_EXPORTER_OTLP_HEADERS", t.Headers}, {"OTEL_RESOURCE_ATTRIBUTES", t.ResourceAttrs},
+	} {
+		if v.value == "" {
+			continue
+		}
+		for item := range strings.SplitSeq(v.value, ",") {
+			if k, _, ok := strings.Cut(item, "="); !ok || strings.TrimSpace(k) == "" {
+				errs = append(errs, fmt.Errorf("%s: %q is not key=value", v.name, strings.TrimSpace(item)))
+			}
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(t.Sampler)) {
+	case "", "always_on", "always_off", "parentbased_always_on", "parentbased_always_off":
+	case "traceidratio", "parentbased_traceidratio":
+		if arg := strings.TrimSpace(t.SamplerArg); arg != "" {
+			if r, err := strconv.ParseFloat(arg, 64); err != nil || r < 0 || r > 1 {
+				errs = append(errs, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG=%q: want a ratio from 0 to 1", t.SamplerArg))
+			}
+		}
+	default:
+		errs = append(errs, fmt.Errorf("OTEL_TRACES_SAMPLER=%q: want always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio", t.Sampler))
+	}
+	if t.MetricsPath == "" {
+		t.MetricsPath = "/metrics"
+	} else if !strings.HasPrefix(t.MetricsPath, "/") || strings.ContainsAny(t.MetricsPath, " {}") {
+		errs = append(errs, fmt.Errorf("METRICS_PATH=%q: want a path such as /metrics", t.MetricsPath))
+	}
+	return t, exporter, errors.Join(errs...)
+}
+
+// newTelemetry builds the tracer provider (when an exporter is asked
+// for), the Prometheus metrics (METRICS_ENABLED) and the instrumentation
+// installing both into the router. Console spans go to standard output.
+func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceName string) (*telemetry, error) {
+	tel := &telemetry{metricsPath: t.MetricsPath}
+	if t.MaxOpNames != nil {
+		tel.maxOpNames = int(*t.MaxOpNames)
+		if tel.maxOpNames == 0 {
+			tel.maxOpNames = -1 // every name is "other"
+		}
+	}
+	if exporter != "" {
+		res, err := resource.New(ctx,
+			resource.WithAttributes(attribute.String("service.name", serviceName)), // unless the environment names it
+			resource.WithFromEnv(), resource.WithTelemetrySDK())
+		if err != nil {
+			return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES or OTEL_SERVICE_NAME: %w", err)
+		}
+		// autoexport reads OTEL_TRACES_EXPORTER (otlp when unset, as here
+		// when only an endpoint is set) and the exporter's own variables.
+		exp, err := autoexport.NewSpanExporter(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%s: %w", exporter, err)
+		}
+		// The sampler comes from OTEL_TRACES_SAMPLER.
+		tel.tp = sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(exp))
+	}
+	if t.MetricsEnabled != nil && bool(*t.MetricsEnabled) {
+		mp, h, err := graftotel.PrometheusHandler()
+		if err != nil {
+			_ = tel.shutdown(ctx)
+			return nil, fmt.Errorf("metrics: %w", err)
+		}
+		tel.mp, tel.metrics = mp, h
+	}
+	if tel.tp == nil && tel.mp == nil {
+		return tel, nil
+	}
+	opts := graftotel.Options{NoTracing: tel.tp == nil, NoMetrics: tel.mp == nil, MaxOperationNames: tel.maxOpNames}
+	if tel.tp != nil {
+		opts.TracerProvider = tel.tp
+	}
+	if tel.mp != nil {
+		opts.MeterProvider = tel.mp
+	}
+	in, err := graftotel.New(opts)
+	if err != nil {
+		_ = tel.shutdown(ctx)
+		return nil, err
+	}
+	tel.in = in
+	return tel, nil
+}
+
+// install adds the instrumentation to cfg.
+func (tel *telemetry) install(cfg *graft.Config) {
+	if tel.in != nil {
+		tel.in.Install(cfg)
+	}
+}
+
+// observe reports the router's open subscriptions in the metrics.
+func (tel *telemetry) observe(r *graft.Router) error {
+	if tel.in == nil {
+		return nil
+	}
+	return tel.in.ObserveRouter(r)
+}
+
+// shutdown flushes the spans still batched and stops the providers,
+// within ctx's deadline.
+func (tel *telemetry) shutdown(ctx context.Context) error {
+	var errs []error
+	if tel.tp != nil {
+		errs = append(errs, tel.tp.Shutdown(ctx))
+	}
+	if tel.mp != nil {
+		errs = append(errs, tel.mp.Shutdown(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// shutdownWithin flushes within grace (the server's ShutdownGrace).
+func (tel *telemetry) shutdownWithin(grace time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	return tel.shutdown(ctx)
+}
