@@ -37,6 +37,7 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 		one = httpapi.Response{Body: one.Body[:0]}
 		ist := &requestState{}
 		ist.info.RequestID, ist.info.BatchItem = st.info.RequestID, i+1
+		ist.batch = true
 		ictx := r.enter(ctx, ist, raw, &one)
 		if it := &items[i]; it.Err != nil {
 			r.fail(&one, ct, r.decodeFailed(it.Err, media))

@@ -177,6 +177,16 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 		r.startSubscription(p.ctx, p.op, p.vars, resp)
 		return
 	}
+	if p.op.Incremental() {
+		if st.batch {
+			r.fail(resp, httpapi.ContentType(media), refuseBatchedIncremental())
+			return
+		}
+		if sink := sinkFrom(ctx); sink != nil && sink.format != 0 {
+			r.startIncremental(st, req, media, resp, &p, sink) // incremental.go
+			return
+		}
+	}
 	r.execute(st, req, media, resp, &p)
 }
 

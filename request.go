@@ -62,6 +62,8 @@ type requestState struct {
 	// it is taken, so later operations of a batch get their own.
 	deadline     deadlineCtx
 	deadlineUsed bool
+	// batch is set while the operations of an HTTP batch run.
+	batch bool
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

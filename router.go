@@ -115,14 +115,14 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	sc := r.subs.cfg
 	r.ws = ws.New(ws.Config{OnConnect: sc.OnConnect, KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout,
 		WriteTimeout: sc.WriteTimeout, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
-		OriginPatterns: sc.OriginPatterns, ReadLimit: cfg.MaxBodyBytes}, pipeline{r}, r.subs.Hub)
+		OriginPatterns: sc.OriginPatterns, ReadLimit: cfg.MaxBodyBytes}, pipeline{r: r}, r.subs.Hub)
 	preflight := ""
 	if cfg.CSRF != nil {
 		preflight = cfg.CSRF.RequiredHeaders[0]
 	}
 	r.sse = sse.New(sse.Config{KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout, WriteTimeout: sc.WriteTimeout,
 		StreamBufferBytes: sc.StreamBufferBytes, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
-		PreflightHeader: preflight, Reservations: schemadef.Model(s).Subscription != nil}, pipeline{r}, r.subs.Hub)
+		PreflightHeader: preflight, Reservations: schemadef.Model(s).Subscription != nil}, ssePipeline{pipeline{r: r}}, r.subs.Hub)
 	// The streaming transports: a new one is a package under
 	// internal/transport and one line here.
 	r.units = []transport.Unit{r.ws, r.sse, httpStreams{r}}

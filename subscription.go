@@ -119,6 +119,13 @@ func (r *Router) CloseSubscriptions() { r.subs.Close() }
 type streamSink struct {
 	stream *exec.Stream
 	ctx    context.Context // the subscription's context, with request state
+	// format is the incremental delivery format the transport speaks (0:
+	// none, @defer and @stream are then answered as if absent); inc and
+	// incEnd are the running delivery and the end of its timeout
+	// (incremental.go).
+	format exec.Format
+	inc    *exec.Incremental
+	incEnd context.CancelFunc
 }
 
 type streamKey struct{}
@@ -156,6 +163,10 @@ type operation struct {
 	resp   httpapi.Response
 	stream *exec.Stream
 	ctx    context.Context
+	// inc is a running incremental delivery whose initial payload is
+	// resp.Body; incEnd ends its timeout.
+	inc    *exec.Incremental
+	incEnd context.CancelFunc
 }
 
 // end passes op out through the door, once: the hooks' PhaseAnswered and
@@ -169,23 +180,28 @@ func (op *operation) end() {
 func (op *operation) abandon(e *httpapi.Error) {
 	op.r.fail(&op.resp, httpapi.ContentTypeGraphQLResponse, e)
 	op.stream = nil
+	if op.inc != nil {
+		op.endIncremental()
+		op.inc = nil
+	}
 	op.end()
 }
 
 // start runs req, an operation sent over a connection (WebSocket) whose
 // upgrade request raw describes, through the door and the pipeline
 // (persisted queries, the document cache, validation, variables, limits)
-// with ctx, which the caller cancels to end a subscription.
+// with ctx, which the caller cancels to end a subscription. @defer and
+// @stream are delivered incrementally in the graphql-js 17 format.
 func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) *operation {
-	sink := &streamSink{}
+	sink := &streamSink{format: exec.FormatCurrent}
 	op := &operation{r: r, st: &requestState{}}
 	ctx = r.enter(context.WithValue(ctx, streamKey{}, sink), op.st, raw, &op.resp)
 	func() {
 		defer r.containPanic(ctx, &op.resp, httpapi.ContentTypeGraphQLResponse)
 		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.resp)
 	}()
-	op.stream, op.ctx = sink.stream, sink.ctx
-	if op.stream == nil {
+	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
+	if op.stream == nil && op.inc == nil {
 		op.end()
 	}
 	return op
@@ -193,13 +209,14 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.R
 
 // startRaw is start for a request that came over HTTP: CSRF prevention,
 // the Auth hook and request decoding run first, as for every request.
-func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operation {
-	sink := &streamSink{}
+// format is the incremental delivery format of the transport (0: none).
+func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format exec.Format) *operation {
+	sink := &streamSink{format: format}
 	op := &operation{r: r, st: &requestState{}}
 	raw.Accept = httpapi.MediaGraphQLResponse
 	r.serveWith(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp, op.st)
-	op.stream, op.ctx = sink.stream, sink.ctx
-	if op.stream == nil {
+	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
+	if op.stream == nil && op.inc == nil {
 		op.end()
 	}
 	return op
@@ -208,8 +225,9 @@ func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest) *operati
 // Response, Streaming, Pump and Abandon make op a transport.Operation.
 func (op *operation) Response() *httpapi.Response { return &op.resp }
 
-// Streaming reports whether op is a running subscription.
-func (op *operation) Streaming() bool { return op.stream != nil }
+// Streaming reports whether op is a running subscription or incremental
+// delivery.
+func (op *operation) Streaming() bool { return op.stream != nil || op.inc != nil }
 
 // Pump is the router's pump of op.
 func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, send) }
@@ -219,6 +237,9 @@ func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
 
 // Watch registers notify with the queue of a push subscription.
 func (op *operation) Watch(notify func()) bool {
+	if op.stream == nil {
+		return false // an incremental delivery: Pump sends it
+	}
 	q := op.stream.Queue()
 	if q == nil {
 		return false
@@ -255,6 +276,9 @@ func (op *operation) Drain(send func([]byte) error) bool {
 // op leaves through the door. Each event passes the hooks' PhasePayload.
 func (r *Router) pump(op *operation, send func(body []byte) error) error {
 	defer op.end()
+	if op.inc != nil {
+		return r.pumpIncremental(op, send) // incremental.go
+	}
 	var buf []byte
 	for {
 		ev, ok := op.stream.Next(op.ctx)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graftgql/graft/internal/dispatch"
+	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
@@ -25,11 +26,24 @@ func init() {
 
 // pipeline is the router as its streaming transports see it
 // (transport.Pipeline and the transports' own Pipeline interfaces): every
-// operation and refusal passes the door.
-type pipeline struct{ r *Router }
+// operation and refusal passes the door. format is the incremental
+// delivery format of the transport (0: @defer and @stream are answered
+// as if absent; incremental.go).
+type pipeline struct {
+	r      *Router
+	format exec.Format
+}
 
 func (p pipeline) Start(ctx context.Context, raw *httpapi.RawRequest) transport.Operation {
-	return p.r.startRaw(ctx, raw)
+	return p.r.startRaw(ctx, raw, p.format)
+}
+
+// ssePipeline is the pipeline of single-connection SSE, whose operations
+// are delivered incrementally in the format their Accept header names.
+type ssePipeline struct{ pipeline }
+
+func (p ssePipeline) Start(ctx context.Context, raw *httpapi.RawRequest) transport.Operation {
+	return p.r.startRaw(ctx, raw, sseFormat([]string{raw.Accept}))
 }
 
 func (p pipeline) Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpapi.Error) *httpapi.Response {
@@ -104,7 +118,8 @@ func (r *Router) streamRaw(ctx context.Context, raw *httpapi.RawRequest, resp *h
 	if f == nil {
 		return nil, false
 	}
-	return httpstream.Serve(ctx, pipeline{r}, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, resp), true
+	p := pipeline{r, formatFor(f, []string{raw.Accept})}
+	return httpstream.Serve(ctx, p, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, resp), true
 }
 
 // httpStreams is the streamed HTTP answers (package httpstream) as a
@@ -131,7 +146,8 @@ func (r *Router) serveHTTPStream(w http.ResponseWriter, req *http.Request, f *ht
 		return
 	}
 	var resp httpapi.Response
-	body := httpstream.Serve(req.Context(), pipeline{r}, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, &resp)
+	p := pipeline{r, formatFor(f, req.Header.Values("Accept"))}
+	body := httpstream.Serve(req.Context(), p, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, &resp)
 	if body == nil {
 		writeResponse(w, &resp)
 		return

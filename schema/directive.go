@@ -85,3 +85,13 @@ func OnField(name string, opts ...Option) Option { return schemadef.OnField(name
 // Extension marks an object type to be printed as `extend type` in a
 // federation subgraph's SDL, for a type another subgraph owns.
 func Extension() Option { return schemadef.Extension() }
+
+// EnableIncrementalDelivery declares @defer and @stream as graphql-js 17
+// defines them, so that documents may use them. A client that accepts
+// incremental delivery (multipart/mixed with incrementalSpec=v0.2 or
+// deferSpec=20220824, or a streaming transport) then gets deferred
+// fragments and streamed list items in later payloads; a client that
+// accepts only JSON gets the whole result at once. A field whose resolver
+// returns a receive-only channel is a list whose items a @stream delivers
+// as each arrives.
+func (b *Builder) EnableIncrementalDelivery() { b.def().EnableIncrementalDelivery() }

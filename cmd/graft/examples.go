@@ -10,6 +10,7 @@ import (
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/examples/federationproducts"
 	"github.com/graftgql/graft/examples/federationreviews"
+	"github.com/graftgql/graft/examples/incremental"
 	"github.com/graftgql/graft/examples/starwars"
 	"github.com/graftgql/graft/pubsub"
 	"github.com/graftgql/graft/schema"
@@ -25,6 +26,7 @@ var examples = map[string]func() (*schema.Schema, error){
 	"chat":                chat.Schema,
 	"federation-products": federationproducts.Schema,
 	"federation-reviews":  federationreviews.Schema,
+	"incremental":         incremental.Schema,
 	"starwars":            starwars.Schema,
 }
 

@@ -62,7 +62,7 @@ func TestCommands(t *testing.T) {
 		{name: "sdl of blog by default", args: []string{"sdl"}, wantOut: []string{"type Query", "authors"}, notWantOut: []string{"hero"}},
 		{name: "sdl of starwars by flag", args: []string{"sdl", "-example", "starwars"}, wantOut: []string{"hero", "Droid"}},
 		{name: "sdl of starwars by environment", args: []string{"sdl"}, env: map[string]string{"GRAFT_EXAMPLE": "starwars"}, wantOut: []string{"Droid"}},
-		{name: "sdl of an unknown example", args: []string{"sdl", "-example", "shop"}, wantCode: 1, wantErr: []string{`"shop"`, "blog, bookstore, chat, federation-products, federation-reviews, starwars"}},
+		{name: "sdl of an unknown example", args: []string{"sdl", "-example", "shop"}, wantCode: 1, wantErr: []string{`"shop"`, "blog, bookstore, chat, federation-products, federation-reviews, incremental, starwars"}},
 		{name: "unknown command", args: []string{"deploy"}, wantCode: 2, wantErr: []string{`"deploy"`}},
 		{name: "help lists every variable", args: []string{"--help"},
 			wantOut: []string{"PORT", "HOST", "REDIS_URL", "CORS_ORIGINS", "CSRF_PROTECTION", "LOG_LEVEL", "LOG_FORMAT",
@@ -78,7 +78,7 @@ func TestCommands(t *testing.T) {
 			wantErr: []string{`PORT="abc"`, `LOG_FORMAT="xml"`, `GRAPHQL_MAX_DEPTH="-1"`, `PERSISTED_QUERIES_MODE="sometimes"`,
 				`CSRF_PROTECTION="maybe"`}},
 		{name: "unknown GRAFT_EXAMPLE", env: map[string]string{"GRAFT_EXAMPLE": "shop"}, wantCode: 1,
-			wantErr: []string{`"shop"`, "blog, chat"}},
+			wantErr: []string{`"shop"`, "want one of", "blog", "chat", "starwars"}},
 		{name: "bad REDIS_URL", env: map[string]string{"REDIS_URL": "http://nope"}, wantCode: 1, wantErr: []string{"REDIS_URL"}},
 		{name: "stray arguments", args: []string{"serve", "extra"}, wantCode: 2, wantErr: []string{"extra"}},
 	}

@@ -154,6 +154,14 @@ func (st *aheadState) newGroup() *batchGroup {
 // resolveAhead runs the first phase for the root object and hands the
 // root to the writer.
 func (r *request) resolveAhead(root *objectPlan, serial bool) {
+	r.resolveAheadFrom([]levelObj{{op: root}}, nil, serial)
+}
+
+// resolveAheadFrom runs the first phase from the objects of the first
+// level: the root, or the objects of an incremental payload
+// (incremental.go), with their paths when the engine has middleware (nil:
+// the writer's current path).
+func (r *request) resolveAheadFrom(objs []levelObj, paths []*pathNode, serial bool) {
 	r.ahead = true
 	if r.st == nil {
 		r.st = &aheadState{}
@@ -165,9 +173,15 @@ func (r *request) resolveAhead(root *objectPlan, serial bool) {
 	// resolved ahead there, and the writer's response budget ends them.
 	r.st.aheadLeft = r.e.maxResponse / 2
 	lv := r.levelAt(0)
-	lv.objs = append(lv.objs, levelObj{op: root})
+	lv.objs = append(lv.objs, objs...)
 	if r.e.mwFor != nil {
-		lv.paths = append(lv.paths, rootPath)
+		if paths == nil {
+			at := r.nodeOf()
+			for range objs {
+				paths = append(paths, at)
+			}
+		}
+		lv.paths = append(lv.paths, paths...)
 	}
 	for d := 0; ; d++ {
 		r.levelAt(d + 1) // may move r.st.levels
@@ -572,6 +586,11 @@ func (r *request) children(next []levelObj, f *fieldPlan, out *schema.Output, p 
 			sh := (*sliceHeader)(p)
 			base, n = sh.data, sh.len
 		}
+		if f.stream != nil && r.inc != nil && outerList(f, out) {
+			if count := r.streamCount(f); count >= 0 {
+				n = min(n, count) // the others are resolved with their payload
+			}
+		}
 		if out.Elem.Kind != schema.OutList && out.Elem.Kind != schema.OutLeaf {
 			next = slices.Grow(next, min(n, r.st.aheadLeft))
 		}
@@ -624,7 +643,7 @@ func (r *request) fieldContext(f *fieldPlan) context.Context {
 	if f.sub == nil {
 		return r.ctx
 	}
-	return &fieldCtx{Context: r.ctx, hasSel: true, view: selectionView{e: r.e, vars: r.vars, sp: f.sub}}
+	return &fieldCtx{Context: r.ctx, hasSel: true, view: selectionView{e: r.e, vars: r.selectionVars(), sp: f.sub}}
 }
 
 // taskContext returns the context of a resolver of f run as a task of the
@@ -640,6 +659,6 @@ func (r *request) initTaskContext(c *fieldCtx, f *fieldPlan) {
 	c.Context, c.tracked = r.ctx, true
 	r.st.sched.Init(&c.task)
 	if f.sub != nil {
-		c.view, c.hasSel = selectionView{e: r.e, vars: r.vars, sp: f.sub}, true
+		c.view, c.hasSel = selectionView{e: r.e, vars: r.selectionVars(), sp: f.sub}, true
 	}
 }

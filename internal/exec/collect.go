@@ -12,7 +12,9 @@ import (
 // object type, with fragments expanded and @skip/@include folded.
 
 // collect gathers the fields of set that apply to objName, in order.
-func (p *planner) collect(objName string, set ast.SelectionSet, conds []condition, keys *[]*collected, index map[string]*collected, visited map[string]bool) {
+// chain holds the deferred fragments (@defer) enclosing set within this
+// selection level, outermost first.
+func (p *planner) collect(objName string, set ast.SelectionSet, conds []condition, chain []*deferSite, keys *[]*collected, index map[string]*collected, visited map[string]bool) {
 	for _, sel := range set {
 		if p.err != nil {
 			return
@@ -36,13 +38,13 @@ func (p *planner) collect(objName string, set ast.SelectionSet, conds []conditio
 				index[key] = entry
 				*keys = append(*keys, entry)
 			}
-			entry.occ = append(entry.occ, occurrence{field: s, conds: c})
+			entry.occ = append(entry.occ, occurrence{field: s, conds: c, defers: chain})
 		case *ast.InlineFragment:
 			c, ok := foldConditions(s.Directives, conds)
 			if !ok || !p.applies(objName, s.TypeCondition) {
 				continue
 			}
-			p.collect(objName, s.SelectionSet, c, keys, index, visited)
+			p.collect(objName, s.SelectionSet, c, p.deferChain(objName, s, s.Directives, c, chain), keys, index, visited)
 		case *ast.FragmentSpread:
 			c, ok := foldConditions(s.Directives, conds)
 			if !ok {
@@ -57,7 +59,8 @@ func (p *planner) collect(objName string, set ast.SelectionSet, conds []conditio
 			}
 			// A fragment already collected under the same conditions adds
 			// nothing; skipping it keeps repeated spreads from multiplying.
-			seen := s.Name + conditionsKey(c)
+			inner := p.deferChain(objName, s, s.Directives, c, chain)
+			seen := s.Name + conditionsKey(c) + chainKey(inner)
 			if visited[seen] {
 				continue
 			}
@@ -65,7 +68,7 @@ func (p *planner) collect(objName string, set ast.SelectionSet, conds []conditio
 			if !p.spend() {
 				return
 			}
-			p.collect(objName, def.SelectionSet, c, keys, index, visited)
+			p.collect(objName, def.SelectionSet, c, inner, keys, index, visited)
 		}
 	}
 }

@@ -108,6 +108,9 @@ func (r *request) writeConcurrentItems(f *fieldPlan, out *schema.Output, base un
 			ok = r.writeNull(f, elem.NonNull, true)
 		} else if ok = r.writeFields(op, obj.Type.Name, p, pre[i*k:(i+1)*k]); !ok && !elem.NonNull {
 			r.buf = append(r.buf[:start], "null"...)
+			if r.jobs != nil {
+				r.dropJobs(start)
+			}
 			ok = true
 		}
 		r.path = r.path[:len(r.path)-1]

@@ -156,6 +156,10 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	set := rules.NewDefaultRules()
 	set.AddRule("IntLiteralsInRange", intRangeRule)
 	set.AddRule("NoDefer", noDeferRule)
+	set.AddRule("DeferStreamDirectiveOnRootField", e.deferStreamOnRootRule)
+	set.AddRule("DeferStreamDirectiveOnValidOperations", deferStreamOnValidOperationsRule)
+	set.AddRule("DeferStreamDirectiveLabel", deferStreamLabelRule)
+	set.AddRule("StreamDirectiveOnListField", streamOnListRule)
 	set.AddRule("CustomScalarLiterals", e.scalarLiteralRule)
 	if e.noIntro {
 		set.AddRule("NoIntrospection", noIntrospectionRule)
@@ -194,7 +198,9 @@ var jsRuleOrder = []string{
 	"KnownTypeNames", "FragmentsOnCompositeTypes", "VariablesAreInputTypes", "ScalarLeafs",
 	"FieldsOnCorrectType", "UniqueFragmentNames", "KnownFragmentNames", "NoUnusedFragments",
 	"PossibleFragmentSpreads", "NoFragmentCycles", "UniqueVariableNames", "NoUndefinedVariables",
-	"NoUnusedVariables", "KnownDirectives", "NoDefer", "UniqueDirectivesPerLocation", "KnownArgumentNames",
+	"NoUnusedVariables", "KnownDirectives", "NoDefer", "UniqueDirectivesPerLocation",
+	"DeferStreamDirectiveOnRootField", "DeferStreamDirectiveOnValidOperations", "DeferStreamDirectiveLabel",
+	"StreamDirectiveOnListField", "KnownArgumentNames",
 	"UniqueArgumentNames", "ValuesOfCorrectType", "IntLiteralsInRange", "ProvidedRequiredArguments",
 	"VariablesInAllowedPosition", "OverlappingFieldsCanBeMerged", "UniqueInputFieldNames",
 }

@@ -44,6 +44,11 @@ type request struct {
 	// slow is not zero while the general writer writes what the fast
 	// writer gave up on (fast.go).
 	slow int
+	// inc is set when the request writes a payload of an incremental
+	// delivery; jobs are the deferred fragments and streams it registered
+	// (incremental.go).
+	inc  *Incremental
+	jobs []*incJob
 }
 
 var requestPool = sync.Pool{New: func() any { return &request{path: make([]pathElem, 0, 16)} }}
@@ -187,6 +192,9 @@ func (r *request) release() {
 	}
 	// Field by field: a whole-struct store costs a bulk write barrier.
 	r.e, r.ctx, r.done, r.ender, r.vars, r.buf, r.sink = nil, nil, nil, nil, nil, nil, nil
+	if r.inc != nil {
+		r.inc, r.jobs = nil, nil
+	}
 	r.path, r.errs = r.path[:0], r.errs[:0]
 	r.logged.Store(0)
 	r.ahead, r.slow = false, 0

@@ -39,7 +39,7 @@ func markFast(op *objectPlan) bool {
 		return op.fast
 	}
 	op.fastMarked = true
-	fast := !op.concurrent && !op.work
+	fast := !op.concurrent && !op.work && op.defers == nil
 	for _, f := range op.fields {
 		switch f.kind {
 		case kindTypename:
@@ -52,7 +52,7 @@ func markFast(op *objectPlan) bool {
 			if f.sub != nil {
 				markSelection(f.sub)
 			}
-			f.fast = outFast(f.def.Out, f.sub)
+			f.fast = outFast(f.def.Out, f.sub) && f.stream == nil
 			f.how, f.off = howOf(f.def.Out), f.def.Offset
 			if len(f.keyJSON) <= 16 {
 				f.key16 = new([16]byte)

@@ -74,7 +74,7 @@ func jsValidationErrors(s *ast.Schema, src string, errs gqlerror.List) gqlerror.
 				continue
 			}
 		}
-		if strings.HasPrefix(ge.Message, `Directive "@defer" may not be used on `) {
+		if strings.HasPrefix(ge.Message, `Directive "@defer" may not be used on `) && (s.Directives["defer"] == nil || builtIn(s.Directives["defer"].Position)) {
 			continue // @defer is unknown (noDeferRule)
 		}
 		if ge.Message == `There can be only one operation named "".` {

@@ -70,6 +70,8 @@ type fieldPlan struct {
 	off   uintptr
 	key16 *[16]byte
 	mw    Middleware // nil unless Options.Middleware wraps it
+	// stream is the field's @stream, nil when it has none (incremental.go).
+	stream *streamSite
 }
 
 // objectPlan is the plan of a selection set for one concrete object type.
@@ -84,6 +86,9 @@ type objectPlan struct {
 	// table: the fields as fastTable reads them, when op is fast, no
 	// field has conditions and every key fits 16 bytes (fast.go).
 	table []fastField
+	// defers are the deferred fragments an object written with this plan
+	// may start (incremental.go); nil for most plans.
+	defers []*deferReg
 }
 
 // selectionPlan is the plan of a selection set: one objectPlan when the
@@ -106,6 +111,9 @@ func (s *selectionPlan) forType(name string) *objectPlan {
 type occurrence struct {
 	field *ast.Field
 	conds []condition
+	// defers are the deferred fragments around the occurrence within its
+	// selection level, outermost first (incremental.go).
+	defers []*deferSite
 }
 
 // collected is a response key with all its occurrences, in order.
@@ -134,6 +142,12 @@ type planner struct {
 	// for every possible type, so each is planned once, not once per
 	// possible type and level.
 	memo map[string]*selectionPlan
+	// sites are the deferred fragments met, by AST node; streams counts
+	// the @stream fields (incremental.go).
+	sites   map[ast.Selection]*deferSite
+	streams int
+	// noDefer is not zero while planning below a raw value.
+	noDefer int
 }
 
 // planOperation plans def of doc.
@@ -168,8 +182,15 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 		}
 	}
 	op.cacheable = op.introOnly && len(def.VariableDefinitions) == 0 && def.Operation == ast.Query
+	if len(p.sites) > 0 || p.streams > 0 {
+		op.inc = newIncPlan(p)
+		op.cacheable = false
+	}
 	op.batched = markWork(op.root.object)
 	markFast(op.root.object) // after markWork
+	if op.inc != nil {
+		markDefers(op.root.object, map[*objectPlan]bool{})
+	}
 	return op, nil
 }
 
@@ -213,8 +234,14 @@ func (p *planner) planObject(objName string, srcs []selSource) *objectPlan {
 	var keys []*collected
 	index := map[string]*collected{}
 	for _, src := range srcs {
-		p.collect(objName, src.set, src.conds, &keys, index, map[string]bool{})
+		p.collect(objName, src.set, src.conds, nil, &keys, index, map[string]bool{})
 	}
+	return p.buildObject(objName, keys)
+}
+
+// buildObject plans the collected keys as the fields of the object type
+// objName, with the plans of the deferred fragments they hold.
+func (p *planner) buildObject(objName string, keys []*collected) *objectPlan {
 	op := &objectPlan{typeName: objName, fields: make([]*fieldPlan, 0, len(keys))}
 	for _, c := range keys {
 		if p.err != nil {
@@ -226,6 +253,9 @@ func (p *planner) planObject(objName string, srcs []selSource) *objectPlan {
 		}
 		op.fields = append(op.fields, fp)
 	}
+	if len(p.sites) > 0 {
+		p.planDefers(op, keys) // incremental.go
+	}
 	return op
 }
 
@@ -234,12 +264,14 @@ func (p *planner) planField(objName string, c *collected) *fieldPlan {
 	first := c.occ[0].field
 	fp := &fieldPlan{name: first.Name, key: c.key, keyJSON: jsonKey(c.key), parent: objName, ast: first}
 	for _, o := range c.occ {
-		if len(o.conds) == 0 {
+		all := deferConditions(o.conds, o.defers)
+		if len(all) == 0 {
 			fp.conds = nil
 			break
 		}
-		fp.conds = append(fp.conds, o.conds)
+		fp.conds = append(fp.conds, all)
 	}
+	fp.stream = p.streamOf(c)
 	isQueryRoot := p.e.ast.Query != nil && objName == p.e.ast.Query.Name
 	switch {
 	case first.Name == "__typename":
@@ -270,6 +302,12 @@ func (p *planner) planField(objName string, c *collected) *fieldPlan {
 	srcs := make([]selSource, 0, len(c.occ))
 	for _, o := range c.occ {
 		srcs = append(srcs, selSource{set: o.field.SelectionSet, conds: o.conds})
+	}
+	if fp.def != nil && fp.def.Out != nil && fp.def.Out.Kind == schema.OutRaw {
+		// raw.go writes what is below a raw value in place: nothing
+		// there is deferred.
+		p.noDefer++
+		defer func() { p.noDefer-- }()
 	}
 	fp.sub = p.planSelection(named, srcs)
 	return fp

@@ -39,6 +39,9 @@ type Operation struct {
 	// sizeHint is about the size of the operation's last answer, up to
 	// maxSizeHint: run grows the caller's buffer to it at once.
 	sizeHint atomic.Int32
+	// inc is set when the operation has @defer or @stream
+	// (incremental.go).
+	inc *incPlan
 }
 
 // maxSizeHint bounds Operation.sizeHint: a buffer is grown at once to at

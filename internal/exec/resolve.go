@@ -87,6 +87,9 @@ func (r *request) writeFields(op *objectPlan, typeName string, obj unsafe.Pointe
 		}
 	}
 	r.buf = append(r.buf, '}')
+	if op.defers != nil && r.inc != nil {
+		r.startDefers(op, typeName, obj) // incremental.go
+	}
 	return true
 }
 
@@ -241,6 +244,9 @@ func (r *request) writeValue(f *fieldPlan, out *schema.Output, p unsafe.Pointer)
 		return false
 	}
 	r.buf = append(r.buf[:start], "null"...)
+	if r.jobs != nil {
+		r.dropJobs(start) // incremental.go
+	}
 	return true
 }
 
@@ -304,6 +310,8 @@ func (r *request) writeInner(f *fieldPlan, out *schema.Output, p unsafe.Pointer)
 		return r.writeList(f, out, p)
 	case schema.OutRaw:
 		return r.writeRaw(f, p) // raw.go
+	case schema.OutSource:
+		return r.writeSource(f, out, p) // incremental.go
 	}
 	r.addError(r.fieldError(f, fmt.Errorf("unknown output kind %d", out.Kind)))
 	return false
@@ -313,6 +321,11 @@ func (r *request) writeInner(f *fieldPlan, out *schema.Output, p unsafe.Pointer)
 // after the other; the concurrent resolvers of object items are started
 // together for the whole list first.
 func (r *request) writeList(f *fieldPlan, out *schema.Output, p unsafe.Pointer) bool {
+	if f.stream != nil && r.inc != nil && outerList(f, out) {
+		if count := r.streamCount(f); count >= 0 {
+			return r.writeStreamed(f, out, p, count) // incremental.go
+		}
+	}
 	base, n := p, out.Len
 	if !out.Array {
 		sh := (*sliceHeader)(p)

@@ -100,7 +100,10 @@ func (bc *build) deriveOut(gt reflect.Type) (*TypeRef, error) {
 			return nil, err
 		}
 		return nullable(inner), nil
-	case reflect.Slice, reflect.Array:
+	case reflect.Chan, reflect.Slice, reflect.Array:
+		if gt.Kind() == reflect.Chan && gt.ChanDir() != reflect.RecvDir {
+			return nil, unsupported(gt)
+		}
 		inner, err := bc.deriveOut(gt.Elem())
 		if err != nil {
 			return nil, err
@@ -172,6 +175,13 @@ func (bc *build) output(gt reflect.Type, ref *TypeRef) (*Output, error) {
 		}
 		elem.NonNull = isNonNull
 		return &Output{Kind: OutPtr, NonNull: isNonNull, Elem: elem}, nil
+	}
+	if ref.Kind == ListRef && gt.Kind() == reflect.Chan && gt.ChanDir() == reflect.RecvDir {
+		elem, err := bc.output(gt.Elem(), ref.OfType)
+		if err != nil {
+			return nil, err
+		}
+		return &Output{Kind: OutSource, NonNull: isNonNull, Elem: elem, ElemSize: gt.Elem().Size(), Recv: chanRecv(gt)}, nil
 	}
 	if ref.Kind == ListRef {
 		if gt.Kind() != reflect.Slice && gt.Kind() != reflect.Array {
@@ -282,5 +292,32 @@ func (bc *build) resolveType(t *Type, gt reflect.Type) func(ctx context.Context,
 			return nil, nil, nil
 		}
 		return c.t, ptr, nil
+	}
+}
+
+// chanRecv returns the Recv function of a receive-only channel type ct.
+// Items arrive over time, each after a wait, so the reflection of one
+// receive costs nothing beside it.
+func chanRecv(ct reflect.Type) func(ctx context.Context, p unsafe.Pointer) (unsafe.Pointer, bool, error) {
+	et := ct.Elem()
+	return func(ctx context.Context, p unsafe.Pointer) (unsafe.Pointer, bool, error) {
+		ch := reflect.NewAt(ct, p).Elem()
+		if ch.IsNil() {
+			return nil, false, nil
+		}
+		cases := [2]reflect.SelectCase{
+			{Dir: reflect.SelectRecv, Chan: ch},
+			{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		}
+		chosen, v, ok := reflect.Select(cases[:])
+		if chosen == 1 {
+			return nil, false, ctx.Err()
+		}
+		if !ok {
+			return nil, false, nil
+		}
+		item := reflect.New(et)
+		item.Elem().Set(v)
+		return item.UnsafePointer(), true, nil
 	}
 }

@@ -143,3 +143,22 @@ func (s *Schema) inSchemaSDL(name string) bool {
 	d := s.Directive(name)
 	return d != nil && d.Printing == DirectiveEverywhere
 }
+
+// EnableIncrementalDelivery declares @defer and @stream as graphql-js 17
+// defines them, so that documents may use them: the executor then
+// delivers deferred fragments and streamed list items in later payloads
+// to clients that accept incremental delivery.
+func (b *Builder) EnableIncrementalDelivery() {
+	b.DeclareDirective(DirectiveDef{
+		Name:        "defer",
+		Description: "Directs the executor to defer this fragment when the `if` argument is true or undefined.",
+		Args:        "if: Boolean! = true, label: String",
+		Locations:   []string{"FRAGMENT_SPREAD", "INLINE_FRAGMENT"},
+	})
+	b.DeclareDirective(DirectiveDef{
+		Name:        "stream",
+		Description: "Directs the executor to stream plural fields when the `if` argument is true or undefined.",
+		Args:        "if: Boolean! = true, label: String, initialCount: Int! = 0",
+		Locations:   []string{"FIELD"},
+	})
+}

@@ -239,6 +239,12 @@ const (
 	OutPtr
 )
 
+// OutSource is a Go receive-only channel at a list position: the list's
+// items, described by Elem, are received one by one with Output.Recv
+// until the channel is closed, so a @stream field can send each item as
+// soon as it exists. A nil channel is an empty list.
+const OutSource = OutRaw + 1
+
 // LeafKind names the built-in leaf writers the executor may inline.
 type LeafKind uint8
 
@@ -290,4 +296,9 @@ type Output struct {
 	// value at p and a pointer to its struct, or (nil, nil, nil) when the
 	// interface value is nil.
 	ResolveType func(ctx context.Context, p unsafe.Pointer) (*Type, unsafe.Pointer, error)
+
+	// Recv receives the next item of the channel at p (OutSource): a
+	// pointer to a copy of the item, or ok false once the channel is
+	// closed (or nil). When ctx ends first it returns ctx's error.
+	Recv func(ctx context.Context, p unsafe.Pointer) (item unsafe.Pointer, ok bool, err error)
 }

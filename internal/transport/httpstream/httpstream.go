@@ -80,8 +80,34 @@ var (
 	mpPartClose = []byte("\r\n--graphql")
 )
 
+// Incremental is incremental delivery (@defer and @stream) in the
+// graphql-js 17 format (specs.apollo.dev/incremental/v0.2): parts carrying
+// each payload as it is, no heartbeats (the payloads say when the
+// response is complete), never cached.
+var Incremental = incremental(`multipart/mixed;boundary="-";incrementalSpec=v0.2`)
+
+// Incremental2022 is incremental delivery in the format of
+// deferSpec=20220824, framed as Incremental.
+var Incremental2022 = incremental(`multipart/mixed;boundary="-";deferSpec=20220824`)
+
+func incremental(contentType string) Format {
+	return Format{
+		ContentType: contentType,
+		Header:      http.Header{"Cache-Control": {"no-store"}},
+		Open:        []byte("\r\n---"),
+		Payload:     func(body []byte) [][]byte { return [][]byte{incPartHead, body, incPartClose} },
+		Complete:    []byte("--\r\n"),
+	}
+}
+
+var (
+	incPartHead  = mpPartHead
+	incPartClose = []byte("\r\n---")
+)
+
 // Match returns the format an Accept header list asks for, or nil: an
-// event stream (text/event-stream) or a multipart subscription.
+// event stream (text/event-stream), a multipart subscription, or
+// incremental delivery (see MatchIncremental).
 func Match(accept []string) *Format {
 	switch {
 	case AcceptsEventStream(accept):
@@ -89,7 +115,43 @@ func Match(accept []string) *Format {
 	case AcceptsMultipart(accept):
 		return &Multipart
 	}
-	return nil
+	return MatchIncremental(accept)
+}
+
+// MatchIncremental returns the incremental delivery format an Accept
+// header list asks for: the first multipart/mixed range with
+// incrementalSpec=v0.2 (Incremental) or deferSpec=20220824
+// (Incremental2022), or with no spec parameter at all (Incremental2022,
+// which every multipart client reads). It returns nil when there is none;
+// a range asking for multipart subscriptions asks for none.
+func MatchIncremental(accept []string) *Format {
+	var f *Format
+	MediaRanges(accept, func(mt, params string) bool {
+		if mt != "multipart/mixed" {
+			return true
+		}
+		plain := true
+		for p := range strings.SplitSeq(params, ";") {
+			k, v, _ := strings.Cut(p, "=")
+			k, v = strings.ToLower(strings.TrimSpace(k)), strings.Trim(strings.TrimSpace(v), `"`)
+			switch {
+			case k == "incrementalspec" && v == "v0.2":
+				f = &Incremental
+				return false
+			case k == "deferspec" && v == "20220824":
+				f = &Incremental2022
+				return false
+			case k == "subscriptionspec", k == "incrementalspec", k == "deferspec":
+				plain = false // another spec
+			}
+		}
+		if plain {
+			f = &Incremental2022
+			return false
+		}
+		return true
+	})
+	return f
 }
 
 // Serve answers raw in format f: it counts a connection in h (a refusal

@@ -11,7 +11,12 @@ func TestMatch(t *testing.T) {
 		{[]string{"application/json, Text/Event-Stream;q=0.9"}, &SSE},
 		{[]string{`multipart/mixed;subscriptionSpec="1.0", application/json`}, &Multipart},
 		{[]string{"multipart/mixed; subscriptionSpec=1.0"}, &Multipart},
-		{[]string{"multipart/mixed"}, nil},
+		{[]string{"multipart/mixed"}, &Incremental2022},
+		{[]string{"multipart/mixed;incrementalSpec=v0.2,application/json"}, &Incremental},
+		{[]string{`multipart/mixed; incrementalSpec="v0.2"`}, &Incremental},
+		{[]string{"multipart/mixed;deferSpec=20220824, application/json"}, &Incremental2022},
+		{[]string{"application/json, multipart/mixed;deferSpec=20220824"}, &Incremental2022},
+		{[]string{"multipart/mixed;incrementalSpec=v9"}, nil},
 		{[]string{"application/json"}, nil},
 		{nil, nil},
 	}
@@ -35,5 +40,10 @@ func TestFormatsFrameAPayload(t *testing.T) {
 	}
 	if got := join(Multipart.Payload([]byte(`{"data":1}`))); got != "\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{\"payload\":{\"data\":1}}\r\n--graphql" {
 		t.Errorf("multipart payload %q", got)
+	}
+	for _, f := range []*Format{&Incremental, &Incremental2022} {
+		if got := string(f.Open) + join(f.Payload([]byte(`{"data":1}`))) + string(f.Complete); got != "\r\n---\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{\"data\":1}\r\n-----\r\n" {
+			t.Errorf("%s payload %q", f.ContentType, got)
+		}
 	}
 }

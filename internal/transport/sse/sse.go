@@ -383,7 +383,6 @@ func (srv *Server) operation(w http.ResponseWriter, req *http.Request, c *sseCon
 	}
 	// The operation runs in the stream's context, which outlives this
 	// request; Auth still sees this request's headers.
-	raw.Accept = httpapi.MediaGraphQLResponse
 	op := srv.p.Start(ctx, raw)
 	idJSON, _ := json.Marshal(id)
 	if id := op.Response().Header.Get(requestIDHeader); id != "" {
