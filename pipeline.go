@@ -382,7 +382,7 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 		body, hasErrors = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
 	} else {
 		// The hooks see the answer's errors as values.
-		body, hasErrors = r.engine.RunReporting(ctx, p.op, p.vars, resp.Body[:0], p.ext, &resp.Errors)
+		body, hasErrors = r.engine.RunReporting(ctx, p.op, p.vars, resp.Body[:0], p.ext, resp.ErrorSink())
 	}
 	resp.Status = http.StatusOK
 	if hasErrors {
@@ -402,7 +402,7 @@ func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.ContentType = ct
 	resp.Header = mergeHeader(resp.Header, e.Header)
 	resp.Body = appendErrors(resp.Reuse(), e.Err)
-	resp.Errors = append(resp.Errors[:0], e.Err)
+	resp.SetErrors(e.Err)
 }
 
 func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gqlerror.List) {
@@ -412,7 +412,7 @@ func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gq
 		resp.Header.Del("Cache-Control")
 	}
 	resp.Body = gqlerr.AppendResponse(resp.Reuse(), errs, nil)
-	resp.Errors = append(resp.Errors[:0], errs...)
+	resp.SetErrors(errs...)
 }
 
 // mergeHeader adds the entries of add to h (allocated when nil), which

@@ -48,9 +48,8 @@ type requestState struct {
 	ext      map[string]any    // SetExtension (hooks.go)
 	resp     *httpapi.Response // SetResponseHeader (respaccess.go)
 	// ph is the hooks' run of the request (hooks.go), nil when nothing
-	// observes it; left is set once the request has left the door.
-	ph   *phaseRun
-	left bool
+	// observes it.
+	ph *phaseRun
 	// ctx is the context withState gives the first time: the state
 	// carries its own context, one allocation rather than two.
 	ctx stateCtx
@@ -64,6 +63,8 @@ type requestState struct {
 	deadlineUsed bool
 	// batch is set while the operations of an HTTP batch run.
 	batch bool
+	// left is set once the request has left the door (door.go).
+	left bool
 }
 
 // newDeadline returns storage for an execution context (watchdog.startIn).

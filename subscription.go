@@ -142,7 +142,7 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 	sink := sinkFrom(ctx)
 	var errs *[]*gqlerror.Error
 	if stateFrom(ctx).ph != nil {
-		errs = &resp.Errors
+		errs = resp.ErrorSink()
 	}
 	s, body := r.engine.SubscribeReporting(ctx, op, vars, resp.Body[:0], errs)
 	resp.Status = http.StatusOK

@@ -62,7 +62,7 @@ func serve(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawReque
 	dispatch.Into(context.Background(), router, raw, resp)
 	writeResponse(ctx, resp) // copies the body
 	if cap(resp.Body) <= maxPooledBody {
-		resp.Errors = nil
+		resp.SetErrors()
 		responses.Put(resp)
 	}
 }
