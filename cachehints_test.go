@@ -21,14 +21,14 @@ func cacheHintSchema(t *testing.T) *schema.Schema {
 	b := schema.New()
 	post := schema.Object[chPost](b, "Post", schema.CacheControl(120, ""))
 	schema.FieldFuncNoArgs(post, "author", func(ctx context.Context, p *chPost) (*chAuthor, error) { return &chAuthor{Name: "ann"}, nil })
-	schema.Object[chAuthor](b, "Author", schema.CacheControl(10, "PUBLIC"))
+	schema.Object[chAuthor](b, "Author", schema.CacheControl(10, schema.CachePublic))
 	schema.QueryNoArgs(b, "config", func(ctx context.Context) (string, error) { return "c", nil }, schema.CacheControl(300, ""))
 	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) { return "h", nil })
 	schema.QueryNoArgs(b, "broken", func(ctx context.Context) (*string, error) { return nil, errors.New("x") }, schema.CacheControl(300, ""))
 	schema.QueryNoArgs(b, "posts", func(ctx context.Context) ([]chPost, error) { return []chPost{{Title: "a"}}, nil },
 		schema.CacheControl(60, ""))
 	schema.QueryNoArgs(b, "me", func(ctx context.Context) (*chUser, error) { return &chUser{Name: "me"}, nil },
-		schema.CacheControl(30, "PRIVATE"))
+		schema.CacheControl(30, schema.CachePrivate))
 	schema.MutationNoArgs(b, "touch", func(ctx context.Context) (bool, error) { return true, nil }, schema.CacheControl(300, ""))
 	s, err := b.Build()
 	if err != nil {

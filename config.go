@@ -116,6 +116,10 @@ type Config struct {
 	// *graft.Error, a *gqlerror.Error or an error with an Extensions
 	// method, nor a cancellation or timeout) with "Internal server
 	// error"; the original is logged.
+	// A zero Config leaves it off (errors reach clients as they are, which
+	// suits development and tests); cmd/graft turns it on unless
+	// GRAPHQL_MASK_ERRORS=false, and a production server should too, so
+	// that a plain error naming a host or a table never reaches clients.
 	MaskErrors bool
 
 	// StatusCodes chooses the status-code table (README, "On the

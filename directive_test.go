@@ -23,7 +23,7 @@ func directiveSchema(t *testing.T) *schema.Schema {
 	schema.Enum(b, "Role", []schema.EnumValueDef[dirRole]{{Name: "ADMIN", Value: "ADMIN"}, {Name: "USER", Value: "USER"}})
 	b.DeclareDirective(schema.DirectiveDef{
 		Name: "hasRole", Description: "Only users with the role may read the field.",
-		Args: "role: Role!", Locations: []string{"FIELD_DEFINITION", "OBJECT"},
+		Args: "role: Role!", Locations: []schema.DirectiveLocation{"FIELD_DEFINITION", "OBJECT"},
 		Func: func(ctx context.Context, args map[string]any, next func(context.Context) (any, error)) (any, error) {
 			if ctx.Value(roleKey{}) != args["role"] {
 				return nil, graft.NewError(graft.CodeForbidden, "requires role "+args["role"].(string))

@@ -35,9 +35,9 @@ func upperSchema(t *testing.T) *schema.Schema {
 	t.Helper()
 	b := schema.New()
 	b.DeclareDirective(schema.DirectiveDef{Name: "upper", Description: "Upper-cases the string.",
-		Locations: []string{"FIELD_DEFINITION"}, Func: upper})
+		Locations: []schema.DirectiveLocation{"FIELD_DEFINITION"}, Func: upper})
 	b.DeclareDirective(schema.DirectiveDef{Name: "wrongType", Args: "value: Int!",
-		Locations: []string{"FIELD_DEFINITION"},
+		Locations: []schema.DirectiveLocation{"FIELD_DEFINITION"},
 		Func: func(ctx context.Context, args map[string]any, next func(context.Context) (any, error)) (any, error) {
 			if _, err := next(ctx); err != nil {
 				return nil, err
@@ -114,7 +114,7 @@ func TestMiddlewareAndDirectiveOrder(t *testing.T) {
 	}
 	dir := func(name string) schema.DirectiveDef {
 		f := tag(name)
-		return schema.DirectiveDef{Name: name, Locations: []string{"FIELD_DEFINITION", "OBJECT"},
+		return schema.DirectiveDef{Name: name, Locations: []schema.DirectiveLocation{"FIELD_DEFINITION", "OBJECT"},
 			Func: func(ctx context.Context, _ map[string]any, next func(context.Context) (any, error)) (any, error) {
 				return f(ctx, next)
 			}}

@@ -173,7 +173,7 @@ func (r *Router) run(ctx context.Context, st *requestState, req *httpapi.Request
 	if !r.plan(ctx, st, req, media, resp, ph, &p) {
 		return
 	}
-	if p.op.Kind() == ast.Subscription {
+	if p.op.Kind() == ast.Subscription && p.op.Rooted() {
 		r.startSubscription(p.ctx, p.op, p.vars, resp)
 		return
 	}
@@ -270,7 +270,7 @@ func (r *Router) plan(ctx context.Context, st *requestState, req *httpapi.Reques
 			return false
 		}
 	case ast.Subscription:
-		if sinkFrom(ctx) == nil {
+		if op.Rooted() && sinkFrom(ctx) == nil {
 			r.fail(resp, ct, &httpapi.Error{Status: http.StatusBadRequest,
 				Err: gqlerr.New(gqlerr.BadRequest, "Subscriptions are not supported over this transport")})
 			return false

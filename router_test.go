@@ -32,7 +32,10 @@ func TestMediaTypes(t *testing.T) {
 		{"*/*", "application/json; charset=utf-8"},
 		{"application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},
 		{"application/json", "application/json; charset=utf-8"},
-		{"application/json, application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},
+		// The client's order decides between types of equal quality.
+		{"application/json, application/graphql-response+json", "application/json; charset=utf-8"},
+		{"application/graphql-response+json, application/json", "application/graphql-response+json; charset=utf-8"},
+		{"application/json;q=0.5, application/graphql-response+json", "application/graphql-response+json; charset=utf-8"},
 	}
 	for _, tc := range tests {
 		got := post(t, r, "{ hello }", "Accept", tc.accept)

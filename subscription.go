@@ -208,12 +208,13 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.R
 }
 
 // startRaw is start for a request that came over HTTP: CSRF prevention,
-// the Auth hook and request decoding run first, as for every request.
-// format is the incremental delivery format of the transport (0: none).
+// the Auth hook and request decoding run first, as for every request. Its
+// answers take the media type raw.Accept negotiates (the caller sets it:
+// httpstream.Serve keeps the client's when it accepts JSON). format is the
+// incremental delivery format of the transport (0: none).
 func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format exec.Format) *operation {
 	sink := &streamSink{format: format}
 	op := &operation{r: r, st: &requestState{}}
-	raw.Accept = httpapi.MediaGraphQLResponse
 	r.serveWith(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp, op.st)
 	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
 	if op.stream == nil && op.inc == nil {

@@ -200,9 +200,10 @@ func TestMultipart(t *testing.T) {
 
 func TestMultipartErrorsBeforeTheStream(t *testing.T) {
 	srv, _ := chatServer(t, graft.Config{})
-	resp := streamPost(t, srv, `multipart/mixed;subscriptionSpec=1.0,application/json`, `{"query":"subscription { nope }"}`)
+	// Apollo Client 3's header: the client accepts application/json.
+	resp := streamPost(t, srv, `multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/json`, `{"query":"subscription { nope }"}`)
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "application/graphql-response+json; charset=utf-8" ||
+	if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "application/json; charset=utf-8" ||
 		!strings.Contains(string(body), "GRAPHQL_VALIDATION_FAILED") {
 		t.Fatalf("status %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}

@@ -43,7 +43,9 @@ func (p pipeline) Start(ctx context.Context, raw *httpapi.RawRequest) transport.
 type ssePipeline struct{ pipeline }
 
 func (p ssePipeline) Start(ctx context.Context, raw *httpapi.RawRequest) transport.Operation {
-	return p.r.startRaw(ctx, raw, sseFormat([]string{raw.Accept}))
+	format := sseFormat([]string{raw.Accept})
+	raw.Accept = httpapi.MediaGraphQLResponse // the answers travel in the stream
+	return p.r.startRaw(ctx, raw, format)
 }
 
 func (p pipeline) Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpapi.Error) *httpapi.Response {

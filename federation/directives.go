@@ -23,18 +23,18 @@ func quote(s string) string { return strconv.Quote(s) }
 // apply, declared by Build as linked (printed only in the subgraph SDL,
 // defined by the linked specification), with their locations.
 var specDirectives = []schema.DirectiveDef{
-	{Name: "key", Args: "fields: FieldSet!, resolvable: Boolean = true", Repeatable: true, Locations: []string{"OBJECT", "INTERFACE"}},
-	{Name: "shareable", Repeatable: true, Locations: []string{"OBJECT", "FIELD_DEFINITION"}},
-	{Name: "external", Locations: []string{"OBJECT", "FIELD_DEFINITION"}},
-	{Name: "requires", Args: "fields: FieldSet!", Locations: []string{"FIELD_DEFINITION"}},
-	{Name: "provides", Args: "fields: FieldSet!", Locations: []string{"FIELD_DEFINITION"}},
-	{Name: "override", Args: "from: String!", Locations: []string{"FIELD_DEFINITION"}},
-	{Name: "inaccessible", Locations: []string{"FIELD_DEFINITION", "OBJECT", "INTERFACE", "UNION", "ARGUMENT_DEFINITION",
+	{Name: "key", Args: "fields: FieldSet!, resolvable: Boolean = true", Repeatable: true, Locations: []schema.DirectiveLocation{"OBJECT", "INTERFACE"}},
+	{Name: "shareable", Repeatable: true, Locations: []schema.DirectiveLocation{"OBJECT", "FIELD_DEFINITION"}},
+	{Name: "external", Locations: []schema.DirectiveLocation{"OBJECT", "FIELD_DEFINITION"}},
+	{Name: "requires", Args: "fields: FieldSet!", Locations: []schema.DirectiveLocation{"FIELD_DEFINITION"}},
+	{Name: "provides", Args: "fields: FieldSet!", Locations: []schema.DirectiveLocation{"FIELD_DEFINITION"}},
+	{Name: "override", Args: "from: String!", Locations: []schema.DirectiveLocation{"FIELD_DEFINITION"}},
+	{Name: "inaccessible", Locations: []schema.DirectiveLocation{"FIELD_DEFINITION", "OBJECT", "INTERFACE", "UNION", "ARGUMENT_DEFINITION",
 		"SCALAR", "ENUM", "ENUM_VALUE", "INPUT_OBJECT", "INPUT_FIELD_DEFINITION"}},
-	{Name: "tag", Args: "name: String!", Repeatable: true, Locations: []string{"FIELD_DEFINITION", "OBJECT", "INTERFACE", "UNION",
+	{Name: "tag", Args: "name: String!", Repeatable: true, Locations: []schema.DirectiveLocation{"FIELD_DEFINITION", "OBJECT", "INTERFACE", "UNION",
 		"ARGUMENT_DEFINITION", "SCALAR", "ENUM", "ENUM_VALUE", "INPUT_OBJECT", "INPUT_FIELD_DEFINITION"}},
-	{Name: "interfaceObject", Locations: []string{"OBJECT"}},
-	{Name: "extends", Locations: []string{"OBJECT", "INTERFACE"}},
+	{Name: "interfaceObject", Locations: []schema.DirectiveLocation{"OBJECT"}},
+	{Name: "extends", Locations: []schema.DirectiveLocation{"OBJECT", "INTERFACE"}},
 }
 
 // Key declares a resolvable @key of an object type (or an interface with

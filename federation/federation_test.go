@@ -60,7 +60,7 @@ func (c *calls) add(name string, reps []federation.Representation) {
 func testSchema(t *testing.T, c *calls) *schema.Schema {
 	t.Helper()
 	b := schema.New()
-	b.DeclareDirective(schema.DirectiveDef{Name: "audit", Args: "level: Int", Locations: []string{"OBJECT", "FIELD_DEFINITION"},
+	b.DeclareDirective(schema.DirectiveDef{Name: "audit", Args: "level: Int", Locations: []schema.DirectiveLocation{"OBJECT", "FIELD_DEFINITION"},
 		Printing: schema.DirectiveSubgraphOnly})
 	acct := schema.Object[account](b, "Account", federation.Key("id"), federation.Key("org login"),
 		schema.Directive("audit", "level: 2"), schema.OnField("login", federation.Shareable(), federation.Tag("public")))
@@ -359,7 +359,7 @@ func TestBuildErrors(t *testing.T) {
 			return federation.Options{}
 		}, "OnField names no field"},
 		"bad directive definition": {func(b *schema.Builder) federation.Options {
-			b.DeclareDirective(schema.DirectiveDef{Name: "x", Args: "a: ", Locations: []string{"OBJECT"}, Printing: schema.DirectiveSubgraphOnly})
+			b.DeclareDirective(schema.DirectiveDef{Name: "x", Args: "a: ", Locations: []schema.DirectiveLocation{"OBJECT"}, Printing: schema.DirectiveSubgraphOnly})
 			return federation.Options{}
 		}, "bad definition of directive @x"},
 		"undeclared directive": {func(b *schema.Builder) federation.Options {
@@ -444,7 +444,7 @@ func TestEntitiesThroughHooksAndPersistedQueries(t *testing.T) {
 	}
 	client := grafttest.New(r)
 	vars := map[string]any{"r": []any{rep("__typename", "Sku", "code", "tee", "variation", rep("id", "red"))}}
-	if res := client.Do(t, entitiesQuery, vars, grafttest.HashOnly()); res.ErrorWithCode(graft.CodePersistedQueryNotFound) == nil {
+	if res := client.Do(t, entitiesQuery, vars, grafttest.HashOnly()); !res.HasErrorCode(graft.CodePersistedQueryNotFound) {
 		t.Fatalf("unknown hash: %s", res.Body)
 	}
 	client.Do(t, entitiesQuery, vars, grafttest.Persisted()).NoErrors(t)

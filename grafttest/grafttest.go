@@ -1,20 +1,23 @@
 // Package grafttest sends GraphQL requests to a graft router in tests,
-// in process and without a network, and reads the answers.
+// in process and without a network, and reads the answers; Subscribe
+// opens subscriptions over Server-Sent Events or WebSocket.
 //
-//	c := grafttest.New(router)
+//	c := grafttest.New(router) // or any http.Handler with the router inside
 //	resp := c.Do(t, `query($id: ID!) { author(id: $id) { name } }`, map[string]any{"id": "a1"})
 //	resp.NoErrors(t)
 //	var data struct{ Author struct{ Name string } }
 //	resp.Decode(t, &data)
 //
-// A request goes through the router's ServeHTTP exactly as one from a
+// A request goes through the handler's ServeHTTP exactly as one from a
 // client would: decoding, persisted queries, CSRF prevention, the Auth
 // hook, limits and the status code. Options set headers, the operation
-// name, GET instead of POST, and the persisted-query extension.
+// name, GET instead of POST, the persisted-query extension and the
+// request's context (the test's, t.Context(), by default).
 package grafttest
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -22,30 +25,30 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
-
-	"github.com/graftgql/graft"
 )
 
-// Client sends requests to one router.
+// Client sends requests to one handler: a *graft.Router, or an
+// application's own mux or middleware with the router inside.
 type Client struct {
-	// Path is the router's GraphQL path. Default "/graphql"; set it when
-	// the router's Config.Path differs.
+	// Path is the GraphQL path. Default "/graphql"; set it when the
+	// router's Config.Path (or the mux's route) differs.
 	Path string
 	// Header is sent with every request, before the options' headers.
 	Header http.Header
 
-	router *graft.Router
+	handler http.Handler
 }
 
-// New returns a client of router.
-func New(router *graft.Router) *Client {
-	return &Client{Path: "/graphql", Header: http.Header{}, router: router}
+// New returns a client of h, typically a *graft.Router.
+func New(h http.Handler) *Client {
+	return &Client{Path: "/graphql", Header: http.Header{}, handler: h}
 }
 
 // Option adjusts one request.
 type Option func(*request)
 
 type request struct {
+	ctx           context.Context
 	header        http.Header
 	operationName string
 	get           bool
@@ -88,6 +91,12 @@ func HashOnly() Option {
 	return func(r *request) { r.persisted, r.hashOnly = true, true }
 }
 
+// Context sends the request with ctx (its values reach the Auth hook and
+// the resolvers) instead of the test's context.
+func Context(ctx context.Context) Option {
+	return func(r *request) { r.ctx = ctx }
+}
+
 // Extensions sets the request's extensions object.
 func Extensions(ext map[string]any) Option {
 	return func(r *request) { r.extensions = ext }
@@ -99,10 +108,29 @@ func Extensions(ext map[string]any) Option {
 // Response).
 func (c *Client) Do(t testing.TB, query string, vars map[string]any, opts ...Option) *Response {
 	t.Helper()
-	r := request{header: http.Header{}}
+	r := c.options(t, opts)
+	req := c.build(t, r, query, vars)
+	rec := httptest.NewRecorder()
+	c.handler.ServeHTTP(rec, req)
+	return newResponse(t, rec.Result().StatusCode, rec.Header(), rec.Body.Bytes())
+}
+
+// options applies opts to a request with the test's context.
+func (c *Client) options(t testing.TB, opts []Option) request {
+	r := request{header: http.Header{}, ctx: t.Context()}
 	for _, o := range opts {
 		o(&r)
 	}
+	if r.ctx == nil {
+		r.ctx = context.Background() // a testing.T made outside the test runner
+	}
+	return r
+}
+
+// build makes the HTTP request of one operation, with the client's and
+// the options' headers.
+func (c *Client) build(t testing.TB, r request, query string, vars map[string]any) *http.Request {
+	t.Helper()
 	ext := r.extensions
 	if r.persisted {
 		ext = make(map[string]any, len(r.extensions)+1)
@@ -124,9 +152,7 @@ func (c *Client) Do(t testing.TB, query string, vars map[string]any, opts ...Opt
 	for k, vs := range r.header {
 		req.Header[k] = vs
 	}
-	rec := httptest.NewRecorder()
-	c.router.ServeHTTP(rec, req)
-	return newResponse(t, rec.Result().StatusCode, rec.Header(), rec.Body.Bytes())
+	return req.WithContext(r.ctx)
 }
 
 // newRequest builds the POST or GET for one operation.

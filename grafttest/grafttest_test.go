@@ -88,7 +88,7 @@ func TestErrorHelpers(t *testing.T) {
 	if e.Message == "" || len(e.Locations) != 1 || e.Locations[0].Line != 1 {
 		t.Errorf("error = %+v", e)
 	}
-	if resp.ErrorWithCode("BAD_REQUEST") != nil {
+	if resp.HasErrorCode("BAD_REQUEST") {
 		t.Error("ErrorWithCode found a code the answer lacks")
 	}
 }
@@ -97,4 +97,26 @@ func TestDoExtensions(t *testing.T) {
 	c := grafttest.New(newRouter(t))
 	resp := c.Do(t, `{ hello }`, nil, grafttest.Extensions(map[string]any{"persistedQuery": "yes"}))
 	resp.WantError(t, 400, "BAD_REQUEST")
+}
+
+type ctxKey struct{}
+
+// TestAnyHandlerAndContext: the client serves any handler (middleware
+// around the router here) and sends the context it is given.
+func TestAnyHandlerAndContext(t *testing.T) {
+	r := newRouter(t)
+	seen := ""
+	h := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		seen, _ = req.Context().Value(ctxKey{}).(string)
+		r.ServeHTTP(w, req)
+	})
+	c := grafttest.New(h)
+	c.Do(t, `{ hello }`, nil, grafttest.Context(context.WithValue(t.Context(), ctxKey{}, "mine"))).NoErrors(t)
+	if seen != "mine" {
+		t.Errorf("context value %q", seen)
+	}
+	resp := c.Do(t, `{ nope }`, nil)
+	if e := resp.ErrorWithCode(t, "GRAPHQL_VALIDATION_FAILED"); e.Message == "" {
+		t.Errorf("error = %+v", e)
+	}
 }

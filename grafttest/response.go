@@ -82,9 +82,23 @@ func (r *Response) NoErrors(t testing.TB) {
 	}
 }
 
-// ErrorWithCode returns the first error whose extensions.code is code, or
-// nil.
-func (r *Response) ErrorWithCode(code string) *Error {
+// ErrorWithCode returns the first error whose extensions.code is code,
+// failing t when the answer has none (whatever its status; WantError
+// checks the status too).
+func (r *Response) ErrorWithCode(t testing.TB, code string) *Error {
+	t.Helper()
+	e := r.errorWithCode(code)
+	if e == nil {
+		t.Fatalf("grafttest: want an error of code %s, got %d: %s", code, r.Status, r.Body)
+	}
+	return e
+}
+
+// HasErrorCode reports whether the answer has an error whose
+// extensions.code is code.
+func (r *Response) HasErrorCode(code string) bool { return r.errorWithCode(code) != nil }
+
+func (r *Response) errorWithCode(code string) *Error {
 	for i := range r.Errors {
 		if r.Errors[i].Code() == code {
 			return &r.Errors[i]
@@ -97,7 +111,7 @@ func (r *Response) ErrorWithCode(code string) *Error {
 // and returns that error.
 func (r *Response) WantError(t testing.TB, status int, code string) *Error {
 	t.Helper()
-	e := r.ErrorWithCode(code)
+	e := r.errorWithCode(code)
 	if r.Status != status || e == nil {
 		t.Fatalf("grafttest: want %d with an error of code %s, got %d: %s", status, code, r.Status, r.Body)
 	}

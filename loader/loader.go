@@ -23,13 +23,20 @@
 // and graft sends every queued batch at once (one fetch call per loader),
 // each in its own goroutine. Resolvers declared with schema.Concurrent run
 // beside each other, so the loads of all items of a list share one batch;
-// group resolvers (schema.GroupFieldFunc) may call Load as well. A Load
-// outside a tracked task (from a goroutine the resolver started, or from
-// a resolver that is not declared Concurrent and runs on its own) is sent
-// as a batch of its own; LoadMany there sends its uncached keys in one.
+// group resolvers (schema.GroupFieldFunc) may call Load as well. A
+// resolver that is not Concurrent but is resolved ahead (a group or
+// Concurrent field below it) runs one at a time with its list neighbours,
+// and while its Load waits the next one starts: their loads share one
+// fetch too. A Load outside a tracked task (from a goroutine the resolver
+// started, or from a resolver that is not Concurrent and is resolved as
+// the answer is written) is sent as a fetch of its own, one fetch per item
+// of a list: the first such Load of a fetch function logs a warning that
+// says to declare the resolver Concurrent. LoadMany there sends its
+// uncached keys in one.
 //
-// A key is fetched at most once per Loader: later Loads of the same key
-// share the first one's result, error included. Prime stores a value
+// A key is fetched at most once per Loader, and a fetch gets each distinct
+// key once: later Loads of the same key share the first one's result,
+// error included. Prime stores a value
 // without fetching.
 package loader
 
@@ -38,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
 	"sync"
 
@@ -111,6 +119,7 @@ func (l *Loader[K, V]) Load(ctx context.Context, key K) (V, error) {
 		l.cache[key] = e
 		if task == nil {
 			l.mu.Unlock()
+			l.warnUntracked()
 			l.run(ctx, []K{key})
 			return e.v, e.err
 		}
@@ -131,6 +140,26 @@ func (l *Loader[K, V]) Load(ctx context.Context, key K) (V, error) {
 	<-e.done
 	task.Resume()
 	return e.v, e.err
+}
+
+// untrackedWarned holds the fetch functions whose loaders were warned
+// about a Load outside a tracked task, by code address: once per fetch
+// function for the process.
+var untrackedWarned sync.Map
+
+// warnUntracked logs, once per fetch function, that a key is being
+// fetched on its own because the Load came from outside a tracked task:
+// a resolver that is neither Concurrent nor resolved ahead makes one
+// fetch per item of a list, which is seldom what was meant.
+func (l *Loader[K, V]) warnUntracked() {
+	key := reflect.ValueOf(l.fetch).Pointer()
+	if _, seen := untrackedWarned.LoadOrStore(key, true); seen {
+		return
+	}
+	slog.Warn("loader: Load from a resolver that is not declared schema.Concurrent (or from a goroutine it started): "+
+		"each such key is fetched in a call of its own, one per item of a list; declare the resolver with schema.Concurrent() "+
+		"so that the loads of a list share one batch",
+		"key_type", fmt.Sprintf("%T", *new(K)), "value_type", fmt.Sprintf("%T", *new(V)))
 }
 
 // LoadMany loads keys as Load does, all in the same batch, and returns

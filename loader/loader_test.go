@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -255,5 +256,53 @@ func TestLoadManyOutsideTaskIsOneFetch(t *testing.T) {
 	}
 	if want := []string{"[1 3]"}; !slices.Equal(f.got(), want) {
 		t.Errorf("fetches %q, want %q", f.got(), want)
+	}
+}
+
+// TestDistinctKeysOnce: a fetch gets each distinct key once, however many
+// tasks load it and however often LoadMany repeats it, tracked or not.
+func TestDistinctKeysOnce(t *testing.T) {
+	var f fetches
+	l := loader.New(f.fetch)
+	load := func(ctx context.Context) {
+		if _, errs := l.LoadMany(ctx, []int{1, 2, 1, 2, 3}); errs != nil {
+			t.Error(errs)
+		}
+	}
+	runTasks(load, load, func(ctx context.Context) { _, _ = l.Load(ctx, 3) })
+	if got := f.got(); !slices.Equal(got, []string{"[1 2 3]"}) {
+		t.Errorf("tracked fetches %v", got)
+	}
+	var g fetches
+	l = loader.New(g.fetch)
+	vals, _ := l.LoadMany(context.Background(), []int{4, 4, 5, 4})
+	if got := g.got(); !slices.Equal(got, []string{"[4 5]"}) || strings.Join(vals, ",") != "v4,v4,v5,v4" {
+		t.Errorf("untracked fetches %v, values %v", got, vals)
+	}
+}
+
+// TestUntrackedLoadWarnsOnce: a Load outside a tracked task (a resolver
+// that is not Concurrent) is fetched on its own, and the first such Load
+// of a fetch function says so in the log.
+func TestUntrackedLoadWarnsOnce(t *testing.T) {
+	var logs strings.Builder
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	defer slog.SetDefault(old)
+	var f fetches
+	fetch := func(ctx context.Context, keys []int) ([]string, []error) { return f.fetch(ctx, keys) }
+	for range 2 {
+		l := loader.New(fetch)
+		for k := range 3 {
+			if _, err := l.Load(context.Background(), k); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got := f.got(); len(got) != 6 {
+		t.Errorf("fetches %v, want one per key and loader", got)
+	}
+	if n := strings.Count(logs.String(), "not declared schema.Concurrent"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, logs.String())
 	}
 }

@@ -193,11 +193,11 @@ func TestRequirePageSize(t *testing.T) {
 	d := newDB(3)
 	c := newClient(t, d, relay.Config{RequirePageSize: true, MaxPageSize: 2})
 	resp := c.Do(t, `{ items { edges { cursor } } }`, nil)
-	if e := resp.ErrorWithCode(graft.CodeBadUserInput); e == nil || !strings.Contains(e.Message, `You must provide a "first" or "last" value`) {
+	if e := resp.ErrorWithCode(t, graft.CodeBadUserInput); e == nil || !strings.Contains(e.Message, `You must provide a "first" or "last" value`) {
 		t.Fatalf("%s", resp.Body)
 	}
 	resp = c.Do(t, `{ items(first: 3) { edges { cursor } } }`, nil)
-	if e := resp.ErrorWithCode(graft.CodeBadUserInput); e == nil || e.Extensions["argument"] != "first" {
+	if e := resp.ErrorWithCode(t, graft.CodeBadUserInput); e == nil || e.Extensions["argument"] != "first" {
 		t.Fatalf("%s", resp.Body)
 	}
 	if len(d.queries) != 0 {
@@ -257,7 +257,7 @@ func TestNodesBoundsItsIDs(t *testing.T) {
 		ids[i] = string(relay.ID("Item", "10"))
 	}
 	resp := c.Do(t, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": ids})
-	if e := resp.ErrorWithCode(graft.CodeBadUserInput); e == nil || string(resp.Data) != "null" {
+	if e := resp.ErrorWithCode(t, graft.CodeBadUserInput); e == nil || string(resp.Data) != "null" {
 		t.Fatalf("%s", resp.Body)
 	}
 	resp = c.Do(t, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, map[string]any{"ids": ids[:100]})
@@ -325,7 +325,7 @@ func TestEmbeddedPageArgsAndStringKeys(t *testing.T) {
 	// The prefix is the scope: a cursor of prefix "a" is refused for "ap".
 	resp = c.Do(t, `query($after: String) { words(prefix: "ap", first: 2, after: $after) { edges { cursor } } }`,
 		map[string]any{"after": data.Words.PageInfo.EndCursor})
-	if resp.ErrorWithCode(graft.CodeBadUserInput) == nil {
+	if !resp.HasErrorCode(graft.CodeBadUserInput) {
 		t.Errorf("a cursor of another scope was accepted: %s", resp.Body)
 	}
 }

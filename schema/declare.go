@@ -17,7 +17,9 @@ func (o *ObjectType[T]) Name() string { return o.impl.Name() }
 
 // Object declares an object type whose fields are derived from the
 // exported fields of the Go struct T. Field names are the lowerCamel form of
-// the Go names; a `graphql:"name"` tag renames a field and `graphql:"-"`
+// the Go names with acronyms written as words, as GraphQL APIs spell them
+// and gqlgen maps them ("ID" → "id", "BookID" → "bookId", "HTMLURL" →
+// "htmlUrl", "UserIDs" → "userIds"); a `graphql:"name"` tag renames a field and `graphql:"-"`
 // skips it. The tags `description:".."`, `deprecated:"reason"` and
 // `type:"[Character]"` give a description, a deprecation reason and an
 // explicit GraphQL type (for example to make a non-pointer field nullable).

@@ -16,7 +16,7 @@ import "github.com/graftgql/graft/internal/schemadef"
 type DirectiveFunc = schemadef.DirectiveFunc
 
 // DirectiveDef declares a directive of the schema: its name, arguments in
-// SDL ("role: Role!"), locations ("FIELD_DEFINITION", "OBJECT") and the
+// SDL ("role: Role!"), locations (LocationFieldDefinition, LocationObject) and the
 // implementation that wraps the fields it is applied to. Declared
 // directives are printed in the SDL and listed by introspection, unless
 // Printing keeps them to a federation subgraph's SDL. Its fields:
@@ -65,12 +65,52 @@ const (
 // field's resolution. Build reports a directive that is not declared.
 func Directive(name, args string) Option { return schemadef.Directive(name, args) }
 
+// DirectiveLocation is a place where a directive may be applied: one of
+// the Location constants. Build reports any other value, naming the
+// directive.
+type DirectiveLocation = schemadef.DirectiveLocation
+
+// The directive locations (GraphQL, "Directive Locations").
+const (
+	LocationQuery                = schemadef.LocationQuery
+	LocationMutation             = schemadef.LocationMutation
+	LocationSubscription         = schemadef.LocationSubscription
+	LocationField                = schemadef.LocationField
+	LocationFragmentDefinition   = schemadef.LocationFragmentDefinition
+	LocationFragmentSpread       = schemadef.LocationFragmentSpread
+	LocationInlineFragment       = schemadef.LocationInlineFragment
+	LocationVariableDefinition   = schemadef.LocationVariableDefinition
+	LocationSchema               = schemadef.LocationSchema
+	LocationScalar               = schemadef.LocationScalar
+	LocationObject               = schemadef.LocationObject
+	LocationFieldDefinition      = schemadef.LocationFieldDefinition
+	LocationArgumentDefinition   = schemadef.LocationArgumentDefinition
+	LocationInterface            = schemadef.LocationInterface
+	LocationUnion                = schemadef.LocationUnion
+	LocationEnum                 = schemadef.LocationEnum
+	LocationEnumValue            = schemadef.LocationEnumValue
+	LocationInputObject          = schemadef.LocationInputObject
+	LocationInputFieldDefinition = schemadef.LocationInputFieldDefinition
+)
+
+// CacheScope says who may cache an answer: CachePublic (shared caches
+// too), CachePrivate (the client alone), or "" (unsaid: public).
+type CacheScope = schemadef.CacheScope
+
+// The cache scopes.
+const (
+	CachePublic  = schemadef.CachePublic
+	CachePrivate = schemadef.CachePrivate
+)
+
 // CacheControl is a cache hint on an object type, interface or field: an
 // answer selecting it may be cached maxAge seconds, by shared caches
-// (scope "PUBLIC" or "") or by the client alone ("PRIVATE"). It prints as
+// (CachePublic or "") or by the client alone (CachePrivate). It prints as
 // @cacheControl(maxAge: 60, scope: PUBLIC) in the SDL; the router turns
-// the operation's hints into the Cache-Control of GET answers.
-func CacheControl(maxAge int, scope string) Option { return schemadef.CacheControl(maxAge, scope) }
+// the operation's hints into the Cache-Control of GET answers. Build
+// reports any other scope (a misspelt one would otherwise let shared
+// caches keep private answers), naming the type or field.
+func CacheControl(maxAge int, scope CacheScope) Option { return schemadef.CacheControl(maxAge, scope) }
 
 // OnField applies directive options (Directive, CacheControl) to the
 // named field of the object type or interface

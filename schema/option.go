@@ -39,6 +39,14 @@ func CostFn(fn CostFunc) Option { return schemadef.CostFn(schemadef.CostFunc(fn)
 // goroutine beside its siblings and list neighbours.
 func Concurrent() Option { return schemadef.Concurrent() }
 
+// NonNullItems makes the items of a resolver field's list type non-null
+// without a type string: a resolver returning []*Book gives [Book!]!
+// rather than [Book]!, and [][]*Book gives [[Book!]!]!. A nil item is then
+// a field error that nulls the nearest nullable parent. It cannot be
+// combined with OfType; a struct field says the same with its type tag
+// (`type:"[Book!]!"`).
+func NonNullItems() Option { return schemadef.NonNullItems() }
+
 // OfType gives the GraphQL type of a field explicitly, for example
 // "[Character]" for a Go slice whose list and items are nullable. The type
 // must fit the Go type: the same list nesting and a named type that the Go

@@ -19,6 +19,10 @@ import "github.com/graftgql/graft/internal/schemadef"
 // OfType("[Post!]!"); the named types must be declared in the schema.
 // Fields below a raw value are read from its members by field name;
 // their resolvers are not called.
+//
+// RawJSON is json.RawMessage: a struct field of this type (a JSON column
+// loaded with encoding/json, an upstream answer's member) decodes and
+// encodes as the JSON it holds.
 type RawJSON = schemadef.RawJSON
 
 // RawTypeKey is an option of Interface and Union: the member of a RawJSON

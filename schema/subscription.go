@@ -40,6 +40,16 @@ func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A)
 	schemadef.Subscription(b.def(), name, fn, opts...)
 }
 
+// SubscriptionNoArgs adds a field without arguments to the Subscription
+// type, as Subscription does for a field with arguments.
+func SubscriptionNoArgs[R any](b *Builder, name string, fn func(context.Context) (<-chan R, error), opts ...Option) {
+	var f func(context.Context, struct{}) (<-chan R, error)
+	if fn != nil {
+		f = func(ctx context.Context, _ struct{}) (<-chan R, error) { return fn(ctx) }
+	}
+	schemadef.Subscription(b.def(), name, f, opts...)
+}
+
 // Sink receives the events of a push subscription (SubscriptionSink); its
 // methods may be called from any goroutine.
 type Sink[R any] = schemadef.Sink[R]

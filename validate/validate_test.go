@@ -78,7 +78,7 @@ func TestEveryViolationAtOnce(t *testing.T) {
 	if runs.Load() != 0 {
 		t.Fatal("the resolver ran")
 	}
-	e := resp.ErrorWithCode(graft.CodeBadUserInput)
+	e := resp.ErrorWithCode(t, graft.CodeBadUserInput)
 	if e == nil || len(resp.Errors) != 1 {
 		t.Fatalf("want one BAD_USER_INPUT error: %s", resp.Body)
 	}
@@ -108,7 +108,7 @@ func TestLiteralsAreCheckedToo(t *testing.T) {
 	var runs atomic.Int32
 	c := newClient(t, &runs)
 	resp := c.Do(t, `mutation { addBook(count: 1, input: {title: "x", isbn: "9780000000001", tags: ["x", ""], code: ""}) }`, nil)
-	e := resp.ErrorWithCode(graft.CodeBadUserInput)
+	e := resp.ErrorWithCode(t, graft.CodeBadUserInput)
 	if e == nil || runs.Load() != 0 {
 		t.Fatalf("%s", resp.Body)
 	}

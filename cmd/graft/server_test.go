@@ -195,3 +195,24 @@ func TestStartUpSaysWhatAndWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestServerMasksErrorsByDefault: with the default settings an
+// unexpected resolver error (a plain Go error: it may name a host, a
+// table, a path) reaches the client as "Internal server error";
+// GRAPHQL_MASK_ERRORS=false shows it.
+func TestServerMasksErrorsByDefault(t *testing.T) {
+	const q = `{"query":"{ hero { name secretBackstory } }"}`
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"GRAFT_EXAMPLE": "starwars"}, `"message":"Internal server error"`},
+		{map[string]string{"GRAFT_EXAMPLE": "starwars", "GRAPHQL_MASK_ERRORS": "false"}, `"message":"secretBackstory is secret."`},
+	} {
+		hs := startServer(t, tc.env)
+		status, _, body := call(t, "POST", hs.URL+"/graphql", q, jsonHeader)
+		if status != 200 || !strings.Contains(body, tc.want) || !strings.Contains(body, `"name":"R2-D2"`) {
+			t.Errorf("%v: %d %s, want %s", tc.env, status, body, tc.want)
+		}
+	}
+}

@@ -117,14 +117,14 @@ func pageCost(limit int) schema.CostFunc {
 func NewBuilder() *schema.Builder {
 	b := schema.New()
 	d := Dataset()
-	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil }, schema.CacheControl(3600, "PUBLIC"))
+	schema.QueryNoArgs(b, "hello", func(context.Context) (string, error) { return "world", nil }, schema.CacheControl(3600, schema.CachePublic))
 	schema.Query(b, "authors", func(_ context.Context, args PageArgs) ([]Author, error) {
 		return d.Authors[:page(args.First, NumAuthors)], nil
-	}, schema.CostFn(pageCost(NumAuthors)), schema.CacheControl(60, "PUBLIC"))
+	}, schema.CostFn(pageCost(NumAuthors)), schema.CacheControl(60, schema.CachePublic))
 	schema.Query(b, "author", func(_ context.Context, args AuthorArgs) (*Author, error) {
 		return d.byID[args.ID], nil
-	}, schema.CacheControl(60, "PUBLIC"))
-	author := schema.Object[Author](b, "Author", schema.CacheControl(60, "PUBLIC"))
+	}, schema.CacheControl(60, schema.CachePublic))
+	author := schema.Object[Author](b, "Author", schema.CacheControl(60, schema.CachePublic))
 	// Author.posts is a batch field: one call receives every author whose
 	// posts the query selects at that place of the response.
 	schema.GroupFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
@@ -135,7 +135,7 @@ func NewBuilder() *schema.Builder {
 		}
 		return out, nil
 	}, schema.CostFn(pageCost(PostsPerAuthor)))
-	schema.Object[Post](b, "Post", schema.CacheControl(60, "PUBLIC"))
+	schema.Object[Post](b, "Post", schema.CacheControl(60, schema.CachePublic))
 	return b
 }
 

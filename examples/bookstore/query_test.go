@@ -162,7 +162,7 @@ func TestConnectionArgumentErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := c.Do(t, tc.query, nil)
-			e := resp.ErrorWithCode(graft.CodeBadUserInput)
+			e := resp.ErrorWithCode(t, graft.CodeBadUserInput)
 			if resp.Status != 200 || e == nil || !strings.HasPrefix(e.Message, tc.wantMsg) || len(resp.Errors) > 5 {
 				t.Fatalf("%d %s", resp.Status, resp.Body)
 			}
@@ -312,7 +312,7 @@ func TestAddBookReportsEveryViolation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := c.Do(t, addBook, map[string]any{"in": tc.in})
-			e := resp.ErrorWithCode(graft.CodeBadUserInput)
+			e := resp.ErrorWithCode(t, graft.CodeBadUserInput)
 			if e == nil || string(resp.Data) != "null" || len(resp.Errors) != 1 {
 				t.Fatalf("%d %s", resp.Status, resp.Body)
 			}

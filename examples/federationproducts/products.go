@@ -75,7 +75,7 @@ type Inventory struct {
 // Schema builds the products subgraph.
 func Schema() (*schema.Schema, error) {
 	b := schema.New()
-	b.DeclareDirective(schema.DirectiveDef{Name: "custom", Locations: []string{"OBJECT"}, Printing: schema.DirectiveSubgraphOnly})
+	b.DeclareDirective(schema.DirectiveDef{Name: "custom", Locations: []schema.DirectiveLocation{"OBJECT"}, Printing: schema.DirectiveSubgraphOnly})
 	product := schema.Object[Product](b, "Product",
 		schema.Directive("custom", ""),
 		federation.Key("id"), federation.Key("sku package"), federation.Key("sku variation { id }"),

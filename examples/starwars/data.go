@@ -11,11 +11,14 @@ type Human struct {
 
 // Droid is a mechanical character.
 type Droid struct {
-	ID              string    `description:"The id of the droid."`
-	Name            string    `type:"String" description:"The name of the droid."`
-	Friends         []string  `description:"The friends of the droid, or an empty list if they have none."`
-	AppearsIn       []Episode `type:"[Episode]" description:"Which movies they appear in."`
-	PrimaryFunction string    `type:"String" description:"The primary function of the droid."`
+	ID        string    `description:"The id of the droid."`
+	Name      string    `type:"String" description:"The name of the droid."`
+	Friends   []string  `description:"The friends of the droid, or an empty list if they have none."`
+	AppearsIn []Episode `type:"[Episode]" description:"Which movies they appear in."`
+	// SecretBackstory holds nothing: the field's resolver (NewBuilder)
+	// always fails. It is declared here for its place in the schema.
+	SecretBackstory *string `type:"String"`
+	PrimaryFunction string  `type:"String" description:"The primary function of the droid."`
 }
 
 // Character is a Human or a Droid.

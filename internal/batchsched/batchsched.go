@@ -78,6 +78,13 @@ type Task struct {
 	gen     uint64
 	waiting int  // loads the task waits for; guarded by s.mu
 	slot    bool // the task holds a slot of s.sem
+	// baton, when set, is held while the task runs and given up while it
+	// waits for a load, so that tasks sharing it never run at once
+	// (Serialize).
+	baton chan struct{}
+	// handoff, when set, is called the first time the task blocks, before
+	// the batches may start: it registers the next task of a sequence.
+	handoff func()
 }
 
 type taskKey struct{}
@@ -125,6 +132,18 @@ func (s *Scheduler) Init(t *Task) {
 	s.mu.Unlock()
 }
 
+// Serialize makes t one of tasks that must never run at once (the
+// resolvers of a level that are not declared concurrent): it waits for
+// baton, holds it while it runs and gives it up while it waits for a
+// load. handoff, when not nil, is called the first time t blocks, before
+// the queued batches may start: it registers (NewTask or Init) and starts
+// the next task of the sequence, so that the loads of every task of the
+// sequence share one batch. Done gives the baton up.
+func (t *Task) Serialize(baton chan struct{}, handoff func()) {
+	baton <- struct{}{}
+	t.baton, t.handoff = baton, handoff
+}
+
 // Acquire takes a slot of the concurrency bound for t, waiting for one.
 func (t *Task) Acquire() {
 	t.s.sem <- struct{}{}
@@ -137,6 +156,10 @@ func (t *Task) Done() {
 	if t.slot {
 		t.slot = false
 		<-t.s.sem
+	}
+	if t.baton != nil {
+		<-t.baton
+		t.baton, t.handoff = nil, nil
 	}
 	s := t.s
 	s.mu.Lock()
@@ -160,6 +183,13 @@ func (s *Scheduler) Enqueue(b Batch) {
 // for t first.
 func (t *Task) Block() {
 	s := t.s
+	if h := t.handoff; h != nil {
+		t.handoff = nil
+		h()
+	}
+	if t.baton != nil {
+		<-t.baton
+	}
 	if t.slot {
 		<-s.sem
 	}
@@ -190,6 +220,9 @@ func (t *Task) Wake() {
 func (t *Task) Resume() {
 	if t.slot {
 		t.s.sem <- struct{}{}
+	}
+	if t.baton != nil {
+		t.baton <- struct{}{}
 	}
 }
 

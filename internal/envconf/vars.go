@@ -41,7 +41,7 @@ type Router struct {
 	MaxInFlight          *Limit    `env:"GRAPHQL_MAX_IN_FLIGHT" field:"MaxInFlight" default:"512" help:"requests served at once; past it 503 SERVER_BUSY with Retry-After"`
 	MaxBufferedBytes     *Limit    `env:"GRAPHQL_MAX_BUFFERED_BYTES" field:"MaxBufferedBytes" default:"33554432" help:"bytes of large answers (64 KiB or more) waiting to be written; past it 503 SERVER_BUSY"`
 	Timeout              *Duration `env:"GRAPHQL_TIMEOUT" field:"Timeout" default:"30s" help:"execution timeout per request (Go duration)"`
-	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" help:"hide the messages of unexpected resolver errors (logged instead)"`
+	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" graft:"true" help:"hide the messages of unexpected resolver errors (logged instead)"`
 	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"apollo" help:"status-code policy: apollo (400 for every request error, as Apollo Server), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
 	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"StatusCodes" default:"false" help:"deprecated: true is GRAPHQL_STATUS_CODES=legacy (which wins when both are set)"`
 	CSRF                 *Bool     `env:"GRAPHQL_CSRF_PREVENTION" field:"CSRF" default:"false" graft:"true" help:"refuse requests a browser could send cross-site without a preflight header (graftserver: see CSRF_PROTECTION)"`

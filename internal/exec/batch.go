@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -310,11 +311,15 @@ func (r *request) resolveLevel(lv *aheadLevel, next *[]levelObj, nextPaths *[]*p
 			}
 		}
 	}
-	for _, c := range seq {
-		ctx := r.taskContext(c.f)
-		p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
-		*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
-		ctx.task.Done()
+	if serial || len(seq) < 2 {
+		for _, c := range seq {
+			ctx := r.taskContext(c.f)
+			p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
+			*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
+			ctx.task.Done()
+		}
+	} else {
+		r.runSequence(seq)
 	}
 	r.runTasks(conc, groups, all)
 	kids := *next
@@ -476,6 +481,52 @@ func (r *request) runTasks(conc []resolverCall, groups []*batchGroup, all []pref
 	wg.Wait()
 }
 
+// runSequence runs the resolvers of a level that are not concurrent, one
+// at a time and in order, on this goroutine until one of them waits for a
+// load: the rest of the sequence then goes on in a goroutine of its own
+// while it waits (handing over before the batch is sent), so that their
+// loads share one batch rather than one each, and the baton keeps any two
+// of them from running at once.
+func (r *request) runSequence(seq []resolverCall) {
+	ctxs := r.st.newCtxs(len(seq))
+	baton := make(chan struct{}, 1)
+	var wg sync.WaitGroup
+	// run runs seq[start:]; ctxs[start] is registered already.
+	var run func(start int)
+	run = func(start int) {
+		for i := start; i < len(seq); i++ {
+			ctx, c := &ctxs[i], seq[i]
+			if i > start {
+				r.initTaskContext(ctx, c.f)
+			}
+			handedOff := false
+			var handoff func()
+			if i+1 < len(seq) {
+				next := i + 1
+				handoff = func() {
+					handedOff = true
+					r.initTaskContext(&ctxs[next], seq[next].f)
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						run(next)
+					}()
+				}
+			}
+			ctx.task.Serialize(baton, handoff)
+			p, err := r.resolveFieldAt(c.f, c.obj, ctx, c.at)
+			*c.slot = prefetched{ptr: p, err: err, added: ctx.sink.take(), set: true}
+			ctx.task.Done()
+			if handedOff {
+				return // the rest of the sequence runs in the goroutine started
+			}
+		}
+	}
+	r.initTaskContext(&ctxs[0], seq[0].f)
+	run(0)
+	wg.Wait()
+}
+
 // runTask runs task i of a level: a concurrent resolver or a batch.
 func (r *request) runTask(i int, conc []resolverCall, groups []*batchGroup, all []prefetched, c *fieldCtx) {
 	if i < len(conc) {
@@ -547,7 +598,16 @@ func (r *request) callBatch(g *batchGroup, parents []unsafe.Pointer, ctx context
 			res, errs = nil, []error{errPanic}
 		}
 	}()
-	return g.def.Batch(ctx, parents, g.args)
+	res, size, errs = g.def.Batch(ctx, parents, g.args)
+	var ce *schema.BatchCountError
+	if len(errs) == 1 && errors.As(errs[0], &ce) {
+		// A bug of the resolver: logged once, and an internal error on
+		// every parent, whatever the masking.
+		r.e.logger.ErrorContext(ctx, "graphql: batch resolver broke its contract",
+			"field", g.f.parent+"."+g.f.name, "error", ce.Error())
+		return nil, size, []error{errPanic}
+	}
+	return res, size, errs
 }
 
 // children appends the objects of the value at p (described by out) that
@@ -614,8 +674,10 @@ type fieldCtx struct {
 	tracked bool
 	hasSel  bool
 	view    selectionView
-	// sink collects what the resolver reports with AddError; the writer
-	// attaches it to the field (prefetched.added).
+	// sink collects what a tracked resolver reports with AddError; the
+	// writer attaches it to the field (prefetched.added). An untracked
+	// resolver (fieldContext) reports to the request's sink, which the
+	// writer reads once the resolver returns.
 	sink errorSink
 }
 
@@ -632,7 +694,9 @@ func (c *fieldCtx) Value(k any) any {
 		}
 		return nil
 	case sinkKey{}:
-		return &c.sink
+		if c.tracked {
+			return &c.sink
+		}
 	}
 	return c.Context.Value(k)
 }

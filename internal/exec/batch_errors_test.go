@@ -48,17 +48,29 @@ func TestBatchErrorsPerItem(t *testing.T) {
 }
 
 func TestBatchWholeFailure(t *testing.T) {
-	for field, msg := range map[string]string{
-		"short":      "too few results",                                 // one error for all parents
-		"wrongCount": "batch resolver returned 1 results for 4 parents", // a result count that does not fit
+	for field, want := range map[string]struct{ msg, code string }{
+		"short": {"too few results", ""}, // one error for all parents
+		// A result count that does not fit: the resolver's bug is an
+		// internal error, its detail for the log only.
+		"wrongCount": {"Internal server error", "INTERNAL_SERVER_ERROR"},
 	} {
+		msg := want.msg
 		t.Run(field, func(t *testing.T) {
-			p, e := newPress(t, quietOpts())
+			var logs bytes.Buffer
+			p, e := newPress(t, exec.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			got := pressRun(t, p, e, context.Background(), `{ posts { comments(first: 1) { `+field+` } } }`, nil)
+			if want.code != "" {
+				if n := strings.Count(logs.String(), "batch resolver returned 1 results for 4 parents"); n != 1 {
+					t.Errorf("logged the detail %d times, want once:\n%s", n, logs.String())
+				}
+			}
 			var resp struct {
 				Errors []struct {
-					Message string `json:"message"`
-					Path    []any  `json:"path"`
+					Message    string `json:"message"`
+					Path       []any  `json:"path"`
+					Extensions struct {
+						Code string `json:"code"`
+					} `json:"extensions"`
 				} `json:"errors"`
 				Data json.RawMessage `json:"data"`
 			}
@@ -71,8 +83,8 @@ func TestBatchWholeFailure(t *testing.T) {
 			for i, ge := range resp.Errors {
 				path, _ := json.Marshal(ge.Path)
 				wantPath := fmt.Sprintf(`["posts",%d,"comments",0,"%s"]`, i, field)
-				if ge.Message != msg || string(path) != wantPath {
-					t.Errorf("error %d = %q at %s, want %q at %s", i, ge.Message, path, msg, wantPath)
+				if ge.Message != msg || string(path) != wantPath || ge.Extensions.Code != want.code {
+					t.Errorf("error %d = %q (%q) at %s, want %q (%q) at %s", i, ge.Message, ge.Extensions.Code, path, msg, want.code, wantPath)
 				}
 			}
 			// The field is String!: each comment, then its non-null list,

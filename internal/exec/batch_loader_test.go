@@ -49,6 +49,19 @@ func TestLoaderFromSequentialResolver(t *testing.T) {
 	wantKeys(t, p, "loader", "a1", "a2", "a3")
 }
 
+// TestLoaderFromSequentialResolverAhead: a resolver that is not
+// Concurrent but is resolved ahead (a batch field below it) loads for
+// every item of the list in one batch: the sequence goes on while a load
+// waits, one resolver at a time.
+func TestLoaderFromSequentialResolverAhead(t *testing.T) {
+	p, e := newPress(t, quietOpts())
+	got := pressRun(t, p, e, context.Background(), `{ posts { slowWriter { id peers { id } } } }`, nil)
+	if strings.Contains(got, "errors") || !strings.Contains(got, `"slowWriter":{"id":"a1"`) {
+		t.Fatal(got)
+	}
+	wantKeys(t, p, "loader", "a1,a2,a3")
+}
+
 func TestLookAhead(t *testing.T) {
 	type seen struct {
 		types  []string

@@ -96,7 +96,16 @@ func New(s *graftschema.Schema, opts Options) *Engine {
 // NewModel returns an Engine for the built model m, for tests of the
 // builder that have no public *schema.Schema.
 func NewModel(m *schema.Schema, opts Options) *Engine {
-	return newEngine(m.AST(), m.Query, m.Mutation, m.Types, opts)
+	e := newEngine(m.AST(), m.Query, m.Mutation, m.Types, opts)
+	for _, d := range m.Directives {
+		if d.Deprecated != "" {
+			if e.intro.deprecated == nil {
+				e.intro.deprecated = map[string]string{}
+			}
+			e.intro.deprecated[d.Name] = d.Deprecated
+		}
+	}
+	return e
 }
 
 // newEngine builds an Engine from the parts of a schema, so tests can pair
@@ -154,6 +163,9 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	e.intro = newIntroIndex(as)
 	e.coerce = newCoercer(e)
 	set := rules.NewDefaultRules()
+	// An operation type the schema lacks is refused at execution, with
+	// data null, as graphql-js does (see Engine.run).
+	set.RemoveRule("KnownRootType")
 	set.AddRule("IntLiteralsInRange", intRangeRule)
 	set.AddRule("NoDefer", noDeferRule)
 	set.AddRule("DeferStreamDirectiveOnRootField", e.deferStreamOnRootRule)

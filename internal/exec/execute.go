@@ -108,7 +108,21 @@ func (e *Engine) Cached(o *Operation) []byte {
 // field values of a subscription event (see Stream.Execute); a
 // subscription without it is refused.
 func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre []prefetched, buf []byte, extensions []byte, report *[]*gqlerror.Error) ([]byte, bool) {
-	if o.root == nil || o.def.Operation == ast.Subscription && pre == nil {
+	if o.root == nil {
+		// The schema has no root type for the operation: graphql-js
+		// answers at execution, with data null.
+		ge := withCode(&gqlerror.Error{Message: "Schema is not configured to execute " + string(o.def.Operation) + " operation."}, gqlerr.OperationUnsupported)
+		if p := o.def.Position; p != nil {
+			ge.Locations = []gqlerror.Location{{Line: p.Line, Column: p.Column}}
+		}
+		if report != nil {
+			*report = append(*report, ge)
+		}
+		buf = append(buf, `{"errors":`...)
+		buf = appendErrorList(buf, []*gqlerror.Error{ge})
+		return closeResponse(append(buf, `,"data":null`...), extensions), true
+	}
+	if o.def.Operation == ast.Subscription && pre == nil {
 		ge := withCode(gqlerror.Errorf("Subscriptions are not supported."), gqlerr.OperationUnsupported)
 		if report != nil {
 			*report = append(*report, ge)

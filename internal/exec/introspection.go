@@ -29,6 +29,9 @@ type introVal struct {
 type introIndex struct {
 	types      []*ast.Definition
 	directives []*ast.DirectiveDefinition
+	// deprecated holds the reasons of the deprecated directives, by name
+	// (SDL has no syntax for them: they come from DirectiveDef).
+	deprecated map[string]string
 }
 
 // builtIn reports whether a definition comes from gqlparser's prelude.
@@ -309,6 +312,15 @@ func (r *request) writeSchemaField(f *fieldPlan) bool {
 		return r.writeNamedType(f, s.Subscription)
 	case "directives":
 		dirs := r.e.intro.directives
+		if dep := r.e.intro.deprecated; len(dep) > 0 && !r.includeDeprecated(f) {
+			var kept []*ast.DirectiveDefinition
+			for _, d := range dirs {
+				if _, ok := dep[d.Name]; !ok {
+					kept = append(kept, d)
+				}
+			}
+			dirs = kept
+		}
 		return r.writeIntroList(f, "__Directive", len(dirs), func(i int) *introVal {
 			return &introVal{dir: dirs[i]}
 		})

@@ -94,6 +94,15 @@ func (r *request) writeDirectiveField(f *fieldPlan, d *ast.DirectiveDefinition) 
 		r.buf = append(r.buf, ']')
 	case "args":
 		return r.writeArgs(f, d.Arguments)
+	case "isDeprecated":
+		_, dep := r.e.intro.deprecated[d.Name]
+		r.buf = appendBool(r.buf, dep)
+	case "deprecationReason":
+		if reason, ok := r.e.intro.deprecated[d.Name]; ok {
+			r.buf = appendString(r.buf, reason)
+		} else {
+			r.buf = append(r.buf, "null"...)
+		}
 	default:
 		r.buf = append(r.buf, "null"...)
 	}

@@ -163,7 +163,7 @@ func (e *Engine) planOperation(doc *ast.QueryDocument, def *ast.OperationDefinit
 		root = e.ast.Subscription
 	}
 	if root == nil {
-		return nil, withCode(gqlerror.Errorf("Schema is not configured for %ss.", def.Operation), gqlerr.ValidationFailed)
+		return op, nil // answered at execution (Engine.run), as graphql-js does
 	}
 	p := &planner{e: e, doc: doc, budget: planBudget, memo: map[string]*selectionPlan{}}
 	op.root = p.planSelection(root, []selSource{{set: def.SelectionSet}})

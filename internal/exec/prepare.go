@@ -57,6 +57,11 @@ func (o *Operation) AST() *ast.OperationDefinition { return o.def }
 // Kind returns the operation type: query, mutation or subscription.
 func (o *Operation) Kind() ast.Operation { return o.def.Operation }
 
+// Rooted reports whether the schema has the root type of the operation's
+// type; an operation without one answers, when executed, that the schema
+// is not configured for it (data null), as graphql-js does.
+func (o *Operation) Rooted() bool { return o.root != nil }
+
 // Prepare parses, validates and plans query. The errors carry
 // extensions.code GRAPHQL_PARSE_FAILED or GRAPHQL_VALIDATION_FAILED.
 func (e *Engine) Prepare(query string) (*Document, gqlerror.List) {

@@ -67,19 +67,32 @@ func compileBatch[T, R any](fn func(ctx context.Context, parents []*T, args unsa
 			return nil, size, errs
 		}
 		if len(errs) != 0 && len(errs) != len(parents) {
-			return nil, size, []error{fmt.Errorf("batch resolver returned %d errors for %d parents", len(errs), len(parents))}
+			return nil, size, []error{&BatchCountError{What: "errors", Got: len(errs), Parents: len(parents)}}
 		}
 		if len(res) != len(parents) {
 			if len(errs) == len(parents) && allErrors(errs) {
 				return nil, size, errs
 			}
-			return nil, size, []error{fmt.Errorf("batch resolver returned %d results for %d parents", len(res), len(parents))}
+			return nil, size, []error{&BatchCountError{What: "results", Got: len(res), Parents: len(parents)}}
 		}
 		if len(res) == 0 {
 			return nil, size, errs
 		}
 		return unsafe.Pointer(unsafe.SliceData(res)), size, errs
 	}
+}
+
+// BatchCountError is the error of a batch resolver that returned a
+// number of results (or errors) other than one per parent: a bug of the
+// resolver, answered as an internal error.
+type BatchCountError struct {
+	What    string // "results" or "errors"
+	Got     int
+	Parents int
+}
+
+func (e *BatchCountError) Error() string {
+	return fmt.Sprintf("batch resolver returned %d %s for %d parents", e.Got, e.What, e.Parents)
 }
 
 // allErrors reports whether every entry of errs is an error.

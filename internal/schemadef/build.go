@@ -94,6 +94,7 @@ func (b *Builder) Build() (*Schema, error) {
 	if err != nil {
 		return nil, errors.Join(newBuildError("", "", "the printed SDL does not load: %v", err))
 	}
+	extendIntrospection(doc)
 	s.ast = doc
 	return s, nil
 }

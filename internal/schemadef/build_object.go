@@ -154,7 +154,7 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		bc.errorf(t.Name, f.Name, "the resolver function is nil")
 		return nil
 	}
-	ref, out, err := bc.outputFor(fd.outType, fd.opts.typ)
+	ref, out, err := bc.outputForItems(fd.outType, fd.opts.typ, fd.opts.nonNullItems)
 	if err != nil {
 		bc.errorf(t.Name, f.Name, "%v", err)
 		return nil

@@ -2,6 +2,7 @@ package schemadef
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
@@ -54,15 +55,30 @@ func (bc *build) refFromParsed(p *parsedRef) (*TypeRef, error) {
 // outputFor finds the GraphQL type of an output of Go type gt (given
 // explicitly by override, else derived) and builds its Output tree.
 func (bc *build) outputFor(gt reflect.Type, override string) (*TypeRef, *Output, error) {
+	return bc.outputForItems(gt, override, false)
+}
+
+// outputForItems is outputFor; nonNullItems makes the items of every
+// list level of a derived type non-null (NonNullItems).
+func (bc *build) outputForItems(gt reflect.Type, override string, nonNullItems bool) (*TypeRef, *Output, error) {
 	if gt == rawJSONType {
 		return bc.rawOutput(override) // rawjson.go
 	}
 	var ref *TypeRef
 	var err error
-	if override != "" {
+	switch {
+	case override != "" && nonNullItems:
+		return nil, nil, errors.New("NonNullItems and OfType together: write the item's nullability in the OfType type")
+	case override != "":
 		ref, err = bc.refFromString(override)
-	} else {
+	default:
 		ref, err = bc.deriveOut(gt)
+		if err == nil && nonNullItems {
+			var ok bool
+			if ref, ok = withNonNullItems(ref); !ok {
+				return nil, nil, fmt.Errorf("NonNullItems on Go type %s, which is not a list", gt)
+			}
+		}
 	}
 	if err != nil {
 		return nil, nil, err
@@ -75,6 +91,23 @@ func (bc *build) outputFor(gt reflect.Type, override string) (*TypeRef, *Output,
 		return nil, nil, err
 	}
 	return ref, out, nil
+}
+
+// withNonNullItems returns ref with the items of every list level
+// non-null; ok is false when ref is not a list.
+func withNonNullItems(ref *TypeRef) (out *TypeRef, ok bool) {
+	switch ref.Kind {
+	case NonNullRef:
+		inner, ok := withNonNullItems(ref.OfType)
+		return nonNull(inner), ok
+	case ListRef:
+		item, _ := withNonNullItems(ref.OfType)
+		if item.Kind != NonNullRef {
+			item = nonNull(item)
+		}
+		return listOf(item), true
+	}
+	return ref, false
 }
 
 func isOutputType(t *Type) bool { return t.Kind != InputObjectKind }

@@ -278,7 +278,7 @@ func (b *Builder) PrintConstraints() {
 		Name:        "constraint",
 		Description: "Constraints the server checks on an argument or input field before anything runs.",
 		Args:        validate.ConstraintDirectiveArgs,
-		Locations:   []string{"ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION"},
+		Locations:   []DirectiveLocation{LocationArgumentDefinition, LocationInputFieldDefinition},
 	})
 }
 

@@ -1,6 +1,7 @@
 package schemadef
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -8,18 +9,53 @@ import (
 // CacheControlDirective is the name of the cache-hint directive.
 const CacheControlDirective = "cacheControl"
 
-// cacheScope is the Go type of the CacheControlScope enum.
-type cacheScope string
+// CacheScope says who may cache an answer a cache hint applies to: its
+// values are CachePublic and CachePrivate; the empty scope leaves it
+// unsaid (public, as Apollo Server reads it).
+type CacheScope string
+
+// The cache scopes.
+const (
+	CachePublic  CacheScope = "PUBLIC"
+	CachePrivate CacheScope = "PRIVATE"
+)
 
 // CacheControl applies a cache hint to an object type or a field: the
-// answer may be cached maxAge seconds, by anyone (scope "PUBLIC" or "")
-// or by the client alone ("PRIVATE"). It is @cacheControl in the SDL.
-func CacheControl(maxAge int, scope string) Option {
+// answer may be cached maxAge seconds, by anyone (CachePublic or "") or
+// by the client alone (CachePrivate). It is @cacheControl in the SDL.
+// Build reports any other scope, naming the type or field.
+func CacheControl(maxAge int, scope CacheScope) Option {
 	args := "maxAge: " + strconv.Itoa(max(maxAge, 0))
-	if s := strings.ToUpper(scope); s == "PUBLIC" || s == "PRIVATE" {
-		args += ", scope: " + s
+	switch scope {
+	case "":
+	case CachePublic, CachePrivate:
+		args += ", scope: " + string(scope)
+	default:
+		// Kept as given (quoted, so it always parses): Build reports it.
+		args += ", scope: " + strconv.Quote(string(scope))
 	}
 	return Directive(CacheControlDirective, args)
+}
+
+// checkCacheScope returns the error of an applied @cacheControl whose
+// scope is not a CacheScope, or nil.
+func checkCacheScope(d AppliedDirective) error {
+	if d.Name != CacheControlDirective {
+		return nil
+	}
+	_, rest, found := strings.Cut(d.Args, "scope:")
+	if !found {
+		return nil
+	}
+	v := strings.TrimSpace(rest)
+	if i := strings.IndexAny(v, ", )"); i >= 0 {
+		v = v[:i]
+	}
+	switch CacheScope(v) {
+	case CachePublic, CachePrivate:
+		return nil
+	}
+	return fmt.Errorf("cache scope %s is not one of schema.CachePublic (PUBLIC) and schema.CachePrivate (PRIVATE)", v)
 }
 
 // declareCacheControl declares @cacheControl and its scope enum when a
@@ -58,9 +94,9 @@ func (b *Builder) declareCacheControl() {
 	if !found {
 		return
 	}
-	Enum(b, "CacheControlScope", []EnumValueDef[cacheScope]{{Name: "PUBLIC", Value: "PUBLIC"}, {Name: "PRIVATE", Value: "PRIVATE"}})
+	Enum(b, "CacheControlScope", []EnumValueDef[CacheScope]{{Name: "PUBLIC", Value: "PUBLIC"}, {Name: "PRIVATE", Value: "PRIVATE"}})
 	b.DeclareDirective(DirectiveDef{Name: CacheControlDirective,
 		Description: "How long, and by whom, an answer selecting this field or type may be cached.",
 		Args:        "maxAge: Int, scope: CacheControlScope",
-		Locations:   []string{"FIELD_DEFINITION", "OBJECT", "INTERFACE"}})
+		Locations:   []DirectiveLocation{LocationFieldDefinition, LocationObject, LocationInterface}})
 }

@@ -39,9 +39,10 @@ type DirectiveDef struct {
 	Description string
 	// Args are the argument definitions in SDL, e.g. "role: Role!".
 	Args string
-	// Locations are where it may be applied, e.g. "FIELD_DEFINITION",
-	// "OBJECT".
-	Locations  []string
+	// Locations are where it may be applied, e.g.
+	// LocationFieldDefinition, LocationObject; Build reports any other
+	// value.
+	Locations  []DirectiveLocation
 	Repeatable bool
 	// Func, when set, wraps the resolution of every field it is applied
 	// to (and of every field of an object type it is applied to).
@@ -49,6 +50,51 @@ type DirectiveDef struct {
 	// Printing says where the directive is printed (DirectiveEverywhere
 	// by default).
 	Printing DirectivePrinting
+	// Deprecated, when not empty, deprecates the directive with this
+	// reason, as graphql-js 16.15 serves it: __Directive.isDeprecated and
+	// deprecationReason, and __Schema.directives lists it only with
+	// includeDeprecated: true. SDL has no syntax for it: the printed SDL
+	// does not show it.
+	Deprecated string
+}
+
+// DirectiveLocation is a place in a document or schema where a directive
+// may be applied (GraphQL, "Directive Locations").
+type DirectiveLocation string
+
+// The directive locations.
+const (
+	LocationQuery                DirectiveLocation = "QUERY"
+	LocationMutation             DirectiveLocation = "MUTATION"
+	LocationSubscription         DirectiveLocation = "SUBSCRIPTION"
+	LocationField                DirectiveLocation = "FIELD"
+	LocationFragmentDefinition   DirectiveLocation = "FRAGMENT_DEFINITION"
+	LocationFragmentSpread       DirectiveLocation = "FRAGMENT_SPREAD"
+	LocationInlineFragment       DirectiveLocation = "INLINE_FRAGMENT"
+	LocationVariableDefinition   DirectiveLocation = "VARIABLE_DEFINITION"
+	LocationSchema               DirectiveLocation = "SCHEMA"
+	LocationScalar               DirectiveLocation = "SCALAR"
+	LocationObject               DirectiveLocation = "OBJECT"
+	LocationFieldDefinition      DirectiveLocation = "FIELD_DEFINITION"
+	LocationArgumentDefinition   DirectiveLocation = "ARGUMENT_DEFINITION"
+	LocationInterface            DirectiveLocation = "INTERFACE"
+	LocationUnion                DirectiveLocation = "UNION"
+	LocationEnum                 DirectiveLocation = "ENUM"
+	LocationEnumValue            DirectiveLocation = "ENUM_VALUE"
+	LocationInputObject          DirectiveLocation = "INPUT_OBJECT"
+	LocationInputFieldDefinition DirectiveLocation = "INPUT_FIELD_DEFINITION"
+)
+
+// valid reports whether l is one of the directive locations.
+func (l DirectiveLocation) valid() bool {
+	switch l {
+	case LocationQuery, LocationMutation, LocationSubscription, LocationField, LocationFragmentDefinition,
+		LocationFragmentSpread, LocationInlineFragment, LocationVariableDefinition, LocationSchema, LocationScalar,
+		LocationObject, LocationFieldDefinition, LocationArgumentDefinition, LocationInterface, LocationUnion,
+		LocationEnum, LocationEnumValue, LocationInputObject, LocationInputFieldDefinition:
+		return true
+	}
+	return false
 }
 
 // AppliedDirective is a directive applied to a type or field: its name and
@@ -73,6 +119,16 @@ func (b *Builder) DeclareDirective(d DirectiveDef) {
 	if !validName(d.Name) {
 		b.errorf("", "", "%q is not a valid directive name", d.Name)
 		return
+	}
+	if len(d.Locations) == 0 {
+		b.errorf("", "", "directive @%s has no Locations", d.Name)
+		return
+	}
+	for _, l := range d.Locations {
+		if !l.valid() {
+			b.errorf("", "", "directive @%s: %q is not a directive location (schema.Location...)", d.Name, string(l))
+			return
+		}
 	}
 	for i, old := range b.directives {
 		if old.Name == d.Name {
@@ -133,7 +189,14 @@ func printDirectiveDefs(w *strings.Builder, ds []*DirectiveDef, none bool, subgr
 		if d.Repeatable {
 			w.WriteString(" repeatable")
 		}
-		w.WriteString(" on " + strings.Join(d.Locations, " | ") + "\n")
+		w.WriteString(" on ")
+		for i, l := range d.Locations {
+			if i > 0 {
+				w.WriteString(" | ")
+			}
+			w.WriteString(string(l))
+		}
+		w.WriteString("\n")
 	}
 }
 
@@ -153,12 +216,12 @@ func (b *Builder) EnableIncrementalDelivery() {
 		Name:        "defer",
 		Description: "Directs the executor to defer this fragment when the `if` argument is true or undefined.",
 		Args:        "if: Boolean! = true, label: String",
-		Locations:   []string{"FRAGMENT_SPREAD", "INLINE_FRAGMENT"},
+		Locations:   []DirectiveLocation{LocationFragmentSpread, LocationInlineFragment},
 	})
 	b.DeclareDirective(DirectiveDef{
 		Name:        "stream",
 		Description: "Directs the executor to stream plural fields when the `if` argument is true or undefined.",
 		Args:        "if: Boolean! = true, label: String, initialCount: Int! = 0",
-		Locations:   []string{"FIELD"},
+		Locations:   []DirectiveLocation{LocationField},
 	})
 }

@@ -80,6 +80,10 @@ func (bc *build) applyDirectives(s *Schema) error {
 			}
 			if _, err := ParseDirectives(d.Format()); err != nil {
 				bc.errorf(typeName, field, "bad directive %q: %v", d.Format(), err)
+				continue
+			}
+			if err := checkCacheScope(d); err != nil {
+				bc.errorf(typeName, field, "%v", err)
 			}
 		}
 	}

@@ -20,8 +20,8 @@ func (dirThing) isNode() {}
 func TestPrintAppliedDirectives(t *testing.T) {
 	b := schemadef.New()
 	b.DeclareDirective(schemadef.DirectiveDef{Name: "mark", Args: "level: Int = 1", Repeatable: true,
-		Locations: []string{"OBJECT", "INTERFACE", "FIELD_DEFINITION"}, Printing: schemadef.DirectiveSubgraphOnly})
-	b.DeclareDirective(schemadef.DirectiveDef{Name: "linked", Locations: []string{"OBJECT"}, Printing: schemadef.DirectiveLinked})
+		Locations: []schemadef.DirectiveLocation{"OBJECT", "INTERFACE", "FIELD_DEFINITION"}, Printing: schemadef.DirectiveSubgraphOnly})
+	b.DeclareDirective(schemadef.DirectiveDef{Name: "linked", Locations: []schemadef.DirectiveLocation{"OBJECT"}, Printing: schemadef.DirectiveLinked})
 	schemadef.Interface[dirNode](b, "Node", schemadef.Directive("mark", "level: 2")).
 		Field("id", "String!", schemadef.Directive("mark", ""))
 	thing := schemadef.Object[dirThing](b, "Thing", schemadef.Implements("Node"), schemadef.Extension(),
@@ -74,8 +74,8 @@ extend type Thing implements Node @mark @mark(level: 3) @linked {
 
 func TestDirectivePrintingPlaces(t *testing.T) {
 	b := schemadef.New()
-	b.DeclareDirective(schemadef.DirectiveDef{Name: "upper", Locations: []string{"FIELD_DEFINITION"}})
-	b.DeclareDirective(schemadef.DirectiveDef{Name: "audit", Args: "level: Int", Locations: []string{"FIELD_DEFINITION"},
+	b.DeclareDirective(schemadef.DirectiveDef{Name: "upper", Locations: []schemadef.DirectiveLocation{"FIELD_DEFINITION"}})
+	b.DeclareDirective(schemadef.DirectiveDef{Name: "audit", Args: "level: Int", Locations: []schemadef.DirectiveLocation{"FIELD_DEFINITION"},
 		Printing: schemadef.DirectiveSubgraphOnly})
 	schemadef.QueryNoArgs(b, "name", func(context.Context) (string, error) { return "ann", nil },
 		schemadef.Directive("upper", ""), schemadef.Directive("audit", "level: 1"))

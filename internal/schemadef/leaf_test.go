@@ -94,7 +94,7 @@ func TestLeafWriters(t *testing.T) {
 		{field: "f32", want: `0.25`},
 		{field: "b", want: `true`},
 		{field: "id", want: `"x1"`},
-		{field: "intID", want: `"17"`},
+		{field: "intId", want: `"17"`},
 		{field: "t", want: `"2024-01-02T03:04:05.0000006+01:00"`},
 		{field: "c", want: `"GREEN"`},
 		{field: "c", mutate: func(l *Leaves) { l.C = "blue" }, errSub: "enum Color cannot represent value blue"},

@@ -6,32 +6,107 @@ import (
 	"unicode/utf8"
 )
 
-// lowerCamel turns a Go field name into a GraphQL field name: the leading
-// run of capitals is lowered, keeping the last one of an acronym that
-// starts the next word ("ID" → "id", "URLPath" → "urlPath", "AppearsIn" →
-// "appearsIn", "IDs" → "ids").
+// lowerCamel turns a Go field name into a GraphQL field name, as GraphQL
+// APIs spell them and gqlgen maps them: the name is split into words at
+// each capital, a run of capitals is an acronym (split further into the
+// common Go initialisms, "HTMLURL" → "HTML", "URL"), and the words are
+// joined in lower camel case with acronyms written as words: "ID" → "id",
+// "BookID" → "bookId", "HTMLURL" → "htmlUrl", "URLPath" → "urlPath",
+// "UserIDs" → "userIds", "AppearsIn" → "appearsIn".
 func lowerCamel(s string) string {
-	runes := []rune(s)
-	n := 0
-	for n < len(runes) && unicode.IsUpper(runes[n]) {
-		n++
-	}
-	switch {
-	case n == 0:
-		return s
-	case n == 1 || n == len(runes):
-	case string(runes[n:]) == "s":
-		n++ // a plural acronym: "IDs" → "ids"
-	default:
-		if unicode.IsLower(runes[n]) {
-			n--
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, w := range goWords(s) {
+		for j, r := range w {
+			if j == 0 && i > 0 {
+				b.WriteRune(unicode.ToUpper(r))
+			} else {
+				b.WriteRune(unicode.ToLower(r))
+			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		runes[i] = unicode.ToLower(runes[i])
-	}
-	return string(runes)
+	return b.String()
 }
+
+// goWords splits a Go identifier into its words: a capital starts a word,
+// a run of capitals (with the digits in it) is an acronym whose last
+// capital starts the next word when a lower-case letter follows, and an
+// acronym followed by a lone "s" keeps it ("IDs"). Acronyms made of
+// common initialisms are split into them.
+func goWords(s string) []string {
+	runes := []rune(s)
+	var words []string
+	start := 0
+	i := 0
+	for i < len(runes) {
+		if !unicode.IsUpper(runes[i]) {
+			i++
+			continue
+		}
+		if i > start {
+			words = append(words, string(runes[start:i]))
+			start = i
+		}
+		// A run of capitals and digits.
+		j := i
+		for j < len(runes) && (unicode.IsUpper(runes[j]) || unicode.IsDigit(runes[j])) {
+			j++
+		}
+		switch {
+		case j-i == 1 || j < len(runes) && unicode.IsLower(runes[j]) && !unicode.IsUpper(runes[j-1]):
+			// A plain word ("Name", "A1b"): its lower-case letters follow.
+			i = j
+			continue
+		case j < len(runes) && runes[j] == 's' && (j+1 == len(runes) || !unicode.IsLower(runes[j+1])):
+			// A plural acronym: "IDs".
+			words = append(words, splitInitialisms(string(runes[i:j]))...)
+			words[len(words)-1] += "s"
+			j++
+		case j < len(runes) && unicode.IsLower(runes[j]):
+			// The last capital starts the next word: "URLPath".
+			j--
+			words = append(words, splitInitialisms(string(runes[i:j]))...)
+		default:
+			words = append(words, splitInitialisms(string(runes[i:j]))...)
+		}
+		i, start = j, j
+	}
+	if start < len(runes) {
+		words = append(words, string(runes[start:]))
+	}
+	return words
+}
+
+// splitInitialisms splits an acronym into the common initialisms it is
+// made of ("HTMLURL" → "HTML", "URL"), longest first; an acronym that is
+// not made of them is one word.
+func splitInitialisms(a string) []string {
+	if initialisms[a] || len(a) <= 2 {
+		return []string{a}
+	}
+	for n := min(len(a)-1, maxInitialism); n >= 2; n-- {
+		if initialisms[a[:n]] {
+			if rest := splitInitialisms(a[n:]); len(rest) > 1 || initialisms[rest[0]] {
+				return append([]string{a[:n]}, rest...)
+			}
+		}
+	}
+	return []string{a}
+}
+
+// initialisms are the common initialisms of Go names (golint's list, as
+// gqlgen uses it).
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "CSV": true, "DB": true, "DNS": true,
+	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ICMP": true, "ID": true,
+	"IP": true, "JSON": true, "JWT": true, "KVK": true, "LHS": true, "QPS": true, "RAM": true, "RHS": true,
+	"RPC": true, "SIP": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "TCP": true, "TLS": true,
+	"TTL": true, "UDP": true, "UI": true, "UID": true, "URI": true, "URL": true, "UTF8": true, "UUID": true,
+	"VM": true, "XML": true, "XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// maxInitialism is the length of the longest initialism.
+const maxInitialism = 5
 
 // validName reports whether s is a GraphQL name: /[_A-Za-z][_0-9A-Za-z]*/.
 func validName(s string) bool {

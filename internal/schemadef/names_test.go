@@ -5,7 +5,12 @@ import "testing"
 func TestLowerCamel(t *testing.T) {
 	tests := map[string]string{
 		"ID": "id", "IDs": "ids", "URLPath": "urlPath", "HTTPServer": "httpServer", "A": "a",
-		"AppearsIn": "appearsIn", "Name": "name", "X1": "x1", "UserID": "userID", "already": "already", "ÉtéFort": "étéFort",
+		"AppearsIn": "appearsIn", "Name": "name", "X1": "x1", "already": "already", "ÉtéFort": "étéFort",
+		// As GraphQL APIs spell them and gqlgen maps them.
+		"UserID": "userId", "BookID": "bookId", "HTMLURL": "htmlUrl", "UserIDs": "userIds", "APIKey": "apiKey",
+		"MyHTTPServer": "myHttpServer", "ProductSKU": "productSku", "UTF8String": "utf8String", "Base64Data": "base64Data",
+		"OAuth2Token": "oAuth2Token", "CreatedAt": "createdAt", "HTMLURLs": "htmlUrls", "IsHTTPS": "isHttps",
+		"JSONData": "jsonData", "A1b": "a1b", "SecretBackstory": "secretBackstory", "ByID": "byId",
 	}
 	for in, want := range tests {
 		if got := lowerCamel(in); got != want {

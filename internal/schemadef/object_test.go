@@ -64,7 +64,7 @@ func TestObjectFieldsFromStruct(t *testing.T) {
 	want := map[string]string{
 		"createdAt": "DateTime!",
 		"id":        "ID!",
-		"userID":    "Int!",
+		"userId":    "Int!", // UserID, as gqlgen maps it
 		"urlPath":   "String!",
 		"name":      "String!",
 		"nickname":  "String",

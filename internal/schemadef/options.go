@@ -14,6 +14,7 @@ type options struct {
 	page         *Paging
 	concurrent   bool
 	typ          string
+	nonNullItems bool
 	args         []argDecl
 	defaultLit   string
 	hasDefault   bool
@@ -86,6 +87,14 @@ func CostFn(fn CostFunc) Option {
 // goroutine beside its siblings and list neighbours.
 func Concurrent() Option {
 	return func(o *options) { o.concurrent = true }
+}
+
+// NonNullItems makes the items of a field's list type non-null: a
+// resolver returning []*Book gives [Book!]! rather than [Book]!, with no
+// type string. A nil item is then a field error that nulls the list (or
+// its nearest nullable parent), as for any non-null position.
+func NonNullItems() Option {
+	return func(o *options) { o.nonNullItems = true }
 }
 
 // OfType gives the GraphQL type of a field explicitly, for example

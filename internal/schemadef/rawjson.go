@@ -14,8 +14,9 @@ import (
 // executor writes the selected fields straight from the bytes, checking
 // each value against its GraphQL type, without decoding the rest. A nil
 // RawJSON is null. A field returning RawJSON declares its GraphQL type
-// with OfType.
-type RawJSON []byte
+// with OfType. It is json.RawMessage, so a struct field of this type
+// decodes and encodes with encoding/json as the JSON it holds.
+type RawJSON = json.RawMessage
 
 var rawJSONType = reflect.TypeFor[RawJSON]()
 

@@ -1,6 +1,8 @@
 // Package sdldiff compares two schemas loaded by gqlparser: the types,
 // fields, arguments, nullability, defaults, enum values and descriptions
-// that a schema served by graft must match exactly.
+// that a schema served by graft must match exactly, and the order of
+// fields, arguments and enum values (introspection lists them in that
+// order, and clients and differential tests see it).
 package sdldiff
 
 import (
@@ -109,6 +111,28 @@ func diffFields(typeName string, got, want ast.FieldList) []string {
 			add("%s.%s: not in the wanted schema", typeName, g.Name)
 		}
 	}
+	fieldNames := func(l ast.FieldList) []string {
+		var n []string
+		for _, f := range l {
+			if len(f.Name) < 2 || f.Name[:2] != "__" {
+				n = append(n, f.Name)
+			}
+		}
+		return n
+	}
+	if g, w := fieldNames(got), fieldNames(want); len(out) == 0 && !slices.Equal(g, w) {
+		add("%s: fields in the order %v, want %v", typeName, g, w)
+	}
+	for _, w := range want {
+		if g := got.ForName(w.Name); g != nil && len(g.Arguments) == len(w.Arguments) {
+			for i := range w.Arguments {
+				if g.Arguments[i].Name != w.Arguments[i].Name {
+					add("%s.%s: arguments out of order", typeName, w.Name)
+					break
+				}
+			}
+		}
+	}
 	return out
 }
 
@@ -127,6 +151,13 @@ func diffEnum(typeName string, got, want ast.EnumValueList) []string {
 	}
 	if len(got) != len(want) {
 		out = append(out, fmt.Sprintf("%s: %d enum values, want %d", typeName, len(got), len(want)))
+	} else {
+		for i := range want {
+			if got[i].Name != want[i].Name {
+				out = append(out, fmt.Sprintf("%s: enum values out of order", typeName))
+				break
+			}
+		}
 	}
 	return out
 }

@@ -40,7 +40,8 @@ type Format struct {
 	Complete []byte
 	// Single, when set, writes the answer of an operation that is not a
 	// stream (a query, or request errors with status 200 or 400) as one
-	// payload of the stream; otherwise it is answered as plain JSON.
+	// payload of the stream for a client that accepts no JSON type;
+	// otherwise it is answered as plain JSON.
 	Single bool
 }
 
@@ -105,14 +106,28 @@ var (
 	incPartClose = []byte("\r\n---")
 )
 
-// Match returns the format an Accept header list asks for, or nil: an
-// event stream (text/event-stream), a multipart subscription, or
-// incremental delivery (see MatchIncremental).
+// Match returns the stream format an Accept header list prefers, or nil
+// when it names none the client accepts: only such a request may be
+// answered with a stream, and whether it is depends on its operation (see
+// Serve). An event stream and a multipart subscription are chosen by
+// content negotiation (httpapi.Choose: the client's q values, then the
+// specificity of its ranges, then its order); failing those, incremental
+// delivery (MatchIncremental).
 func Match(accept []string) *Format {
-	switch {
-	case AcceptsEventStream(accept):
+	var h string
+	switch len(accept) {
+	case 0:
+		return nil
+	case 1:
+		h = accept[0]
+	default:
+		h = strings.Join(accept, ",")
+	}
+	f, _ := httpapi.Choose(h, httpapi.Streams, true)
+	switch f {
+	case httpapi.FormatEventStream:
 		return &SSE
-	case AcceptsMultipart(accept):
+	case httpapi.FormatMultipartSubscription:
 		return &Multipart
 	}
 	return MatchIncremental(accept)
@@ -154,8 +169,9 @@ func MatchIncremental(accept []string) *Format {
 	return f
 }
 
-// Serve answers raw in format f: it counts a connection in h (a refusal
-// passes p's door), starts the operation through p, and returns in resp
+// Serve answers raw, whose Accept header Match took for format f: it
+// counts a connection in h (a refusal passes p's door), starts the
+// operation through p, and returns in resp
 // the status and headers to send and, for a stream, body, which writes it:
 // it calls write with the chunks of each message (the host writes and
 // flushes them within its write timeout and returns an error once the
@@ -173,11 +189,17 @@ func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAliv
 		cancel(cause)
 		once.Do(h.ReleaseConn)
 	}
-	raw.Accept = httpapi.MediaGraphQLResponse
+	// An operation that does not stream (a query, a mutation, request
+	// errors) is one JSON response whenever the client accepts one, in
+	// the JSON type it prefers; otherwise it is a payload of the stream.
+	_, single := httpapi.Negotiate(raw.Accept)
+	if !single {
+		raw.Accept = httpapi.MediaGraphQLResponse
+	}
 	op := p.Start(sctx, raw)
 	if !op.Streaming() {
 		r := op.Response()
-		if f.Single && (r.Status == http.StatusOK || r.Status == http.StatusBadRequest) {
+		if !single && f.Single && (r.Status == http.StatusOK || r.Status == http.StatusBadRequest) {
 			// Request errors, and queries, are a payload of the stream.
 			payload := append([]byte(nil), r.Body...)
 			streamHeader(resp, f, r.Header)

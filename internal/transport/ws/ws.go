@@ -101,6 +101,10 @@ type wsSub struct {
 	key  string // the operation's id
 	id   []byte // as JSON
 	stop context.CancelCauseFunc
+	// started is closed once the operation has started: its source
+	// stream is open (a subscription) or its answer is known. A ping
+	// is answered once every operation received before it has started.
+	started chan struct{}
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
@@ -385,7 +389,7 @@ func (c *wsConn) handle() bool {
 		c.inited = true
 		return c.init(m.Payload)
 	case "ping":
-		c.write([]byte(`{"type":"pong"}`))
+		c.pong()
 	case "pong":
 	case "subscribe":
 		if !c.acked.Load() {
@@ -502,7 +506,7 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
-	sub := &wsSub{key: id, id: idJSON, stop: stop}
+	sub := &wsSub{key: id, id: idJSON, stop: stop, started: make(chan struct{})}
 	c.subs = append(c.subs, sub)
 	c.mu.Unlock()
 	c.wg.Add(1)
@@ -512,6 +516,33 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 		}
 	}()
 	return true
+}
+
+// pong answers a ping once every operation received before it has
+// started (a subscription's source stream is open), so that a client can
+// send subscribe then ping and know, at the pong, that the subscription
+// is registered: events published after it reach the subscriber.
+func (c *wsConn) pong() {
+	c.mu.Lock()
+	var waits []chan struct{}
+	for _, sub := range c.subs {
+		select {
+		case <-sub.started:
+		default:
+			waits = append(waits, sub.started)
+		}
+	}
+	c.mu.Unlock()
+	if len(waits) == 0 {
+		c.write([]byte(`{"type":"pong"}`))
+		return
+	}
+	go func() {
+		for _, w := range waits {
+			<-w
+		}
+		c.write([]byte(`{"type":"pong"}`))
+	}()
 }
 
 // find returns the running operation id, or nil; c.mu is held.
@@ -553,10 +584,12 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	id := sub.id
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
+		close(sub.started)
 		c.sendErrors(id, errorsBody(e.Err))
 		return false
 	}
 	op := c.s.p.Run(sctx, &req, &c.raw)
+	close(sub.started)
 	switch {
 	case !op.Streaming() && op.Response().Status != http.StatusOK:
 		// A request error: one error message, no complete.
