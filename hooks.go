@@ -91,6 +91,10 @@ type HookEvent struct {
 	// Payload numbers the payloads of a streamed answer, from 1, in
 	// PhasePayload; 0 otherwise.
 	Payload int
+	// Parts are, in the After of PhasePayload of an incremental
+	// response (@defer, @stream), the deferred fragments and streams that
+	// the payload completed; tracing makes a span of each. Nil otherwise.
+	Parts []IncrementalPart
 	// Received reports, in PhaseAnswered, whether this hook's Before of
 	// PhaseReceived ran for the request: false for a request refused
 	// before it was decoded (bad JSON, CSRF, Auth, 404, 413, ...) or by
@@ -382,6 +386,24 @@ func (p *phaseRun) endAt(now time.Time) {
 	}
 }
 
+// IncrementalPart is a deferred fragment or a stream of an incremental
+// response, reported once complete (HookEvent.Parts).
+type IncrementalPart struct {
+	// Label is the directive's label, "" without one.
+	Label string
+	// Path is the response path of the fragment's object or of the
+	// streamed list, as a JSON array (["item","child"]).
+	Path string
+	// Stream is true for a @stream, false for a @defer.
+	Stream bool
+	// Start is when its work began; Duration how long until its last
+	// result was ready.
+	Start    time.Time
+	Duration time.Duration
+	// Errors counts the errors its payloads carried.
+	Errors int
+}
+
 // beginPayload runs the Before of PhasePayload for the next payload of a
 // streamed answer and returns the context to execute it with, or the
 // hooks' refusal of it. endPayload must follow.
@@ -406,7 +428,7 @@ func (p *phaseRun) endPayload(base context.Context, errs []*gqlerror.Error) {
 	}
 	p.setErrors(errs, len(errs))
 	p.after()
-	p.ev.Payload = 0
+	p.ev.Payload, p.ev.Parts = 0, nil
 	p.streamCount += len(errs)
 	if n := maxHookErrors - len(p.streamErrs); n > 0 {
 		p.streamErrs = append(p.streamErrs, errs[:min(n, len(errs))]...)

@@ -101,6 +101,7 @@ func (r *Router) pumpIncremental(op *operation, send func(body []byte) error) er
 			_, _ = ph.beginPayload(op.ctx)
 			var errs []*gqlerror.Error
 			buf, more = op.inc.Next(buf[:0], &errs)
+			ph.ev.Parts = incrementalParts(ph.ev.Parts[:0], op.inc.Parts())
 			ph.endPayload(op.ctx, errs)
 		}
 		if err := send(buf); err != nil {
@@ -114,4 +115,13 @@ func (r *Router) pumpIncremental(op *operation, send func(body []byte) error) er
 func (op *operation) endIncremental() {
 	op.inc.Close()
 	op.incEnd()
+}
+
+// incrementalParts appends the hooks' view of parts to dst.
+func incrementalParts(dst []IncrementalPart, parts []exec.Part) []IncrementalPart {
+	for _, p := range parts {
+		dst = append(dst, IncrementalPart{Label: p.Label, Path: p.Path, Stream: p.Stream,
+			Start: p.Start, Duration: p.End.Sub(p.Start), Errors: p.Errors})
+	}
+	return dst
 }

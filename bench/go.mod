@@ -14,6 +14,7 @@ require (
 require (
 	github.com/caarlos0/env/v11 v11.4.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/molecule-man/go-brrr v1.3.1 // indirect
 	github.com/rs/cors v1.11.1 // indirect
@@ -29,9 +30,12 @@ require (
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/graftgql/graft v0.0.0-00010101000000-000000000000
+	github.com/graftgql/graft/gqlgen v0.0.0-00010101000000-000000000000
 	github.com/graph-gophers/graphql-go v1.11.0
 	github.com/graphql-go/graphql v0.8.1
 	github.com/hashicorp/golang-lru/v2 v2.0.7 // indirect
 	github.com/sosodev/duration v1.4.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 )
+
+replace github.com/graftgql/graft/gqlgen => ../gqlgen

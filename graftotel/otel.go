@@ -273,6 +273,11 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		st.phase.End()
 		st.phase = nil
 	}
+	if ev.Phase == graft.PhasePayload && !st.unsampled {
+		for i := range ev.Parts {
+			in.partSpan(st, &ev.Parts[i])
+		}
+	}
 	if ev.Phase != graft.PhaseAnswered {
 		return
 	}
@@ -318,6 +323,25 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	if in.m != nil {
 		in.m.record(st.Context, ev, time.Since(ev.Start))
 	}
+}
+
+// partSpan records a span for a deferred fragment or a stream of an
+// incremental response, a child of the request's span, timed from when
+// its work began to when its last result was ready.
+func (in *Instrumentation) partSpan(parent context.Context, p *graft.IncrementalPart) {
+	name, kind := "GraphQL defer", "defer"
+	if p.Stream {
+		name, kind = "GraphQL stream", "stream"
+	}
+	_, span := in.tracer.Start(parent, name, trace.WithTimestamp(p.Start), trace.WithAttributes(
+		attribute.String("graphql.incremental.kind", kind),
+		attribute.String("graphql.incremental.label", p.Label),
+		attribute.String("graphql.incremental.path", p.Path),
+		attribute.Int("graphql.error.count", p.Errors)))
+	if p.Errors > 0 {
+		span.SetStatus(codes.Error, "")
+	}
+	span.End(trace.WithTimestamp(p.Start.Add(p.Duration)))
 }
 
 // ResolverMiddleware returns the middleware that starts a span per

@@ -71,5 +71,7 @@ func (b *Builder) Build() (*Schema, error) {
 // BuildError is one mistake found by Builder.Build; find it with
 // errors.As. Its fields Type and Field name the declaration at fault
 // (Field is empty for a type-level mistake) and Message says what is wrong;
-// Error returns "schema: Type.field: message".
+// in a schema-first builder (Builder.SDL) File, Line and Column give the
+// position in the document. Error returns "schema: Type.field: message",
+// with "file:line:column: " before the type when there is a position.
 type BuildError = schemadef.BuildError

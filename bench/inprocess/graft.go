@@ -6,6 +6,7 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/bench/data"
+	"github.com/graftgql/graft/bench/peers/gqlgengraft"
 	"github.com/graftgql/graft/examples/blog"
 )
 
@@ -20,7 +21,22 @@ func graftEngines() []engine {
 	return []engine{
 		{name: "graft", cold: graftRunner, warm: graftRunner, exact: true},
 		{name: "graft-append", cold: graftAppendRunner, warm: graftAppendRunner, exact: true},
+		{name: "gqlgen-via-graft", cold: gqlgenViaGraftRunner, warm: gqlgenViaGraftRunner, exact: true},
 	}
+}
+
+// gqlgenViaGraftRunner is the gqlgen peer's project with its generated
+// code deleted, served by graft through the gqlgen module: its resolver
+// methods are called through reflection.
+func gqlgenViaGraftRunner(d *data.Set) (runner, error) {
+	r, err := gqlgengraft.Router(d)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, query, op string, vars map[string]any) ([]byte, error) {
+		status, body := r.Execute(ctx, graft.Request{Query: query, OperationName: op, Variables: vars})
+		return graftAnswer(status, body)
+	}, nil
 }
 
 func blogRouter() (*graft.Router, error) {

@@ -6,13 +6,14 @@ import (
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/workload"
+	"github.com/graftgql/graft/schema"
 )
 
 // prepare plans query on the engine alone, for the benchmarks of the
 // engine's warm and cold paths.
-func prepare(tb testing.TB, query string, vars map[string]any) (*exec.Engine, *exec.Operation, map[string]any) {
+func prepare(tb testing.TB, build func() (*schema.Schema, error), query string, vars map[string]any) (*exec.Engine, *exec.Operation, map[string]any) {
 	tb.Helper()
-	s, err := Schema()
+	s, err := build()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -32,12 +33,14 @@ func prepare(tb testing.TB, query string, vars map[string]any) (*exec.Engine, *e
 	return e, op, coerced
 }
 
-func benchQuery(b *testing.B, file string, vars map[string]any) {
+func benchQuery(b *testing.B, file string, vars map[string]any) { benchQueryOf(b, Schema, file, vars) }
+
+func benchQueryOf(b *testing.B, build func() (*schema.Schema, error), file string, vars map[string]any) {
 	q, err := workload.ReadFile(file)
 	if err != nil {
 		b.Skipf("bench query: %v", err)
 	}
-	e, op, coerced := prepare(b, string(q), vars)
+	e, op, coerced := prepare(b, build, string(q), vars)
 	buf := make([]byte, 0, 1<<20)
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -61,6 +62,10 @@ type incJob struct {
 	list  *schema.Output
 	value unsafe.Pointer
 	next  int
+	// start is when the job began to run (runJob), and errors counts the
+	// errors of its payloads so far, for its Part.
+	start  time.Time
+	errors int
 }
 
 // label returns the job's label and whether it has one.
@@ -81,7 +86,8 @@ type incResult struct {
 	// from is the index of the first item (streams).
 	from int
 	kids []*incJob
-	last bool // the job is complete
+	last bool      // the job is complete
+	end  time.Time // when, if last
 }
 
 // Incremental is a running operation with deferred or streamed work. Next
@@ -109,6 +115,23 @@ type Incremental struct {
 	nextID  int
 	pending map[int]*incJob
 	done    bool
+	parts   []Part // of the last payload, when reporting
+}
+
+// Part is a deferred fragment or a stream that a payload completed: what
+// tracing makes a span of. Start is when its work began, End when its
+// last result was ready.
+type Part struct {
+	// Label is the directive's label ("" without one).
+	Label string
+	// Path is the response path of the fragment's object or of the
+	// streamed list, as a JSON array.
+	Path string
+	// Stream is true for a @stream, false for a @defer.
+	Stream     bool
+	Start, End time.Time
+	// Errors counts the errors of its payloads.
+	Errors int
 }
 
 // RunIncremental runs o with incremental delivery in the given format
@@ -296,6 +319,7 @@ func (inc *Incremental) work(j *incJob) {
 // panics into field errors) fails the job alone, so Next never waits for
 // it.
 func (inc *Incremental) runJob(j *incJob) {
+	j.start = time.Now()
 	defer func() {
 		if p := recover(); p != nil {
 			stack := debug.Stack()
@@ -314,6 +338,9 @@ func (inc *Incremental) runJob(j *incJob) {
 // deliver hands res to Next and starts the jobs nested in it; it reports
 // false once the delivery is cancelled.
 func (inc *Incremental) deliver(res incResult) bool {
+	if res.last {
+		res.end = time.Now()
+	}
 	select {
 	case inc.results <- res:
 	case <-inc.ctx.Done():
@@ -844,8 +871,16 @@ func (inc *Incremental) abort(buf []byte, errs *[]*gqlerror.Error) []byte {
 // its errors to *errs when errs is not nil.
 func (inc *Incremental) appendPayload(buf []byte, batch []incResult, errs *[]*gqlerror.Error) []byte {
 	if errs != nil {
+		inc.parts = inc.parts[:0]
 		for _, res := range batch {
 			*errs = append(*errs, res.errs...)
+			j := res.job
+			j.errors += len(res.errs)
+			if res.last {
+				label, _ := j.label()
+				inc.parts = append(inc.parts, Part{Label: label, Path: string(appendPath(nil, j.path, -1)),
+					Stream: j.reg == nil, Start: j.start, End: res.end, Errors: j.errors})
+			}
 		}
 	}
 	if inc.format == FormatCurrent {
@@ -853,6 +888,11 @@ func (inc *Incremental) appendPayload(buf []byte, batch []incResult, errs *[]*gq
 	}
 	return inc.append2022(buf, batch)
 }
+
+// Parts reports the deferred fragments and streams that the payload of
+// the last call of Next completed, when that call collected its errors
+// (errs not nil); the slice is reused by the next call.
+func (inc *Incremental) Parts() []Part { return inc.parts }
 
 // Close cancels the work left (resolver contexts end). It does not wait
 // for resolvers that ignore their context.

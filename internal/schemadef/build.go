@@ -39,6 +39,9 @@ type build struct {
 
 	// deferred holds checks that need every type built (defaults).
 	deferred []func()
+
+	// sdl binds a schema-first build to its documents (sdlbind.go).
+	sdl *sdlBind
 }
 
 var (
@@ -65,8 +68,14 @@ func (b *Builder) Build() (*Schema, error) {
 	for _, name := range []string{"Boolean", "Float", "ID", "Int", "String"} {
 		bc.names[name] = &typeInfo{t: &Type{Kind: ScalarKind, Name: name}}
 	}
+	if b.sdl != nil && !bc.sdlPrepare() {
+		bc.sdlPositions()
+		return nil, bc.joined()
+	}
 	bc.register()
-	if b.query == nil || len(b.query.fields) == 0 {
+	if bc.sdl != nil {
+		bc.sdlRegister()
+	} else if b.query == nil || len(b.query.fields) == 0 {
 		bc.errorf("Query", "", "the schema has no Query fields; add one with schema.Query or schema.QueryNoArgs")
 	}
 	bc.linkInterfaces()
@@ -79,10 +88,14 @@ func (b *Builder) Build() (*Schema, error) {
 	}
 	bc.checkImplementations()
 	bc.finishAbstracts()
+	if bc.sdl != nil {
+		bc.sdlCheck()
+	}
 	for _, check := range bc.deferred {
 		check()
 	}
 	if len(bc.errs) > 0 {
+		bc.sdlPositions()
 		return nil, bc.joined()
 	}
 	s := bc.schema()
@@ -96,6 +109,9 @@ func (b *Builder) Build() (*Schema, error) {
 	}
 	extendIntrospection(doc)
 	s.ast = doc
+	if bc.sdl != nil {
+		s.sdl = bc.sdl.sdlText(s) // the document given, as given
+	}
 	return s, nil
 }
 
@@ -227,13 +243,13 @@ func (bc *build) schema() *Schema {
 		s.Types = append(s.Types, ti.t)
 	}
 	slices.SortFunc(s.Types, func(a, b *Type) int { return strings.Compare(a.Name, b.Name) })
-	s.Query = s.typeIndex["Query"]
+	s.Query = s.typeIndex[bc.b.query.name]
 	s.Directives = bc.b.directiveDefs()
 	if bc.b.mutation != nil {
-		s.Mutation = s.typeIndex["Mutation"]
+		s.Mutation = s.typeIndex[bc.b.mutation.name]
 	}
 	if bc.b.subscription != nil {
-		s.Subscription = s.typeIndex["Subscription"]
+		s.Subscription = s.typeIndex[bc.b.subscription.name]
 	}
 	return s
 }

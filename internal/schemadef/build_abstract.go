@@ -227,6 +227,9 @@ func (bc *build) finishAbstracts() {
 		slices.SortFunc(ti.t.PossibleTypes, func(a, b *Type) int { return strings.Compare(a.Name, b.Name) })
 		for _, pt := range ti.t.PossibleTypes {
 			oi := bc.names[pt.Name]
+			if oi.obj.goType == nil {
+				continue // an object type of the SDL bound to no Go type, reported
+			}
 			extract := oi.obj.extract
 			if extract == nil {
 				extract = reflectExtractor(oi.obj.goType)

@@ -104,8 +104,21 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 		}
 		var ref *TypeRef
 		var err error
+		sdlDef := bc.sdlInput(typeName, owner, name)
+		if bc.sdl != nil && sdlDef == nil {
+			// Reported without failing the field, so that the SDL's
+			// own arguments are checked too.
+			if owner != "" {
+				bc.errorf(typeName, where, "the Go argument %s is not in the SDL", name)
+			} else {
+				bc.errorf(typeName, where, "the Go input field %s is not in the SDL", name)
+			}
+			continue
+		}
 		if override := sf.f.Tag.Get("type"); override != "" {
 			ref, err = bc.refFromString(override)
+		} else if sdlDef != nil {
+			ref, err = bc.refFromString(sdlDef.Type.String())
 		} else {
 			ref, err = bc.deriveIn(gt)
 		}
@@ -115,6 +128,9 @@ func (bc *build) inputFields(typeName, owner string, st reflect.Type) ([]*Argume
 		}
 		if isOptional {
 			ref = nullable(ref)
+		} else if sdlDef != nil && ref.Kind != NonNullRef && !nilable(gt) {
+			fail("nullable %s: %s needs a Go field that can hold null (a pointer or schema.Optional), not %s", name, ref, gt)
+			continue
 		}
 		if k := ref.NamedType().Kind; k == ObjectKind || k == InterfaceKind || k == UnionKind {
 			fail("%s is an output type and cannot be an argument type", ref.NamedType().Name)

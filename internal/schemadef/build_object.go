@@ -61,6 +61,9 @@ func (bc *build) buildObject(ti *typeInfo) {
 	t.fieldIndex = map[string]*Field{}
 	if !d.root && d.goType.Kind() == reflect.Struct {
 		for _, sf := range structFields(d.goType, 0, t.Name, bc) {
+			if bc.sdlSkipStructField(t, d, fieldName(sf.f)) {
+				continue
+			}
 			f := bc.structOutputField(t, sf, d.opts.onFields)
 			if f == nil {
 				continue
@@ -121,6 +124,9 @@ func (bc *build) structOutputField(t *Type, sf structField, onFields map[string]
 	if typ := collect(onFields[f.Name]).typ; typ != "" {
 		override = typ
 	}
+	if override == "" {
+		override = bc.sdlFieldType(t.Name, f.Name)
+	}
 	ref, out, err := bc.outputFor(sf.f.Type, override)
 	if err != nil {
 		bc.errorf(t.Name, f.Name, "%v", err)
@@ -156,7 +162,18 @@ func (bc *build) resolverField(t *Type, fd *fieldDecl) *Field {
 		bc.errorf(t.Name, f.Name, "the resolver function is nil")
 		return nil
 	}
-	ref, out, err := bc.outputForItems(fd.outType, fd.opts.typ, fd.opts.nonNullItems)
+	typ, nonNullItems := fd.opts.typ, fd.opts.nonNullItems
+	if bc.sdl != nil {
+		if bc.sdl.field(t.Name, f.Name) == nil {
+			bc.errorf(t.Name, f.Name, "a resolver for a field the SDL does not define")
+			return nil
+		}
+		if typ == "" {
+			// The document gives the type, item nullability included.
+			typ, nonNullItems = bc.sdlFieldType(t.Name, f.Name), false
+		}
+	}
+	ref, out, err := bc.outputForItems(fd.outType, typ, nonNullItems)
 	if err != nil {
 		bc.errorf(t.Name, f.Name, "%v", err)
 		return nil

@@ -243,7 +243,7 @@ func (bc *build) output(gt reflect.Type, ref *TypeRef) (*Output, error) {
 	misfit := fmt.Errorf("type %s does not fit Go type %s", t.Name, gt)
 	switch t.Kind {
 	case ObjectKind:
-		if ti := bc.outByGo[gt]; ti == nil || ti.t != t {
+		if ti := bc.outByGo[gt]; (ti == nil || ti.t != t) && !bc.sdlBindObject(t, gt) {
 			return nil, misfit
 		}
 		return &Output{Kind: OutObject, NonNull: isNonNull, Type: t}, nil

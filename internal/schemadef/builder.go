@@ -34,6 +34,12 @@ type Builder struct {
 	// leafWriters are writers of Go types at positions of built-in
 	// scalars (LeafWriter).
 	leafWriters map[leafWriterKey]leafWriter
+	// sdl holds the schema documents of a schema-first builder
+	// (sdlbind.go).
+	sdl *sdlDoc
+	// supplied names the types and directives (as "@name") the builder
+	// declares for its own features (Supplied).
+	supplied map[string]bool
 }
 
 type leafWriterKey struct {

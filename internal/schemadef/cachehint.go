@@ -94,6 +94,13 @@ func (b *Builder) declareCacheControl() {
 	if !found {
 		return
 	}
+	b.declareCacheControlTypes()
+}
+
+// declareCacheControlTypes declares @cacheControl and its scope enum, as
+// definitions the builder supplies (Builder.Supplied).
+func (b *Builder) declareCacheControlTypes() {
+	b.Supplied("CacheControlScope", "@"+CacheControlDirective)
 	Enum(b, "CacheControlScope", []EnumValueDef[CacheScope]{{Name: "PUBLIC", Value: "PUBLIC"}, {Name: "PRIVATE", Value: "PRIVATE"}})
 	b.DeclareDirective(DirectiveDef{Name: CacheControlDirective,
 		Description: "How long, and by whom, an answer selecting this field or type may be cached.",

@@ -212,6 +212,7 @@ func (s *Schema) inSchemaSDL(name string) bool {
 // delivers deferred fragments and streamed list items in later payloads
 // to clients that accept incremental delivery.
 func (b *Builder) EnableIncrementalDelivery() {
+	b.Supplied("@defer", "@stream")
 	b.DeclareDirective(DirectiveDef{
 		Name:        "defer",
 		Description: "Directs the executor to defer this fragment when the `if` argument is true or undefined.",

@@ -19,7 +19,7 @@ func (bc *build) leafWriter(t *Type, gt reflect.Type) leafWriter {
 	ti := bc.names[t.Name]
 	switch {
 	case ti.enum != nil:
-		if gt == ti.enum.goType {
+		if gt == ti.enum.goType || bc.sdlBindEnum(ti, gt) {
 			return ti.enum.write
 		}
 		return nil

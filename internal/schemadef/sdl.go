@@ -12,6 +12,7 @@ var builtinScalars = map[string]bool{"Boolean": true, "Float": true, "ID": true,
 // arguments, enum values and input fields keep their declaration order.
 func printSDL(s *Schema) string {
 	var w strings.Builder
+	w.WriteString(sdlRootDefinition(s))
 	first := true
 	for _, t := range s.Types {
 		if builtinScalars[t.Name] {

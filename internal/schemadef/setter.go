@@ -49,7 +49,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 	var set setter
 	switch {
 	case ti.input != nil:
-		if in := bc.inByGo[gt]; in == nil || in.t != t {
+		if in := bc.inByGo[gt]; (in == nil || in.t != t) && !bc.sdlBindInput(t, gt) {
 			return nil, misfit
 		}
 		c := bc.compiled(ti)
@@ -61,7 +61,7 @@ func (bc *build) setter(gt reflect.Type, ref *TypeRef) (setter, error) {
 			return setFields(p, c.fields, m)
 		}
 	case ti.enum != nil:
-		if gt != ti.enum.goType {
+		if gt != ti.enum.goType && !bc.sdlBindEnum(ti, gt) {
 			return nil, misfit
 		}
 		enumSet := ti.enum.set

@@ -1,0 +1,55 @@
+package starwars
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/gqlgen"
+	"github.com/graftgql/graft/grafttest"
+)
+
+// TestQueries serves the project through the gqlgen module and runs the
+// query cases of graft's own Star Wars example, wanting the same bytes.
+func TestQueries(t *testing.T) {
+	p, err := gqlgen.Load("gqlgen.yml", &Resolver{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := grafttest.New(r)
+	raw, err := os.ReadFile("../../../examples/starwars/testdata/queries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name      string          `json:"name"`
+		Query     string          `json:"query"`
+		Variables map[string]any  `json:"variables"`
+		Want      json.RawMessage `json:"want"`
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			var want bytes.Buffer
+			if err := json.Compact(&want, tc.Want); err != nil {
+				t.Fatal(err)
+			}
+			resp := c.Do(t, tc.Query, tc.Variables)
+			if resp.Status != 200 || string(resp.Body) != want.String() {
+				t.Errorf("response %d\n got %s\nwant %s", resp.Status, resp.Body, want.String())
+			}
+		})
+	}
+}
