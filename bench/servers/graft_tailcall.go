@@ -15,7 +15,7 @@ func init() { register(graftTailcall("graft-tailcall", graftTailcallSchema)) }
 
 // graftTailcallSchema decodes the upstream's JSON into structs with
 // encoding/json, as graft's documentation writes a server over a REST
-// API: Query.posts with one call, Post.user with a batch resolver
+// API: Query.posts with one call, Post.user with a group resolver
 // (every post of the level in one call for the distinct users), so q7
 // costs two upstream calls.
 func graftTailcallSchema(up *upstream.Client) (*schema.Schema, error) {
@@ -26,7 +26,7 @@ func graftTailcallSchema(up *upstream.Client) (*schema.Schema, error) {
 		return ps, err
 	})
 	post := schema.Object[tailcall.Post](b, "Post")
-	schema.BatchFieldFuncNoArgs(post, "user", func(ctx context.Context, parents []*tailcall.Post) ([]*tailcall.User, []error) {
+	schema.GroupFieldFuncNoArgs(post, "user", func(ctx context.Context, parents []*tailcall.Post) ([]*tailcall.User, []error) {
 		var ids []int
 		for _, p := range parents {
 			if !slices.Contains(ids, p.UserID) {

@@ -19,9 +19,9 @@ import (
 
 // graft's servers of q7, the Tailcall replica (package tailcall), each an
 // entry in a file of its own: graft-tailcall (graft_tailcall.go: the
-// answers decoded into structs, Post.user a batch resolver),
+// answers decoded into structs, Post.user a group resolver),
 // graft-tailcall-raw (graft_tailcall_raw.go: the upstream's JSON served
-// as schema.RawJSON, Post.user a raw batch resolver reading each post's
+// as schema.RawJSON, Post.user a raw group resolver reading each post's
 // userId from its bytes) and graft-tailcall-dedupe
 // (graft_tailcall_dedupe.go: the raw server with its upstream calls
 // deduplicated across requests by loader.Shared). This file holds what
@@ -103,7 +103,7 @@ func rawUserIDs(posts []schema.RawJSON) (each, distinct []int, err error) {
 
 // graftTailcallRawSchema serves the upstream's JSON as it came
 // (schema.RawJSON): Query.posts returns the /tc/posts answer, and
-// Post.user is a raw batch resolver that reads each post's userId from
+// Post.user is a raw group resolver that reads each post's userId from
 // its bytes (schema.RawMember) and fetches the distinct users in one
 // call, handing each post its user's bytes; graft writes the selected
 // fields from the bytes, each user once per request. Nothing is decoded
@@ -116,7 +116,7 @@ func graftTailcallRawSchema(
 	b := schema.New()
 	schema.QueryNoArgs(b, "posts", posts, schema.OfType("[Post!]!"))
 	post := schema.Object[tailcall.Post](b, "Post")
-	schema.RawBatchFieldFuncNoArgs(post, "user", func(ctx context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
+	schema.RawGroupFieldFuncNoArgs(post, "user", func(ctx context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
 		each, ids, err := rawUserIDs(parents)
 		if err != nil {
 			return nil, batchError(len(parents), err)
