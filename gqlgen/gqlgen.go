@@ -108,8 +108,13 @@ func NoReflection() BuildOption {
 
 // Load reads the gqlgen.yml at configFile and its schema files, and binds
 // resolver, the project's root resolver (the value its generated code
-// took as Config.Resolvers), to them.
-func Load(configFile string, resolver any) (*Project, error) {
+// took as Config.Resolvers), to them. Options give what gqlgen's
+// generated code took from elsewhere: Scalar for function-style scalars.
+func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error) {
+	var lo loadOptions
+	for _, opt := range opts {
+		opt(&lo)
+	}
 	raw, err := os.ReadFile(configFile)
 	if err != nil {
 		return nil, fmt.Errorf("gqlgen: %w", err)
@@ -155,6 +160,9 @@ func Load(configFile string, resolver any) (*Project, error) {
 		if def != nil {
 			roles[def.Name] = role
 		}
+	}
+	for _, declare := range lo.scalars {
+		declare(p)
 	}
 	declareAbstracts(sd, doc, root)
 	declareScalars(sd, doc, root)
