@@ -52,7 +52,8 @@ type config struct {
 }
 
 type modelEntry struct {
-	Model yamlStrings `yaml:"model"`
+	Model  yamlStrings           `yaml:"model"`
+	Fields map[string]fieldEntry `yaml:"fields"`
 }
 
 // yamlStrings is a YAML string or list of strings.
@@ -192,7 +193,113 @@ func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error)
 				declare: func() { bindField(sd, typeName, role, f, method) }})
 		}
 	}
+	p.bindModels(sd, doc, root)
 	return p, nil
+}
+
+// bindModels applies @goModel, @goField and the `fields:` entries of
+// gqlgen.yml, and binds the model methods that resolve fields, as gqlgen
+// binds a method of the model before a struct field of the same name.
+func (p *Project) bindModels(sd *schemadef.Builder, doc *ast.Schema, root reflect.Value) {
+	if p.models == nil {
+		p.models = map[string]modelEntry{}
+	}
+	for _, def := range doc.Types {
+		if def.BuiltIn {
+			continue
+		}
+		entry := p.models[def.Name]
+		changed := false
+		if d := def.Directives.ForName("goModel"); d != nil {
+			if m, ok := directiveArg(def.Directives, "goModel", "model"); ok {
+				entry.Model = append(entry.Model, m)
+				changed = true
+			}
+			if a := d.Arguments.ForName("models"); a != nil && a.Value != nil {
+				for _, c := range a.Value.Children {
+					entry.Model = append(entry.Model, c.Value.Raw)
+					changed = true
+				}
+			}
+		}
+		for _, f := range def.Fields {
+			fe, had := entry.Fields[f.Name]
+			if n, ok := directiveArg(f.Directives, "goField", "name"); ok {
+				fe.FieldName = n
+				had = true
+			}
+			if v, ok := directiveArg(f.Directives, "goField", "forceResolver"); ok && v == "true" {
+				fe.Resolver = true
+				had = true
+			}
+			if had {
+				if entry.Fields == nil {
+					entry.Fields = map[string]fieldEntry{}
+				}
+				entry.Fields[f.Name] = fe
+				changed = true
+			}
+		}
+		if changed {
+			p.models[def.Name] = entry
+		}
+	}
+	resolved := map[string]bool{}
+	for _, rb := range p.binds {
+		resolved[rb.typeName+"."+rb.field] = true
+	}
+	fieldName := func(typeName, field string) string {
+		if n := p.models[typeName].Fields[field].FieldName; n != "" {
+			return n
+		}
+		return goName(field)
+	}
+	for typeName, entry := range p.models {
+		def := doc.Types[typeName]
+		for field, fe := range entry.Fields {
+			switch {
+			case def == nil || def.Fields.ForName(field) == nil:
+				sd.Errorf(typeName, field, "gqlgen.yml or @goField names field %s.%s, which the schema lacks", typeName, field)
+			case fe.Resolver && !resolved[typeName+"."+field]:
+				sd.Errorf(typeName, field, "%s.%s must have a resolver (resolver: true or @goField(forceResolver: true)), but the %s resolver has no method %s", typeName, field, typeName, goName(field))
+			}
+		}
+	}
+	types := modelTypes(doc, root, fieldName)
+	for typeName, gt := range types {
+		def := doc.Types[typeName]
+		if def == doc.Query || def == doc.Mutation || def == doc.Subscription {
+			continue
+		}
+		for _, f := range def.Fields {
+			if resolved[typeName+"."+f.Name] {
+				continue
+			}
+			target := fieldName(typeName, f.Name)
+			explicit := target != goName(f.Name)
+			if m, ok := reflect.PointerTo(gt).MethodByName(target); ok {
+				typeName, f := typeName, f
+				p.binds = append(p.binds, reflectBind{typeName: typeName, field: f.Name, declare: func() {
+					if !bindModelMethod(sd, typeName, gt, f, m) {
+						sd.Errorf(typeName, f.Name, "model method %s.%s has type %s; gqlgen's shapes are func() R, func() (R, error), with ctx context.Context and the field's arguments after the receiver", gt.Name(), target, m.Type)
+					}
+				}})
+				continue
+			}
+			if !explicit {
+				continue // graft's naming rule finds the struct field
+			}
+			sf, ok := structField(gt, f.Name, target)
+			if !ok {
+				sd.Errorf(typeName, f.Name, "gqlgen.yml or @goField binds %s.%s to %s, which model %s has neither as field nor as method", typeName, f.Name, target, gt)
+				continue
+			}
+			typeName, f := typeName, f
+			p.binds = append(p.binds, reflectBind{typeName: typeName, field: f.Name, declare: func() {
+				bindModelField(sd, typeName, gt, f, sf)
+			}})
+		}
+	}
 }
 
 var (
