@@ -190,7 +190,7 @@ func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error)
 			}
 			typeName, f := def.Name, f
 			p.binds = append(p.binds, reflectBind{typeName: typeName, role: role, field: f.Name,
-				declare: func() { bindField(sd, typeName, role, f, method) }})
+				declare: func() { bindField(sd, doc, typeName, role, f, method) }})
 		}
 	}
 	p.bindModels(sd, doc, root)
@@ -280,7 +280,7 @@ func (p *Project) bindModels(sd *schemadef.Builder, doc *ast.Schema, root reflec
 			if m, ok := reflect.PointerTo(gt).MethodByName(target); ok {
 				typeName, f := typeName, f
 				p.binds = append(p.binds, reflectBind{typeName: typeName, field: f.Name, declare: func() {
-					if !bindModelMethod(sd, typeName, gt, f, m) {
+					if !bindModelMethod(sd, doc, typeName, gt, f, m) {
 						sd.Errorf(typeName, f.Name, "model method %s.%s has type %s; gqlgen's shapes are func() R, func() (R, error), with ctx context.Context and the field's arguments after the receiver", gt.Name(), target, m.Type)
 					}
 				}})
@@ -309,7 +309,7 @@ var (
 
 // bindField declares the field f of the object type typeName (of root
 // role role, or "") resolved by the resolver method.
-func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinition, method reflect.Value) {
+func bindField(sd *schemadef.Builder, doc *ast.Schema, typeName, role string, f *ast.FieldDefinition, method reflect.Value) {
 	mt := method.Type()
 	fail := func(format string, args ...any) { sd.Errorf(typeName, f.Name, format, args...) }
 	want := "func(ctx context.Context"
@@ -340,7 +340,8 @@ func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinit
 	}
 	call := func(ctx context.Context, p, args unsafe.Pointer) (reflect.Value, error) {
 		in := make([]reflect.Value, mt.NumIn())
-		ctx = withResponseShim(ctx)
+		ctx = &gqlCtx{Context: withResponseShim(ctx), info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
+			argType: argType, args: args, parentType: parent, parent: p}}
 		in[0] = reflect.ValueOf(&ctx).Elem()
 		if parent != nil {
 			in[1] = reflect.NewAt(parent, p)

@@ -97,7 +97,7 @@ func structField(t reflect.Type, name, goField string) (reflect.StructField, boo
 // shapes `func (m *Model) F() R`, `F() (R, error)`, and the same with a
 // leading context.Context, then the field's arguments in the order of the
 // schema. It reports false when m's shape is none of these.
-func bindModelMethod(sd *schemadef.Builder, typeName string, gt reflect.Type, f *ast.FieldDefinition, m reflect.Method) bool {
+func bindModelMethod(sd *schemadef.Builder, doc *ast.Schema, typeName string, gt reflect.Type, f *ast.FieldDefinition, m reflect.Method) bool {
 	mt := m.Type // receiver first
 	first := 1
 	withCtx := mt.NumIn() > 1 && mt.In(1) == ctxType
@@ -120,7 +120,8 @@ func bindModelMethod(sd *schemadef.Builder, typeName string, gt reflect.Type, f 
 		in := make([]reflect.Value, mt.NumIn())
 		in[0] = reflect.NewAt(gt, p)
 		if withCtx {
-			ctx = withResponseShim(ctx)
+			ctx = &gqlCtx{Context: withResponseShim(ctx), info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
+				argType: argType, args: args, parentType: gt, parent: p}}
 			in[1] = reflect.ValueOf(&ctx).Elem()
 		}
 		if argType != nil {
