@@ -110,7 +110,8 @@ func NoReflection() BuildOption {
 // Load reads the gqlgen.yml at configFile and its schema files, and binds
 // resolver, the project's root resolver (the value its generated code
 // took as Config.Resolvers), to them. Options give what gqlgen's
-// generated code took from elsewhere: Scalar for function-style scalars.
+// generated code took from elsewhere: Scalar for function-style scalars,
+// Directive for the functions of its DirectiveRoot.
 func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error) {
 	var lo loadOptions
 	for _, opt := range opts {
@@ -164,6 +165,11 @@ func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error)
 	}
 	for _, declare := range lo.scalars {
 		declare(p)
+	}
+	for _, d := range lo.directives {
+		if err := declareDirective(sd, doc, d); err != nil {
+			return nil, err
+		}
 	}
 	declareAbstracts(sd, doc, root)
 	declareScalars(sd, doc, root)

@@ -13,7 +13,8 @@ import (
 type LoadOption func(*loadOptions)
 
 type loadOptions struct {
-	scalars []func(p *Project)
+	scalars    []func(p *Project)
+	directives []directiveFunc
 }
 
 // Scalar gives Load the custom scalar name of Go type T through gqlgen's
