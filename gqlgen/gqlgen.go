@@ -7,18 +7,19 @@
 // becomes a field whose Go function is called through reflection, and
 // every other field reads its model's struct field directly.
 //
-// What it binds today: object types, root types (custom names included),
+// What it binds: object types, root types (custom names included),
 // resolver methods with arguments (in the order of the SDL, as gqlgen
 // passes them), subscription methods returning a receive-only channel,
-// plain struct fields of the models, input objects, enums
+// plain struct fields and methods of the models, input objects, enums
 // whose models are named string types, interfaces and unions whose Go
 // interface types appear in resolver signatures, custom scalars whose
-// models have MarshalGQL and UnmarshalGQL methods, and the `models:`
-// entries of gqlgen.yml, checked against the Go types bound (Build). Not
-// yet bound: custom scalars given by Marshal<X>/Unmarshal<X> functions,
-// `@goModel`/`@goField`, directives, model methods used as fields, and
-// gqlgen's context getters (GetFieldContext, GetOperationContext);
-// graphql.AddError and AddErrorf work. See graft's docs/gqlgen.md.
+// models have MarshalGQL and UnmarshalGQL methods or whose MarshalX and
+// UnmarshalX functions are given (Scalar), directive functions of
+// gqlgen's DirectiveRoot shape (Directive), and the `models:` entries of
+// gqlgen.yml with @goModel and @goField, checked against the Go types
+// bound (Build). graphql.AddError, GetFieldContext and
+// GetOperationContext answer in bound resolvers, with what graft knows;
+// see graft's docs/gqlgen.md for what they cannot give.
 package gqlgen
 
 import (
