@@ -38,10 +38,6 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	gqlgraphql "github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/gqlerror"
-
-	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/schema"
 )
@@ -347,7 +343,7 @@ func bindField(sd *schemadef.Builder, doc *ast.Schema, typeName, role string, f 
 	}
 	call := func(ctx context.Context, p, args unsafe.Pointer) (reflect.Value, error) {
 		in := make([]reflect.Value, mt.NumIn())
-		ctx = &gqlCtx{Context: withResponseShim(ctx), info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
+		ctx = &gqlCtx{Context: ctx, info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
 			argType: argType, args: args, parentType: parent, parent: p}}
 		in[0] = reflect.ValueOf(&ctx).Elem()
 		if parent != nil {
@@ -615,18 +611,4 @@ func eachResolver(root reflect.Value, doc *ast.Schema, fn func(reflect.Type)) {
 			fn(v.Method(i).Type())
 		}
 	}
-}
-
-// withResponseShim gives a resolver's context the response context of
-// gqlgen's runtime, so graphql.AddError and AddErrorf work: the errors
-// they add become errors of the field in graft's response (graft.AddError)
-// rather than gqlgen's list.
-func withResponseShim(ctx context.Context) context.Context {
-	return gqlgraphql.WithResponseContext(ctx, func(ctx context.Context, err error) *gqlerror.Error {
-		if gerr, ok := err.(*gqlerror.Error); ok && gerr.Err != nil {
-			err = gerr.Err
-		}
-		graft.AddError(ctx, err)
-		return nil // kept out of gqlgen's list: graft reports it
-	}, gqlgraphql.DefaultRecover)
 }

@@ -120,7 +120,7 @@ func bindModelMethod(sd *schemadef.Builder, doc *ast.Schema, typeName string, gt
 		in := make([]reflect.Value, mt.NumIn())
 		in[0] = reflect.NewAt(gt, p)
 		if withCtx {
-			ctx = &gqlCtx{Context: withResponseShim(ctx), info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
+			ctx = &gqlCtx{Context: ctx, info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
 				argType: argType, args: args, parentType: gt, parent: p}}
 			in[1] = reflect.ValueOf(&ctx).Elem()
 		}

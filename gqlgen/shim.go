@@ -8,41 +8,67 @@ import (
 
 	gqlgraphql "github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/schema"
 )
 
-// gqlgen keeps its field and operation contexts in the context under
-// keys of an unexported type; the resolver context of a bound method
-// answers them. The keys are learnt once by asking gqlgen's own getters
-// of a context that records the key it is asked for, and checked by a
-// round trip through gqlgen's setters.
-var gqlKeys = sync.OnceValues(func() (field, op any) {
+// gqlgen keeps its field, operation and response contexts in the
+// context under keys of an unexported type; the resolver context of a
+// bound method answers them. The keys are learnt once by asking gqlgen's
+// own getters of a context that records the key it is asked for, and
+// checked by a round trip through gqlgen's setters.
+type keys struct{ field, op, resp any }
+
+var gqlKeys = sync.OnceValue(func() keys {
+	var k keys
 	p := &probeCtx{Context: context.Background()}
 	gqlgraphql.GetFieldContext(p)
-	field = p.key
+	k.field = p.key
 	p.ret = &gqlgraphql.OperationContext{}
 	gqlgraphql.GetOperationContext(p)
-	op = p.key
+	k.op = p.key
+	p.ret = nil
+	p.Context = gqlgraphql.WithResponseContext(context.Background(), presentToGraft, gqlgraphql.DefaultRecover)
+	p.pass = true
+	gqlgraphql.GetErrors(p)
+	k.resp = p.key
 	fc, oc := &gqlgraphql.FieldContext{}, &gqlgraphql.OperationContext{}
-	if field == nil || gqlgraphql.GetFieldContext(context.WithValue(context.Background(), field, fc)) != fc {
-		field = nil
+	if k.field == nil || gqlgraphql.GetFieldContext(context.WithValue(context.Background(), k.field, fc)) != fc {
+		k.field = nil
 	}
-	if op == nil || !gqlgraphql.HasOperationContext(context.WithValue(context.Background(), op, oc)) {
-		op = nil
+	if k.op == nil || !gqlgraphql.HasOperationContext(context.WithValue(context.Background(), k.op, oc)) {
+		k.op = nil
 	}
-	return field, op
+	return k
 })
 
-// probeCtx records the last key it is asked for and answers ret.
+// presentToGraft is the error presenter of the response contexts bound
+// methods get: graphql.AddError and AddErrorf report to graft
+// (graft.AddError), as errors of the field beside its value, rather than
+// to gqlgen's list.
+func presentToGraft(ctx context.Context, err error) *gqlerror.Error {
+	if gerr, ok := err.(*gqlerror.Error); ok && gerr.Err != nil {
+		err = gerr.Err
+	}
+	graft.AddError(ctx, err)
+	return nil
+}
+
+// probeCtx records the last key it is asked for and answers ret, or,
+// when pass is set, its parent's value.
 type probeCtx struct {
 	context.Context
 	key, ret any
+	pass     bool
 }
 
 func (p *probeCtx) Value(k any) any {
 	p.key = k
+	if p.pass {
+		return p.Context.Value(k)
+	}
 	return p.ret
 }
 
@@ -64,25 +90,33 @@ type fieldInfo struct {
 
 // gqlCtx is the context a bound method receives: it answers gqlgen's
 // GetFieldContext and GetOperationContext with values built on first use
-// from graft's request and the field being resolved.
+// from graft's request and the field being resolved, and gqlgen's
+// response context (for graphql.AddError) with one made on first use.
 type gqlCtx struct {
 	context.Context
-	info fieldInfo
-	once sync.Once
-	fc   *gqlgraphql.FieldContext
-	oc   *gqlgraphql.OperationContext
+	info     fieldInfo
+	once     sync.Once
+	fc       *gqlgraphql.FieldContext
+	oc       *gqlgraphql.OperationContext
+	respOnce sync.Once
+	resp     any
 }
 
 func (c *gqlCtx) Value(k any) any {
 	if k != nil {
-		field, op := gqlKeys()
+		keys := gqlKeys()
 		switch k {
-		case field:
+		case keys.field:
 			c.build()
 			return c.fc
-		case op:
+		case keys.op:
 			c.build()
 			return c.oc
+		case keys.resp:
+			c.respOnce.Do(func() {
+				c.resp = gqlgraphql.WithResponseContext(context.Background(), presentToGraft, gqlgraphql.DefaultRecover).Value(k)
+			})
+			return c.resp
 		}
 	}
 	return c.Context.Value(k)
