@@ -70,7 +70,7 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 	}
 	resp.Status = http.StatusOK
 	resp.ContentType = ct
-	resp.Errors = nil
+	resp.SetErrors()
 	resp.Body = append(body, ']')
 }
 

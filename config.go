@@ -108,14 +108,18 @@ type Config struct {
 	// DefaultMaxBufferedBytes (32 MiB).
 	MaxBufferedBytes int64
 
-	// MaxConcurrency bounds the resolvers and batches one request runs at
-	// once: the batch resolvers, loader batches and concurrent resolvers
-	// of one level of the response run beside each other up to this many.
+	// MaxConcurrency bounds the resolvers one request runs at once: the
+	// group resolvers (schema.GroupFieldFunc), loader fetches and
+	// concurrent resolvers of one level of the response run beside each
+	// other up to this many.
 	// Default 64.
 	MaxConcurrency int
 
 	// MaskErrors replaces the message of resolver errors that are not
-	// *gqlerror.Error values with a generic one; the original is logged.
+	// meant for the client (any error that is not, and does not wrap, a
+	// *graft.Error, a *gqlerror.Error or an error with an Extensions
+	// method, nor a cancellation or timeout) with "Internal server
+	// error"; the original is logged.
 	// A zero Config leaves it off (errors reach clients as they are, which
 	// suits development and tests); cmd/graft turns it on unless
 	// GRAPHQL_MASK_ERRORS=false, and a production server should too, so
@@ -123,14 +127,16 @@ type Config struct {
 	MaskErrors bool
 
 	// StatusCodes chooses the status-code table (README, "On the
-	// wire"): StatusCodesSeed (the default, also for ""),
+	// wire"): StatusCodesApollo (the default, also for ""),
 	// StatusCodesSpec or StatusCodesLegacy.
 	StatusCodes StatusCodes
 
 	// MaxBatch turns on HTTP batching: a POST body may be a JSON array of
-	// at most MaxBatch requests, answered with a JSON array of their
-	// responses. Each operation has its own timeout and errors and is
-	// held to Complexity on its own; the batch as a whole is one request
+	// at most MaxBatch operations (a batch; graft calls a resolver of many
+	// parents a group resolver and a loader's call a fetch), answered with
+	// a JSON array of their responses. Each operation has its own timeout
+	// and errors, is one answer for hooks, the access log and metrics, and
+	// is held to Complexity on its own; the batch as a whole is one request
 	// for MaxBodyBytes, MaxInFlight, MaxResponseBytes (its operations'
 	// responses share the budget; once it is spent the rest do not run)
 	// and Complexity (the sum of its operations' measures: an operation
@@ -201,11 +207,13 @@ type StatusCodes string
 
 // The status-code policies.
 const (
-	// StatusCodesSeed answers every request error (unparsable or
+	// StatusCodesApollo answers every request error (unparsable or
 	// malformed request, syntax, validation, operation, variables,
 	// limits) with 400 whatever the client accepts, as Apollo Server
 	// does, and every executed operation with 200.
-	StatusCodesSeed StatusCodes = "seed"
+	StatusCodesApollo StatusCodes = "apollo"
+	// statusCodesSeed is StatusCodesApollo's former name, still accepted.
+	statusCodesSeed StatusCodes = "seed"
 	// StatusCodesSpec follows the GraphQL-over-HTTP working draft of
 	// August 2026. To clients that accept
 	// application/graphql-response+json: 400 for unparsable JSON or
@@ -216,7 +224,7 @@ const (
 	// only application/json: 200 for every well-formed request, 400
 	// otherwise.
 	StatusCodesSpec StatusCodes = "spec"
-	// StatusCodesLegacy is StatusCodesSeed except that syntax,
+	// StatusCodesLegacy is StatusCodesApollo except that syntax,
 	// validation, operation and variable errors answer 200 to clients
 	// that accept only application/json, as the GraphQL-over-HTTP
 	// specification recommends for that media type (the graphql-http
@@ -314,11 +322,11 @@ func (c Config) withDefaults() (Config, error) {
 		c.GraphiQL = &g
 	}
 	switch c.StatusCodes {
-	case "":
-		c.StatusCodes = StatusCodesSeed
-	case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+	case "", statusCodesSeed:
+		c.StatusCodes = StatusCodesApollo
+	case StatusCodesApollo, StatusCodesSpec, StatusCodesLegacy:
 	default:
-		return c, fmt.Errorf("graft: StatusCodes %q: want seed, spec or legacy", string(c.StatusCodes))
+		return c, fmt.Errorf("graft: StatusCodes %q: want apollo, spec or legacy", string(c.StatusCodes))
 	}
 	if c.MaxBatch < 0 {
 		return c, fmt.Errorf("graft: MaxBatch must not be negative")
@@ -367,6 +375,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, err
 	}
 	c.Uploads = uploads
+	c.Subscriptions = c.Subscriptions.withDefaults()
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}

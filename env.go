@@ -78,11 +78,13 @@ func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
 	setBool(&c.MaskErrors, s.MaskErrors)
 	if s.StatusCodes != "" {
 		switch StatusCodes(s.StatusCodes) {
-		case StatusCodesSeed, StatusCodesSpec, StatusCodesLegacy:
+		case StatusCodesApollo, StatusCodesSpec, StatusCodesLegacy:
+			c.StatusCodes = StatusCodes(s.StatusCodes)
+		case statusCodesSeed:
+			c.StatusCodes = StatusCodesApollo
 		default:
-			return Config{}, fmt.Errorf("graft: GRAPHQL_STATUS_CODES=%q: want seed, spec or legacy", s.StatusCodes)
+			return Config{}, fmt.Errorf("graft: GRAPHQL_STATUS_CODES=%q: want apollo, spec or legacy", s.StatusCodes)
 		}
-		c.StatusCodes = StatusCodes(s.StatusCodes)
 	} else if s.SpecStatusCodes != nil && bool(*s.SpecStatusCodes) {
 		c.StatusCodes = StatusCodesLegacy // the boolean this variable replaced
 	}

@@ -177,7 +177,7 @@ func TestConfigFromEnvStatusCodes(t *testing.T) {
 		env  map[string]string
 		want StatusCodes
 	}{
-		{map[string]string{}, StatusCodesSeed},
+		{map[string]string{}, StatusCodesApollo},
 		{map[string]string{"GRAPHQL_STATUS_CODES": "spec"}, StatusCodesSpec},
 		{map[string]string{"GRAPHQL_STATUS_CODES": "legacy"}, StatusCodesLegacy},
 		{map[string]string{"GRAPHQL_SPEC_STATUS_CODES": "true"}, StatusCodesLegacy},

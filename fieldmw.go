@@ -47,7 +47,7 @@ func (fi *FieldInfo) Parent() any { return fi.call.Parent() }
 // error, as a resolver's), for example to refuse a user.
 //
 // Plain struct fields are wrapped too, without becoming resolvers. Batch
-// fields (schema.BatchFieldFunc) are wrapped once per parent, with that
+// fields (schema.GroupFieldFunc) are wrapped once per parent, with that
 // parent's path: Func runs for every parent first, up to its call of
 // next; then the batch function runs once with the parents whose
 // middleware called next (in response order), and each next returns its

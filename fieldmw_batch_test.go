@@ -34,7 +34,7 @@ func batchMiddlewareRouter(t *testing.T, refused map[int]bool) (r *graft.Router,
 	var calls [][]int
 	b := schema.New()
 	author := schema.Object[bmAuthor](b, "Author")
-	schema.BatchFieldFuncNoArgs(author, "posts", func(ctx context.Context, parents []*bmAuthor) ([][]string, []error) {
+	schema.GroupFieldFuncNoArgs(author, "posts", func(ctx context.Context, parents []*bmAuthor) ([][]string, []error) {
 		ids := make([]int, len(parents))
 		out := make([][]string, len(parents))
 		for i, p := range parents {
@@ -175,7 +175,7 @@ type bmItem struct{ ID int }
 func TestBatchFieldMiddlewareWrongTypeAndPanic(t *testing.T) {
 	b := schema.New()
 	item := schema.Object[bmItem](b, "Item")
-	schema.BatchFieldFuncNoArgs(item, "score", func(ctx context.Context, parents []*bmItem) ([]*int, []error) {
+	schema.GroupFieldFuncNoArgs(item, "score", func(ctx context.Context, parents []*bmItem) ([]*int, []error) {
 		out := make([]*int, len(parents))
 		for i, p := range parents {
 			v := p.ID * 10
@@ -221,7 +221,7 @@ func TestBatchFieldMiddlewareParksABoundedNumber(t *testing.T) {
 	var sizes []int
 	b := schema.New()
 	author := schema.Object[bmAuthor](b, "Author")
-	schema.BatchFieldFuncNoArgs(author, "posts", func(ctx context.Context, parents []*bmAuthor) ([]int, []error) {
+	schema.GroupFieldFuncNoArgs(author, "posts", func(ctx context.Context, parents []*bmAuthor) ([]int, []error) {
 		mu.Lock()
 		sizes = append(sizes, len(parents))
 		mu.Unlock()

@@ -555,11 +555,13 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 func (p *phaseRun) answered(resp *httpapi.Response) {
 	p.ev.Status = resp.Status
 	if p.streamCount == 0 {
-		p.setErrors(resp.Errors, len(resp.Errors))
+		errs := resp.Errors()
+		p.setErrors(errs, len(errs))
 		return
 	}
-	errs := append(p.streamErrs[:len(p.streamErrs):len(p.streamErrs)], resp.Errors...)
-	p.setErrors(errs[:min(len(errs), maxHookErrors)], p.streamCount+len(resp.Errors))
+	last := resp.Errors()
+	errs := append(p.streamErrs[:len(p.streamErrs):len(p.streamErrs)], last...)
+	p.setErrors(errs[:min(len(errs), maxHookErrors)], p.streamCount+len(last))
 }
 
 // spliceExtensions adds the extensions set with SetExtension to the

@@ -11,6 +11,7 @@ import (
 	"github.com/graftgql/graft/internal/bodylimit"
 	"github.com/graftgql/graft/internal/dispatch"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/transport/sse"
 )
 
 func init() {
@@ -154,7 +155,7 @@ var (
 	ctJSON           = []string{httpapi.ContentTypeJSON}
 	hdrContentLength = http.CanonicalHeaderKey("Content-Length")
 	hdrAccept        = http.CanonicalHeaderKey("Accept")
-	hdrSSEToken      = http.CanonicalHeaderKey(sseTokenHeader)
+	hdrSSEToken      = sse.TokenHeader
 )
 
 // headerValue is h.Get(key) for a key already in canonical form.

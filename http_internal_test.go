@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/internal/transport/httpstream"
+	"github.com/graftgql/graft/internal/transport/ws"
 
 	"github.com/graftgql/graft/examples/blog"
 	"github.com/graftgql/graft/persisted"
@@ -42,7 +43,7 @@ func TestPlainPostSkipsOnlyNonStreamingRequests(t *testing.T) {
 		if got := plainPost(req); got != c.plain {
 			t.Errorf("%s %v: plainPost = %v, want %v", c.method, c.headers, got, c.plain)
 		}
-		streaming := isWebSocket(req) || r.isSSESingle(req) || httpstream.Match(req.Header.Values("Accept")) != nil
+		streaming := ws.Match(req) || r.sse.Match(req) || httpstream.Match(req.Header.Values("Accept")) != nil
 		if c.plain && streaming {
 			t.Errorf("%s %v: let through, but a streaming transport takes it", c.method, c.headers)
 		}

@@ -58,7 +58,7 @@ func (r *Router) startIncremental(st *requestState, req *httpapi.Request, media 
 	ctx, end := context.WithTimeout(p.ctx, r.cfg.Timeout)
 	var errs *[]*gqlerror.Error
 	if st.ph != nil {
-		errs = &resp.Errors // the hooks see the errors as values
+		errs = resp.ErrorSink() // the hooks see the errors as values
 	}
 	body, hasErrors, inc := r.engine.RunIncremental(ctx, p.op, p.vars, sink.format, resp.Body[:0], p.ext, errs)
 	resp.Status = http.StatusOK

@@ -388,7 +388,7 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 	case st.batch != nil:
 		var errs *[]*gqlerror.Error
 		if st.ph != nil {
-			errs = &resp.Errors
+			errs = resp.ErrorSink()
 		}
 		var spent bool
 		body, hasErrors, spent = r.engine.RunWithin(ctx, p.op, p.vars, resp.Body[:0], p.ext, errs, st.batch.left)
@@ -399,7 +399,7 @@ func (r *Router) execute(st *requestState, req *httpapi.Request, media string, r
 		body, hasErrors = r.engine.Run(ctx, p.op, p.vars, resp.Body[:0], p.ext)
 	default:
 		// The hooks see the answer's errors as values.
-		body, hasErrors = r.engine.RunReporting(ctx, p.op, p.vars, resp.Body[:0], p.ext, &resp.Errors)
+		body, hasErrors = r.engine.RunReporting(ctx, p.op, p.vars, resp.Body[:0], p.ext, resp.ErrorSink())
 	}
 	resp.Status = http.StatusOK
 	if hasErrors {
@@ -419,7 +419,7 @@ func (r *Router) fail(resp *httpapi.Response, ct string, e *httpapi.Error) {
 	resp.ContentType = ct
 	resp.Header = mergeHeader(resp.Header, e.Header)
 	resp.Body = appendErrors(resp.Reuse(), e.Err)
-	resp.Errors = append(resp.Errors[:0], e.Err)
+	resp.SetErrors(e.Err)
 }
 
 func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gqlerror.List) {
@@ -429,7 +429,7 @@ func (r *Router) failList(resp *httpapi.Response, ct string, status int, errs gq
 		resp.Header.Del("Cache-Control")
 	}
 	resp.Body = gqlerr.AppendResponse(resp.Reuse(), errs, nil)
-	resp.Errors = append(resp.Errors[:0], errs...)
+	resp.SetErrors(errs...)
 }
 
 // mergeHeader adds the entries of add to h (allocated when nil), which

@@ -64,8 +64,9 @@ func TestAPQRegistrationsLimitedPerClient(t *testing.T) {
 
 // TestAPQRegistrationsFromEnv reads the limit from the environment.
 func TestAPQRegistrationsFromEnv(t *testing.T) {
-	opts, err := persisted.ConfigFromLookup(func(name string) (string, bool) {
-		if name == persisted.EnvRegistrationsPerMinute {
+	const name = "PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE"
+	opts, err := persisted.ConfigFromLookup(func(v string) (string, bool) {
+		if v == name {
 			return "-1", true
 		}
 		return "", false
@@ -73,9 +74,9 @@ func TestAPQRegistrationsFromEnv(t *testing.T) {
 	if err != nil || opts.RegistrationsPerMinute != -1 {
 		t.Fatalf("%+v %v", opts, err)
 	}
-	if _, err := persisted.ConfigFromLookup(func(name string) (string, bool) {
-		return "many", name == persisted.EnvRegistrationsPerMinute
-	}); err == nil || !strings.Contains(err.Error(), persisted.EnvRegistrationsPerMinute) {
+	if _, err := persisted.ConfigFromLookup(func(v string) (string, bool) {
+		return "many", v == name
+	}); err == nil || !strings.Contains(err.Error(), name) {
 		t.Fatalf("a bad value: %v", err)
 	}
 }

@@ -54,9 +54,8 @@ type requestState struct {
 	ext      map[string]any    // SetExtension (hooks.go)
 	resp     *httpapi.Response // SetResponseHeader (respaccess.go)
 	// ph is the hooks' run of the request (hooks.go), nil when nothing
-	// observes it; left is set once the request has left the door.
-	ph   *phaseRun
-	left bool
+	// observes it.
+	ph *phaseRun
 	// ctx is the context withState gives the first time: the state
 	// carries its own context, one allocation rather than two.
 	ctx stateCtx
@@ -68,6 +67,8 @@ type requestState struct {
 	// it is taken, so later operations of a batch get their own.
 	deadline     deadlineCtx
 	deadlineUsed bool
+	// left is set once the request has left the door (door.go).
+	left bool
 	// idHeader is the value of the X-Request-ID header of its answer,
 	// carried here for the same reason.
 	idHeader [1]string

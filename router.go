@@ -16,6 +16,9 @@ import (
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/sse"
+	"github.com/graftgql/graft/internal/transport/ws"
 	"github.com/graftgql/graft/internal/upload"
 	"github.com/graftgql/graft/limits"
 	"github.com/graftgql/graft/schema"
@@ -45,9 +48,14 @@ type Router struct {
 	pqOwner  *byte
 	graphiql *graphiql.Page
 	load     loadBounds
-	watchdog watchdog // the execution timeout (timeout.go)
-	subs     *hub     // streaming transports: WebSocket, SSE, multipart
-	policy   httpapi.Policy
+	watchdog watchdog    // the execution timeout (timeout.go)
+	subs     *hub        // streaming transports: WebSocket, SSE, multipart
+	ws       *ws.Server  // the WebSocket transport
+	sse      *sse.Server // single-connection SSE
+	// units are the streaming transports, in the order they are offered
+	// a request (serveStream).
+	units  []transport.Unit
+	policy httpapi.Policy
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
 	graphiqlAssets string
@@ -109,6 +117,21 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy(), cacheHints: hasCacheHints(s.AST())}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.subs.SetBudget(streamBudget{r})
+	sc := r.subs.cfg
+	r.ws = ws.New(ws.Config{OnConnect: sc.OnConnect, KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout,
+		WriteTimeout: sc.WriteTimeout, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
+		OriginPatterns: sc.OriginPatterns, CSRF: cfg.CSRF != nil, ReadLimit: cfg.MaxBodyBytes}, pipeline{r: r}, r.subs.Hub)
+	preflight := ""
+	if cfg.CSRF != nil {
+		preflight = cfg.CSRF.RequiredHeaders[0]
+	}
+	r.sse = sse.New(sse.Config{KeepAlive: sc.KeepAlive, InitTimeout: sc.InitTimeout, WriteTimeout: sc.WriteTimeout,
+		StreamBufferBytes: sc.StreamBufferBytes, MaxSubscriptionsPerConnection: sc.MaxSubscriptionsPerConnection,
+		PreflightHeader: preflight, MaxReservations: sc.MaxReservations, MaxReservationsPerAddress: sc.MaxReservationsPerAddress,
+		Reservations: schemadef.Model(s).Subscription != nil}, ssePipeline{pipeline{r: r}}, r.subs.Hub)
+	// The streaming transports: a new one is a package under
+	// internal/transport and one line here.
+	r.units = []transport.Unit{r.ws, r.sse, httpStreams{r}}
 	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))

@@ -64,8 +64,8 @@ func TestStatusCodePolicies(t *testing.T) {
 		{graft.StatusCodesSpec, "{ nope }", "application/json", 200},
 		{graft.StatusCodesSpec, "{ hello ", gql, 400},
 		{graft.StatusCodesSpec, "{ nope }", gql, 422},
-		{graft.StatusCodesSeed, "{ hello ", "application/json", 400},
-		{graft.StatusCodesSeed, "{ nope }", gql, 400},
+		{graft.StatusCodesApollo, "{ hello ", "application/json", 400},
+		{graft.StatusCodesApollo, "{ nope }", gql, 400},
 	}
 	for _, tc := range tests {
 		r := newTestRouter(t, graft.Config{StatusCodes: tc.policy})

@@ -18,7 +18,7 @@ func (c *Config) policy() httpapi.Policy {
 	case StatusCodesLegacy:
 		return httpapi.PolicyLegacy
 	}
-	return httpapi.PolicySeed
+	return httpapi.PolicyApollo
 }
 
 // status returns the HTTP status of failure f answered in media.

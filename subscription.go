@@ -3,18 +3,14 @@ package graft
 import (
 	"context"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/exec"
-	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
-	"github.com/graftgql/graft/internal/transport/httpstream"
 )
 
 // Defaults of SubscriptionConfig, applied to zero fields.
@@ -119,58 +115,15 @@ func (c SubscriptionConfig) withDefaults() SubscriptionConfig {
 }
 
 // hub is the router's transport.Hub (connections, subscriptions, bounds,
-// shutdown) with the state its own transports share: the reservations of
-// single-connection SSE and the clocks of WebSocket connections.
+// shutdown) with the configuration of its transports.
 type hub struct {
 	*transport.Hub
-	cfg      SubscriptionConfig
-	mu       sync.Mutex
-	sseConns map[string]*sseConn // single connection mode, by token
-	// reserved counts the single-connection reservations not yet
-	// connected, in all and by client address.
-	reserved       int
-	reservedByAddr map[string]int
-	// inits closes WebSocket connections not initialised in time; pings
-	// sends the keep-alive pings of the initialised ones.
-	inits, pings *wsClock
+	cfg SubscriptionConfig
 }
 
 func newHub(cfg SubscriptionConfig) *hub {
 	cfg = cfg.withDefaults()
-	h := &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg, sseConns: map[string]*sseConn{}, reservedByAddr: map[string]int{}}
-	h.inits = &wsClock{after: h.cfg.InitTimeout, fire: (*wsConn).initExpired}
-	h.pings = &wsClock{after: h.cfg.KeepAlive, fire: (*wsConn).keepAlive}
-	return h
-}
-
-// reserve counts a single-connection reservation of the client at addr,
-// or reports false when the reservations, in all or of that address, are
-// at their bound or the server is shutting down. A reservation holds no
-// socket: it takes no connection slot until its stream connects.
-func (h *hub) reserve(addr string) bool {
-	select {
-	case <-h.Closing():
-		return false
-	default:
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.reserved >= h.cfg.MaxReservations || h.reservedByAddr[addr] >= h.cfg.MaxReservationsPerAddress {
-		return false
-	}
-	h.reserved++
-	h.reservedByAddr[addr]++
-	return true
-}
-
-// unreserve forgets a reservation of addr; h.mu is held.
-func (h *hub) unreserve(addr string) {
-	h.reserved--
-	if n := h.reservedByAddr[addr] - 1; n > 0 {
-		h.reservedByAddr[addr] = n
-	} else {
-		delete(h.reservedByAddr, addr)
-	}
+	return &hub{Hub: transport.NewHub(cfg.MaxConnections, cfg.MaxSubscriptions), cfg: cfg}
 }
 
 // CloseSubscriptions completes every running subscription and closes
@@ -210,7 +163,7 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 	sink := sinkFrom(ctx)
 	var errs *[]*gqlerror.Error
 	if stateFrom(ctx).ph != nil {
-		errs = &resp.Errors
+		errs = resp.ErrorSink()
 	}
 	s, body := r.engine.SubscribeReporting(ctx, op, vars, resp.Body[:0], errs)
 	resp.Status = http.StatusOK
@@ -304,6 +257,42 @@ func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, 
 // Abandon ends op with e as its answer.
 func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
 
+// Watch registers notify with the queue of a push subscription.
+func (op *operation) Watch(notify func()) bool {
+	if op.stream == nil {
+		return false // an incremental delivery: Pump sends it
+	}
+	q := op.stream.Queue()
+	if q == nil {
+		return false
+	}
+	q.Watch(notify)
+	return true
+}
+
+// Drain executes the events waiting in op's queue through the hooks'
+// PhasePayload and hands each to send, dropping the rest once send
+// fails; once the stream has ended, op leaves the door.
+func (op *operation) Drain(send func([]byte) error) bool {
+	q := op.stream.Queue()
+	var buf []byte
+	failed := false
+	for {
+		ev, ok, ended := q.TryNext()
+		if !ok {
+			if ended {
+				op.end()
+			}
+			return ended
+		}
+		if failed {
+			continue
+		}
+		buf = op.r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
+		failed = send(buf) != nil
+	}
+}
+
 // pump executes each event of op's stream and hands the response to send,
 // until the stream ends, send fails or the stream's context is done; then
 // op leaves through the door. Each event passes the hooks' PhasePayload.
@@ -350,51 +339,19 @@ func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Con
 // graphql-sse's single connection mode, or a streamed HTTP answer (an
 // event stream, a multipart subscription: package httpstream).
 func (r *Router) serveStream(w http.ResponseWriter, req *http.Request) bool {
-	switch {
-	case isWebSocket(req):
-		r.serveWebSocket(w, req)
-	case r.isSSESingle(req):
-		r.serveSSE(w, req)
-	default:
-		f := httpstream.Match(req.Header.Values("Accept"))
-		if f == nil {
-			return false
-		}
-		r.serveHTTPStream(w, req, f)
-	}
-	return true
-}
-
-func isWebSocket(req *http.Request) bool {
-	return req.Method == http.MethodGet && headerHasToken(req.Header.Values("Connection"), "upgrade") &&
-		strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
-}
-
-// headerHasToken reports whether a comma-separated header holds token.
-func headerHasToken(values []string, token string) bool {
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(part), token) {
-				return true
-			}
+	for _, u := range r.units {
+		if u.Match(req) {
+			u.ServeHTTP(w, req)
+			return true
 		}
 	}
 	return false
 }
 
-// errNotStream is returned by send functions once the client is gone.
-var errNotStream = transport.ErrClientGone
-
-// tooManySubscriptions is the answer when a subscription bound is
-// reached.
-func tooManySubscriptions() *httpapi.Error {
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
-		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
-}
-
-// tooManyConnections is the answer when MaxConnections is reached or the
-// server is shutting down.
-func tooManyConnections() *httpapi.Error {
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
-		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
-}
+// Why a subscription's context was cancelled.
+var (
+	// errNotStream: the client is gone (a send failed).
+	errNotStream = transport.ErrClientGone
+	// errShutdown: the server is shutting down.
+	errShutdown = transport.ErrShutdown
+)

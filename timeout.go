@@ -256,19 +256,26 @@ func (d *deadlineCtx) finish() {
 }
 
 // cancelCtxKey is the key by which package context finds the nearest
-// cancelable ancestor of a context (context.Cause asks for it first); nil
-// if it cannot be learned.
+// cancelable ancestor of a context (context.Cause asks for it once the
+// context has ended); nil if it cannot be learned. This is graft's one
+// use of package context's internals: TestSeamContextCancelKey fails when
+// a Go release changes it.
 var cancelCtxKey = func() any {
 	p := &keyProbe{Context: context.Background()}
 	_ = context.Cause(p)
 	return p.key
 }()
 
-// keyProbe records the first key it is asked for.
+// keyProbe is an ended context that records the first key it is asked
+// for.
 type keyProbe struct {
 	context.Context
 	key any
 }
+
+// Err reports the probe ended: context.Cause looks for the cancelable
+// ancestor only then.
+func (p *keyProbe) Err() error { return context.Canceled }
 
 func (p *keyProbe) Value(key any) any {
 	if p.key == nil {

@@ -37,7 +37,7 @@ func TestCodegenPersistedDocuments(t *testing.T) {
 	}
 	manifest := filepath.Join(out, "persisted-documents.json")
 	opts, err := persisted.ConfigFromLookup(func(name string) (string, bool) {
-		if name == persisted.EnvManifest {
+		if name == "PERSISTED_QUERIES_MANIFEST" {
 			return manifest, true
 		}
 		return "", false

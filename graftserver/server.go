@@ -286,7 +286,7 @@ func (s *server) started(cfg graft.Config) func(url string) {
 // persistedQueriesFromEnv reads the persisted-query options. Unset means
 // APQ with the in-memory store; PERSISTED_QUERIES_MODE=off turns them off.
 func persistedQueriesFromEnv(lookup func(string) (string, bool)) (opts persisted.Options, off bool, err error) {
-	if v, ok := lookup(persisted.EnvMode); ok {
+	if v, ok := lookup("PERSISTED_QUERIES_MODE"); ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "off", "none", "false", "disabled":
 			return persisted.Options{}, true, nil

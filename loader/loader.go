@@ -23,13 +23,13 @@
 // and graft sends every queued batch at once (one fetch call per loader),
 // each in its own goroutine. Resolvers declared with schema.Concurrent run
 // beside each other, so the loads of all items of a list share one batch;
-// batch resolvers (schema.BatchFieldFunc) may call Load as well. A
-// resolver that is not Concurrent but is resolved ahead (a batch or
+// group resolvers (schema.GroupFieldFunc) may call Load as well. A
+// resolver that is not Concurrent but is resolved ahead (a group or
 // Concurrent field below it) runs one at a time with its list neighbours,
 // and while its Load waits the next one starts: their loads share one
-// batch too. A Load outside a tracked task (from a goroutine the resolver
+// fetch too. A Load outside a tracked task (from a goroutine the resolver
 // started, or from a resolver that is not Concurrent and is resolved as
-// the answer is written) is sent as a batch of its own, one fetch per item
+// the answer is written) is sent as a fetch of its own, one fetch per item
 // of a list: the first such Load of a fetch function logs a warning that
 // says to declare the resolver Concurrent. LoadMany there sends its
 // uncached keys in one.
@@ -84,9 +84,14 @@ type Option func(*options)
 
 type options struct{ maxKeys int }
 
-// MaxBatch bounds the keys of one fetch call; a larger batch is split
-// into calls of at most n keys, sent together. 0 means no bound.
-func MaxBatch(n int) Option { return func(o *options) { o.maxKeys = n } }
+// MaxKeys bounds the keys of one fetch call; a larger fetch is split into
+// calls of at most n keys, sent together. 0 means no bound.
+func MaxKeys(n int) Option { return func(o *options) { o.maxKeys = n } }
+
+// MaxBatch is MaxKeys's former name.
+//
+// Deprecated: use MaxKeys; MaxBatch goes in the next release.
+func MaxBatch(n int) Option { return MaxKeys(n) }
 
 // New returns a Loader that fetches with fetch.
 func New[K comparable, V any](fetch FetchFunc[K, V], opts ...Option) *Loader[K, V] {

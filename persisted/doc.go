@@ -7,8 +7,8 @@
 // environment with [ConfigFromEnv]. The router resolves every request's
 // extensions.persistedQuery before it parses anything, and registers a new
 // query only once it has parsed and validated, so an invalid query is never
-// stored. Each refusal has a stable extensions.code (CodeNotFound and the
-// rest) and a typed error (such as [*PersistedQueryNotFoundError]).
+// stored. Each refusal has a stable extensions.code (graft's
+// CodePersistedQueryNotFound and the rest).
 //
 // Queries live in a [Store]: [NewMemoryStore] is an in-process LRU bounded
 // by entries and bytes ([NewMemoryStoreBytes]),

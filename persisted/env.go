@@ -13,17 +13,17 @@ import (
 // The environment variables ConfigFromEnv reads, declared with the others
 // in internal/envconf.
 const (
-	EnvMode          = "PERSISTED_QUERIES_MODE"
-	EnvEnableGet     = "PERSISTED_QUERIES_ENABLE_GET"
-	EnvValidateHash  = "PERSISTED_QUERIES_VALIDATE_HASH"
-	EnvHashAlgorithm = "PERSISTED_QUERIES_HASH_ALGORITHM"
-	EnvManifest      = "PERSISTED_QUERIES_MANIFEST"
-	EnvCacheControl  = "PERSISTED_QUERIES_CACHE_CONTROL"
-	EnvStoreSize     = "PERSISTED_QUERIES_STORE_SIZE"
-	EnvStoreBytes    = "PERSISTED_QUERIES_STORE_BYTES"
-	EnvMaxQueryBytes = "PERSISTED_QUERIES_MAX_QUERY_BYTES"
+	envMode          = "PERSISTED_QUERIES_MODE"
+	envEnableGet     = "PERSISTED_QUERIES_ENABLE_GET"
+	envValidateHash  = "PERSISTED_QUERIES_VALIDATE_HASH"
+	envHashAlgorithm = "PERSISTED_QUERIES_HASH_ALGORITHM"
+	envManifest      = "PERSISTED_QUERIES_MANIFEST"
+	envCacheControl  = "PERSISTED_QUERIES_CACHE_CONTROL"
+	envStoreSize     = "PERSISTED_QUERIES_STORE_SIZE"
+	envStoreBytes    = "PERSISTED_QUERIES_STORE_BYTES"
+	envMaxQueryBytes = "PERSISTED_QUERIES_MAX_QUERY_BYTES"
 
-	EnvRegistrationsPerMinute = "PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE"
+	envRegistrationsPerMinute = "PERSISTED_QUERIES_REGISTRATIONS_PER_MINUTE"
 )
 
 // ConfigFromEnv reads Options from the process environment; see
@@ -62,7 +62,7 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		case Safelist:
 			opts.Mode = Safelist
 		default:
-			bad(EnvMode, v, `want "apq" or "safelist"`)
+			bad(envMode, v, `want "apq" or "safelist"`)
 		}
 	}
 	if s.EnableGet != nil {
@@ -78,7 +78,7 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		case SHA256, SHA512:
 			opts.HashAlgorithm = a
 		default:
-			bad(EnvHashAlgorithm, v, `want "sha256" or "sha512"`)
+			bad(envHashAlgorithm, v, `want "sha256" or "sha512"`)
 		}
 	}
 	opts.CacheControl = s.CacheControl
@@ -91,38 +91,38 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		return n
 	}
 	if s.MaxQueryBytes != "" {
-		opts.MaxQueryBytes = positive(EnvMaxQueryBytes, s.MaxQueryBytes)
+		opts.MaxQueryBytes = positive(envMaxQueryBytes, s.MaxQueryBytes)
 	}
 	if v := s.Registrations; v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			bad(EnvRegistrationsPerMinute, v, "want an integer (negative: unlimited)")
+			bad(envRegistrationsPerMinute, v, "want an integer (negative: unlimited)")
 		}
 		opts.RegistrationsPerMinute = n
 	}
 	manifest, hasManifest := s.Manifest, s.Manifest != ""
 	size, hasSize := s.StoreSize, s.StoreSize != ""
 	storeBytes, hasBytes := s.StoreBytes, s.StoreBytes != ""
-	sizeVar := EnvStoreSize
+	sizeVar := envStoreSize
 	if hasBytes && !hasSize {
-		size, hasSize, sizeVar = strconv.Itoa(DefaultStoreSize), true, EnvStoreBytes
+		size, hasSize, sizeVar = strconv.Itoa(DefaultStoreSize), true, envStoreBytes
 	}
 	if hasManifest {
 		switch {
 		case opts.Mode == APQ:
-			bad(EnvManifest, manifest, fmt.Sprintf("a manifest is a safelist, but %s is apq", EnvMode))
+			bad(envManifest, manifest, fmt.Sprintf("a manifest is a safelist, but %s is apq", envMode))
 		case hasSize:
-			bad(sizeVar, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", EnvManifest))
+			bad(sizeVar, size, fmt.Sprintf("the store size is for the APQ memory store, not with %s", envManifest))
 		default:
 			if opts.Mode == "" {
 				opts.Mode = Safelist
 			}
 			if entries, err := LoadManifest(manifest); err != nil {
-				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvManifest, manifest, err))
+				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", envManifest, manifest, err))
 			} else if s, err := NewSafelistStore(entries); err != nil {
-				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvManifest, manifest, err))
+				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", envManifest, manifest, err))
 			} else if alg, want := s.Algorithm(), cmp.Or(opts.HashAlgorithm, SHA256); alg != "" && alg != want {
-				bad(EnvManifest, manifest, fmt.Sprintf("the manifest holds %s hashes but %s is %s", alg, EnvHashAlgorithm, want))
+				bad(envManifest, manifest, fmt.Sprintf("the manifest holds %s hashes but %s is %s", alg, envHashAlgorithm, want))
 			} else {
 				opts.Store = s
 			}
@@ -131,18 +131,18 @@ func ConfigFromLookup(lookup func(string) (string, bool)) (Options, error) {
 		n, err := strconv.Atoi(strings.TrimSpace(size))
 		nb := int64(DefaultStoreBytes)
 		if hasBytes {
-			nb = int64(positive(EnvStoreBytes, storeBytes))
+			nb = int64(positive(envStoreBytes, storeBytes))
 		}
 		switch {
 		case err != nil || n <= 0:
-			bad(EnvStoreSize, size, "want a positive integer")
+			bad(envStoreSize, size, "want a positive integer")
 		case nb <= 0:
 		case opts.Mode == Safelist:
 			bad(sizeVar, size, "the store size is for the APQ memory store, not safelist mode")
 		default:
 			s, err := NewMemoryStoreBytes(n, nb)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", EnvStoreSize, size, err))
+				errs = append(errs, fmt.Errorf("persisted: %s=%q: %w", envStoreSize, size, err))
 			} else {
 				opts.Store = s
 			}

@@ -27,48 +27,48 @@ func TestConfigFromLookup(t *testing.T) {
 				t.Errorf("options = %+v, want zero", o)
 			}
 		}},
-		{"empty values count as unset", map[string]string{EnvMode: "", EnvEnableGet: "", EnvStoreSize: ""}, func(t *testing.T, o Options) {
+		{"empty values count as unset", map[string]string{envMode: "", envEnableGet: "", envStoreSize: ""}, func(t *testing.T, o Options) {
 			if o.Mode != "" || o.EnableGet != nil || o.Store != nil {
 				t.Errorf("options = %+v, want zero", o)
 			}
 		}},
-		{"mode in any case", map[string]string{EnvMode: "SafeList"}, func(t *testing.T, o Options) {
+		{"mode in any case", map[string]string{envMode: "SafeList"}, func(t *testing.T, o Options) {
 			if o.Mode != Safelist {
 				t.Errorf("Mode = %q", o.Mode)
 			}
 		}},
-		{"apq", map[string]string{EnvMode: "APQ"}, func(t *testing.T, o Options) {
+		{"apq", map[string]string{envMode: "APQ"}, func(t *testing.T, o Options) {
 			if o.Mode != APQ {
 				t.Errorf("Mode = %q", o.Mode)
 			}
 		}},
-		{"booleans", map[string]string{EnvEnableGet: "Off", EnvValidateHash: "YES"}, func(t *testing.T, o Options) {
+		{"booleans", map[string]string{envEnableGet: "Off", envValidateHash: "YES"}, func(t *testing.T, o Options) {
 			if o.EnableGet == nil || *o.EnableGet || o.ValidateHash == nil || !*o.ValidateHash {
 				t.Errorf("EnableGet = %v, ValidateHash = %v", o.EnableGet, o.ValidateHash)
 			}
 		}},
-		{"numeric booleans", map[string]string{EnvEnableGet: "1", EnvValidateHash: "0"}, func(t *testing.T, o Options) {
+		{"numeric booleans", map[string]string{envEnableGet: "1", envValidateHash: "0"}, func(t *testing.T, o Options) {
 			if !*o.EnableGet || *o.ValidateHash {
 				t.Errorf("EnableGet = %v, ValidateHash = %v", *o.EnableGet, *o.ValidateHash)
 			}
 		}},
-		{"algorithm and cache control", map[string]string{EnvHashAlgorithm: "SHA512", EnvCacheControl: "public, max-age=600"}, func(t *testing.T, o Options) {
+		{"algorithm and cache control", map[string]string{envHashAlgorithm: "SHA512", envCacheControl: "public, max-age=600"}, func(t *testing.T, o Options) {
 			if o.HashAlgorithm != SHA512 || o.CacheControl != "public, max-age=600" {
 				t.Errorf("HashAlgorithm = %q, CacheControl = %q", o.HashAlgorithm, o.CacheControl)
 			}
 		}},
-		{"store size", map[string]string{EnvStoreSize: "50"}, func(t *testing.T, o Options) {
+		{"store size", map[string]string{envStoreSize: "50"}, func(t *testing.T, o Options) {
 			if _, ok := o.Store.(*MemoryStore); !ok {
 				t.Errorf("Store = %T, want *MemoryStore", o.Store)
 			}
 		}},
-		{"manifest implies safelist", map[string]string{EnvManifest: manifest}, func(t *testing.T, o Options) {
+		{"manifest implies safelist", map[string]string{envManifest: manifest}, func(t *testing.T, o Options) {
 			s, ok := o.Store.(*SafelistStore)
 			if o.Mode != Safelist || !ok || s.Len() != 1 {
 				t.Errorf("Mode = %q, Store = %T", o.Mode, o.Store)
 			}
 		}},
-		{"manifest with explicit safelist mode", map[string]string{EnvManifest: manifest512, EnvMode: "safelist", EnvHashAlgorithm: "sha512"}, func(t *testing.T, o Options) {
+		{"manifest with explicit safelist mode", map[string]string{envManifest: manifest512, envMode: "safelist", envHashAlgorithm: "sha512"}, func(t *testing.T, o Options) {
 			s, ok := o.Store.(*SafelistStore)
 			if o.Mode != Safelist || !ok || s.Algorithm() != SHA512 {
 				t.Errorf("Mode = %q, Store = %T", o.Mode, o.Store)
@@ -95,21 +95,21 @@ func TestConfigFromLookupErrors(t *testing.T) {
 		env  map[string]string
 		want []string // each must appear in the error
 	}{
-		{"bad mode", map[string]string{EnvMode: "cache"}, []string{`persisted: PERSISTED_QUERIES_MODE="cache": want "apq" or "safelist"`}},
-		{"bad boolean", map[string]string{EnvEnableGet: "maybe"}, []string{`PERSISTED_QUERIES_ENABLE_GET="maybe": must be one of true/false`}},
-		{"bad algorithm", map[string]string{EnvHashAlgorithm: "md5"}, []string{`PERSISTED_QUERIES_HASH_ALGORITHM="md5"`}},
-		{"bad size", map[string]string{EnvStoreSize: "0"}, []string{`PERSISTED_QUERIES_STORE_SIZE="0": want a positive integer`}},
-		{"size not a number", map[string]string{EnvStoreSize: "ten"}, []string{`PERSISTED_QUERIES_STORE_SIZE="ten"`}},
-		{"manifest with apq mode", map[string]string{EnvMode: "apq", EnvManifest: manifest},
+		{"bad mode", map[string]string{envMode: "cache"}, []string{`persisted: PERSISTED_QUERIES_MODE="cache": want "apq" or "safelist"`}},
+		{"bad boolean", map[string]string{envEnableGet: "maybe"}, []string{`PERSISTED_QUERIES_ENABLE_GET="maybe": must be one of true/false`}},
+		{"bad algorithm", map[string]string{envHashAlgorithm: "md5"}, []string{`PERSISTED_QUERIES_HASH_ALGORITHM="md5"`}},
+		{"bad size", map[string]string{envStoreSize: "0"}, []string{`PERSISTED_QUERIES_STORE_SIZE="0": want a positive integer`}},
+		{"size not a number", map[string]string{envStoreSize: "ten"}, []string{`PERSISTED_QUERIES_STORE_SIZE="ten"`}},
+		{"manifest with apq mode", map[string]string{envMode: "apq", envManifest: manifest},
 			[]string{`PERSISTED_QUERIES_MANIFEST="` + manifest + `": a manifest is a safelist, but PERSISTED_QUERIES_MODE is apq`}},
-		{"manifest with a store size", map[string]string{EnvManifest: manifest, EnvStoreSize: "10"}, []string{"PERSISTED_QUERIES_STORE_SIZE=\"10\""}},
-		{"size in safelist mode", map[string]string{EnvMode: "safelist", EnvStoreSize: "10"}, []string{"not safelist mode"}},
-		{"manifest of sha512 hashes with the default algorithm", map[string]string{EnvManifest: manifest512},
+		{"manifest with a store size", map[string]string{envManifest: manifest, envStoreSize: "10"}, []string{"PERSISTED_QUERIES_STORE_SIZE=\"10\""}},
+		{"size in safelist mode", map[string]string{envMode: "safelist", envStoreSize: "10"}, []string{"not safelist mode"}},
+		{"manifest of sha512 hashes with the default algorithm", map[string]string{envManifest: manifest512},
 			[]string{"the manifest holds sha512 hashes but PERSISTED_QUERIES_HASH_ALGORITHM is sha256"}},
-		{"manifest that does not load", map[string]string{EnvManifest: badManifest},
+		{"manifest that does not load", map[string]string{envManifest: badManifest},
 			[]string{`PERSISTED_QUERIES_MANIFEST="` + badManifest + `": persisted: load manifest`, "id does not match the sha256 of its body"}},
-		{"every bad variable at once", map[string]string{EnvMode: "x", EnvEnableGet: "y", EnvValidateHash: "z", EnvHashAlgorithm: "w"},
-			[]string{EnvMode + `="x"`, EnvEnableGet + `="y"`, EnvValidateHash + `="z"`, EnvHashAlgorithm + `="w"`}},
+		{"every bad variable at once", map[string]string{envMode: "x", envEnableGet: "y", envValidateHash: "z", envHashAlgorithm: "w"},
+			[]string{envMode + `="x"`, envEnableGet + `="y"`, envValidateHash + `="z"`, envHashAlgorithm + `="w"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,8 +127,8 @@ func TestConfigFromLookupErrors(t *testing.T) {
 }
 
 func TestConfigFromEnv(t *testing.T) {
-	t.Setenv(EnvMode, "safelist")
-	t.Setenv(EnvValidateHash, "false")
+	t.Setenv(envMode, "safelist")
+	t.Setenv(envValidateHash, "false")
 	o, err := ConfigFromEnv()
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestEnvNamesAreDeclared(t *testing.T) {
 	for _, v := range envconf.Describe(envconf.Persisted{}) {
 		declared[v.Name] = true
 	}
-	for _, name := range []string{EnvMode, EnvEnableGet, EnvValidateHash, EnvHashAlgorithm, EnvManifest, EnvCacheControl, EnvStoreSize, EnvStoreBytes, EnvMaxQueryBytes, EnvRegistrationsPerMinute} {
+	for _, name := range []string{envMode, envEnableGet, envValidateHash, envHashAlgorithm, envManifest, envCacheControl, envStoreSize, envStoreBytes, envMaxQueryBytes, envRegistrationsPerMinute} {
 		if !declared[name] {
 			t.Errorf("%s is not declared in envconf.Persisted", name)
 		}

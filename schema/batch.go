@@ -6,7 +6,10 @@ import (
 	"github.com/graftgql/graft/internal/schemadef"
 )
 
-// BatchFieldFunc adds a field resolved for many parents in one call. The
+// GroupFieldFunc adds a field with a group resolver: one call resolves the
+// field for the group of parents that need it at one place of the
+// response. (graft says "group" for these resolvers, "fetch" for a
+// loader's calls and "batch" for an HTTP batch of operations.) The
 // executor collects every parent that needs the field at the same place
 // of the response, across list items and intermediate objects (all
 // authors[].posts, all edges[].node.author), and calls fn once per
@@ -23,15 +26,30 @@ import (
 // logged. ctx is the request's context, cancelled with it; fn may call
 // loaders (package loader).
 //
-// A and R are as for FieldFunc. Options: Description, Deprecated, OfType,
-// Cost, CostFn (the cost of one selection of the field, as for any field;
-// batching leaves the complexity analysis unchanged).
-func BatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []*T, args A) ([]R, []error), opts ...Option) {
+// A and R are as for FieldFunc. Options are those of any field (see
+// Option); Cost and CostFn give the cost of one selection of the field, as
+// for any field: grouping leaves the complexity analysis unchanged.
+func GroupFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []*T, args A) ([]R, []error), opts ...Option) {
 	schemadef.BatchFieldFunc(obj.impl, name, fn, opts...)
 }
 
-// BatchFieldFuncNoArgs adds a batch field without arguments. See
-// BatchFieldFunc.
-func BatchFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []*T) ([]R, []error), opts ...Option) {
+// GroupFieldFuncNoArgs adds a field with a group resolver and no
+// arguments. See GroupFieldFunc.
+func GroupFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []*T) ([]R, []error), opts ...Option) {
 	schemadef.BatchFieldFuncNoArgs(obj.impl, name, fn, opts...)
+}
+
+// BatchFieldFunc is GroupFieldFunc's former name.
+//
+// Deprecated: use GroupFieldFunc; BatchFieldFunc goes in the next release.
+func BatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []*T, args A) ([]R, []error), opts ...Option) {
+	GroupFieldFunc(obj, name, fn, opts...)
+}
+
+// BatchFieldFuncNoArgs is GroupFieldFuncNoArgs's former name.
+//
+// Deprecated: use GroupFieldFuncNoArgs; BatchFieldFuncNoArgs goes in the
+// next release.
+func BatchFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []*T) ([]R, []error), opts ...Option) {
+	GroupFieldFuncNoArgs(obj, name, fn, opts...)
 }

@@ -10,14 +10,24 @@ import "github.com/graftgql/graft/internal/schemadef"
 // replacement of the field's Go type (`@upper` returns the upper-cased
 // string). A value of another Go type fails the field with an internal
 // error. It may instead return an error without calling next: the field
-// is then null with that error.
+// is then null with that error. Its signature:
+//
+//	func(ctx context.Context, args map[string]any, next func(context.Context) (any, error)) (any, error)
 type DirectiveFunc = schemadef.DirectiveFunc
 
 // DirectiveDef declares a directive of the schema: its name, arguments in
 // SDL ("role: Role!"), locations (LocationFieldDefinition, LocationObject) and the
 // implementation that wraps the fields it is applied to. Declared
 // directives are printed in the SDL and listed by introspection, unless
-// Printing keeps them to a federation subgraph's SDL.
+// Printing keeps them to a federation subgraph's SDL. Its fields:
+//
+//	Name        string
+//	Description string
+//	Args        string   // argument definitions in SDL, e.g. "role: Role!"
+//	Locations   []string // where it may be applied, e.g. "FIELD_DEFINITION", "OBJECT"
+//	Repeatable  bool
+//	Func        DirectiveFunc     // wraps the fields it is applied to (every field of a type it is applied to)
+//	Printing    DirectivePrinting // where it is printed (DirectiveEverywhere by default)
 type DirectiveDef = schemadef.DirectiveDef
 
 // DeclareDirective adds a directive definition to the schema: an

@@ -8,8 +8,9 @@ import (
 
 // Option configures a type, field, argument or enum declaration; build one
 // with Description, Deprecated, Cost, CostFn, Concurrent, OfType, Arg,
-// Default, ResolveTypeFunc, Implements or SpecifiedBy. Options that do not
-// apply to a declaration are ignored.
+// Default, ResolveTypeFunc, Implements, SpecifiedBy, RawTypeKey,
+// Directive, OnField, CacheControl or Extension. Options that do not apply
+// to a declaration are ignored.
 type Option = schemadef.Option
 
 // CostFunc computes the cost of one selection of a field from its coerced

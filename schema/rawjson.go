@@ -68,9 +68,9 @@ func RawFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx c
 // RawBatchFieldFunc adds to obj a batch field whose resolver reads its
 // parents as raw JSON: called once for the objects of one RawJSON list
 // (every post of an upstream's /posts answer), each parent's bytes as
-// they are; under Go values of T, once per level as BatchFieldFunc, each
+// they are; under Go values of T, once per level as GroupFieldFunc, each
 // parent encoded with encoding/json. Results and errors as for
-// BatchFieldFunc.
+// GroupFieldFunc.
 func RawBatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []RawJSON, args A) ([]R, []error), opts ...Option) {
 	schemadef.RawBatchFieldFunc(obj.impl, name, fn, opts...)
 }

@@ -4,7 +4,7 @@ package schema
 // names it in the positions of Build's errors (a file name, for example).
 // A builder given a document is schema-first: the document defines every
 // type, field, argument, description and directive, and the declarations
-// (Object, FieldFunc, Query, Mutation, Subscription, BatchFieldFunc,
+// (Object, FieldFunc, Query, Mutation, Subscription, GroupFieldFunc,
 // Interface, Union, Enum, Input, Scalar, DeclareDirective) bind Go types
 // and resolvers to it. Struct fields bind by their GraphQL name (the
 // lowerCamel form of the Go name, or the graphql tag), take their types

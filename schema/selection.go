@@ -15,13 +15,22 @@ import (
 // Types lists the object types the selection applies to (the field's type
 // when it is an object, its possible types when it is an interface or
 // union); Fields returns the fields selected for one of them; Has reports
-// whether a field of that name is selected for any type.
+// whether a field of that name is selected for any type. Its methods:
+//
+//	Types() []string
+//	Fields(typeName string) []SelectedField
+//	Has(name string) bool
 type Selection = schemadef.Selection
 
 // SelectedField is one field of a Selection: its name, its response key
 // (Alias), its coerced arguments with defaults applied (nil, bool, int64,
 // float64, string, []any, map[string]any; enums by name) and the selection
-// below it (nil for scalars and enums).
+// below it (nil for scalars and enums). Its fields:
+//
+//	Name      string         // the field's name
+//	Alias     string         // the response key: the alias, or the name
+//	Args      map[string]any // coerced arguments, defaults applied
+//	Selection Selection      // what is selected below it, or nil
 type SelectedField = schemadef.SelectedField
 
 // SelectionFrom returns the selection below the field whose resolver

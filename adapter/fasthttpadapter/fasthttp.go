@@ -112,7 +112,7 @@ func serveUpload(ctx *fasthttp.RequestCtx, router *graft.Router) bool {
 	_, _ = io.CopyN(io.Discard, body, maxDrain)
 	writeResponse(ctx, resp)
 	if cap(resp.Body) <= maxPooledBody {
-		resp.Errors = nil
+		resp.SetErrors()
 		responses.Put(resp)
 	}
 	return true
@@ -173,7 +173,7 @@ func serve(ctx *fasthttp.RequestCtx, router *graft.Router, raw *httpapi.RawReque
 	dispatch.Into(context.Background(), router, raw, resp)
 	writeResponse(ctx, resp) // copies the body
 	if cap(resp.Body) <= maxPooledBody {
-		resp.Errors = nil
+		resp.SetErrors()
 		responses.Put(resp)
 	}
 }

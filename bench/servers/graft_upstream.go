@@ -20,7 +20,7 @@ func graftBatchUpstreamSchema(up *upstream.Client) (*schema.Schema, error) {
 	b := schema.New()
 	upstreamRoots(b, up)
 	author := schema.Object[upAuthor](b, "Author")
-	schema.BatchFieldFunc(author, "posts", func(ctx context.Context, parents []*upAuthor, args upPageArgs) ([][]upPost, []error) {
+	schema.GroupFieldFunc(author, "posts", func(ctx context.Context, parents []*upAuthor, args upPageArgs) ([][]upPost, []error) {
 		ids := make([]string, len(parents))
 		for i, a := range parents {
 			ids[i] = string(a.ID)

@@ -127,7 +127,7 @@ func NewBuilder() *schema.Builder {
 	author := schema.Object[Author](b, "Author", schema.CacheControl(60, schema.CachePublic))
 	// Author.posts is a batch field: one call receives every author whose
 	// posts the query selects at that place of the response.
-	schema.BatchFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
+	schema.GroupFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
 		n := page(args.First, PostsPerAuthor)
 		out := make([][]Post, len(authors))
 		for i, a := range authors {

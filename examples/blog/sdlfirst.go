@@ -28,7 +28,7 @@ func NewSDLBuilder() *schema.Builder {
 		return d.byID[args.ID], nil
 	}, schema.CacheControl(60, "PUBLIC"))
 	author := schema.Object[Author](b, "Author", schema.CacheControl(60, "PUBLIC"))
-	schema.BatchFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
+	schema.GroupFieldFunc(author, "posts", func(_ context.Context, authors []*Author, args PageArgs) ([][]Post, []error) {
 		n := page(args.First, PostsPerAuthor)
 		out := make([][]Post, len(authors))
 		for i, a := range authors {

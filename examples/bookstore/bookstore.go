@@ -112,7 +112,7 @@ func NewBuilder() *schema.Builder {
 	schema.FieldFunc(author, "books", func(_ context.Context, a *Author, args relay.PageArgs) (relay.Connection[Book], error) {
 		return books.Slice(args, s.booksOf(a.ID), strconv.Itoa(a.ID))
 	}, books.Cost())
-	schema.BatchFieldFuncNoArgs(book, "author", func(_ context.Context, bs []*Book) ([]*Author, []error) {
+	schema.GroupFieldFuncNoArgs(book, "author", func(_ context.Context, bs []*Book) ([]*Author, []error) {
 		out := make([]*Author, len(bs))
 		for i, b := range bs {
 			out[i] = s.author(b.AuthorID)

@@ -42,7 +42,7 @@ type Router struct {
 	MaxBufferedBytes     *Limit    `env:"GRAPHQL_MAX_BUFFERED_BYTES" field:"MaxBufferedBytes" default:"33554432" help:"bytes of large answers (64 KiB or more) waiting to be written; past it 503 SERVER_BUSY"`
 	Timeout              *Duration `env:"GRAPHQL_TIMEOUT" field:"Timeout" default:"30s" help:"execution timeout per request (Go duration)"`
 	MaskErrors           *Bool     `env:"GRAPHQL_MASK_ERRORS" field:"MaskErrors" default:"false" graft:"true" help:"hide the messages of unexpected resolver errors (logged instead)"`
-	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"seed" help:"status-code policy: seed (400 for every request error), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
+	StatusCodes          string    `env:"GRAPHQL_STATUS_CODES" field:"StatusCodes" default:"apollo" help:"status-code policy: apollo (400 for every request error, as Apollo Server), spec (GraphQL-over-HTTP draft of 2026: 400, 422, 294) or legacy (200 for request errors to application/json-only clients)"`
 	SpecStatusCodes      *Bool     `env:"GRAPHQL_SPEC_STATUS_CODES" field:"StatusCodes" default:"false" help:"deprecated: true is GRAPHQL_STATUS_CODES=legacy (which wins when both are set)"`
 	UploadMaxFileBytes   *Limit    `env:"GRAPHQL_UPLOAD_MAX_FILE_BYTES" field:"Uploads.MaxFileBytes" default:"16777216" help:"largest uploaded file in bytes (413 UPLOAD_FILE_TOO_LARGE past it); uploads are accepted when the schema uses schema.Upload"`
 	UploadMaxFiles       *Limit    `env:"GRAPHQL_UPLOAD_MAX_FILES" field:"Uploads.MaxFiles" default:"10" help:"files in one multipart request (413 UPLOAD_TOO_MANY_FILES past it)"`

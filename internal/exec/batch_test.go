@@ -125,7 +125,7 @@ func newPress(t testing.TB, opts exec.Options) (*press, *exec.Engine) {
 	}
 	b := schema.New()
 	author := schema.Object[pAuthor](b, "Author")
-	schema.BatchFieldFuncNoArgs(author, "peers", func(ctx context.Context, as []*pAuthor) ([][]*pAuthor, []error) {
+	schema.GroupFieldFuncNoArgs(author, "peers", func(ctx context.Context, as []*pAuthor) ([][]*pAuthor, []error) {
 		ids := make([]string, len(as))
 		for i, a := range as {
 			ids[i] = a.ID
@@ -179,21 +179,21 @@ func newPress(t testing.TB, opts exec.Options) (*press, *exec.Engine) {
 		}
 		return out, errs
 	}
-	schema.BatchFieldFuncNoArgs(post, "author", func(ctx context.Context, posts []*pPost) ([]*pAuthor, []error) {
+	schema.GroupFieldFuncNoArgs(post, "author", func(ctx context.Context, posts []*pPost) ([]*pAuthor, []error) {
 		ids := make([]string, len(posts))
 		for i, x := range posts {
 			ids[i] = x.authorID
 		}
 		return authorsOf(ctx, "Post.author", ids)
 	})
-	schema.BatchFieldFuncNoArgs(post, "strictAuthor", func(ctx context.Context, posts []*pPost) ([]*pAuthor, []error) {
+	schema.GroupFieldFuncNoArgs(post, "strictAuthor", func(ctx context.Context, posts []*pPost) ([]*pAuthor, []error) {
 		ids := make([]string, len(posts))
 		for i, x := range posts {
 			ids[i] = x.authorID
 		}
 		return authorsOf(ctx, "Post.strictAuthor", ids)
 	}, schema.OfType("Author!"))
-	schema.BatchFieldFunc(post, "comments", func(ctx context.Context, posts []*pPost, a pFirst) ([][]pComment, []error) {
+	schema.GroupFieldFunc(post, "comments", func(ctx context.Context, posts []*pPost, a pFirst) ([][]pComment, []error) {
 		ids := make([]string, len(posts))
 		for i, x := range posts {
 			ids[i] = x.ID
@@ -213,17 +213,17 @@ func newPress(t testing.TB, opts exec.Options) (*press, *exec.Engine) {
 		}
 		return out, nil
 	}, schema.Cost(7))
-	schema.BatchFieldFuncNoArgs(comment, "author", func(ctx context.Context, cs []*pComment) ([]*pAuthor, []error) {
+	schema.GroupFieldFuncNoArgs(comment, "author", func(ctx context.Context, cs []*pComment) ([]*pAuthor, []error) {
 		ids := make([]string, len(cs))
 		for i, x := range cs {
 			ids[i] = x.authorID
 		}
 		return authorsOf(ctx, "Comment.author", ids)
 	})
-	schema.BatchFieldFuncNoArgs(comment, "short", func(ctx context.Context, cs []*pComment) ([]string, []error) {
+	schema.GroupFieldFuncNoArgs(comment, "short", func(ctx context.Context, cs []*pComment) ([]string, []error) {
 		return nil, []error{errors.New("too few results")}
 	})
-	schema.BatchFieldFuncNoArgs(comment, "wrongCount", func(ctx context.Context, cs []*pComment) ([]string, []error) {
+	schema.GroupFieldFuncNoArgs(comment, "wrongCount", func(ctx context.Context, cs []*pComment) ([]string, []error) {
 		return []string{"only one"}, nil
 	})
 	// Post.writer and Comment.writer read the author through a loader.

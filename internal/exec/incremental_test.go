@@ -114,7 +114,7 @@ func gatedEngine(t testing.TB, g *gated, incremental bool) *exec.Engine {
 	schema.FieldFuncNoArgs(obj, "child", func(_ context.Context, o *gObj) (*gObj, error) {
 		return &gObj{ID: o.ID + ".c"}, nil
 	}, schema.OfType("Obj!"))
-	schema.BatchFieldFuncNoArgs(obj, "batched", func(_ context.Context, parents []*gObj) ([]string, []error) {
+	schema.GroupFieldFuncNoArgs(obj, "batched", func(_ context.Context, parents []*gObj) ([]string, []error) {
 		ids := make([]string, len(parents))
 		for i, p := range parents {
 			ids[i] = p.ID

@@ -211,7 +211,7 @@ func newTailcallStructs(t testing.TB, postsJSON string, users map[string]schema.
 	b := schema.New()
 	post := schema.Object[tcPost](b, "Post")
 	schema.Object[tcUser](b, "User")
-	schema.BatchFieldFuncNoArgs(post, "user", func(_ context.Context, parents []*tcPost) ([]*tcUser, []error) {
+	schema.GroupFieldFuncNoArgs(post, "user", func(_ context.Context, parents []*tcPost) ([]*tcUser, []error) {
 		decoded := map[schema.ID]*tcUser{}
 		out := make([]*tcUser, len(parents))
 		for i, p := range parents {

@@ -74,7 +74,7 @@ func newRaw(t *testing.T) (map[string]string, *exec.Engine, *int) {
 	field("matrix", "[[Int!]]")
 	field("holder", "Holder")
 	holder := schema.Object[rwHolder](b, "Holder")
-	schema.BatchFieldFuncNoArgs(holder, "post", func(_ context.Context, parents []*rwHolder) ([]schema.RawJSON, []error) {
+	schema.GroupFieldFuncNoArgs(holder, "post", func(_ context.Context, parents []*rwHolder) ([]schema.RawJSON, []error) {
 		batchCalls++
 		byID, err := schema.RawJSONMembers(schema.RawJSON(in["batch"]))
 		if err != nil {

@@ -8,10 +8,10 @@ type Policy uint8
 
 // The status-code policies.
 const (
-	// PolicySeed answers every request error with 400 whatever the
+	// PolicyApollo answers every request error with 400 whatever the
 	// client accepts (as Apollo Server does) and every executed
 	// operation with 200.
-	PolicySeed Policy = iota
+	PolicyApollo Policy = iota
 	// PolicySpec follows the GraphQL-over-HTTP working draft (August
 	// 2026): for application/graphql-response+json, 400 for unparsable
 	// JSON or documents, 422 for a request that is not well-formed, a
@@ -20,7 +20,7 @@ const (
 	// and errors; for application/json, 200 for every well-formed request
 	// and 400 otherwise.
 	PolicySpec
-	// PolicyLegacy is PolicySeed except that parse, validation, operation
+	// PolicyLegacy is PolicyApollo except that parse, validation, operation
 	// and variable errors answer 200 to clients that accept only
 	// application/json, as the graphql-http audit's SHOULDs check.
 	PolicyLegacy

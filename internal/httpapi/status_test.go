@@ -10,7 +10,7 @@ import (
 func TestPolicyTables(t *testing.T) {
 	failures := []Failure{Unparsable, Malformed, ParseFailed, Invalid, LimitExceeded, NoOperation, BadVariables, Partial}
 	want := map[Policy]map[string][]int{
-		PolicySeed: {
+		PolicyApollo: {
 			MediaJSON:            {400, 400, 400, 400, 400, 400, 400, 200},
 			MediaGraphQLResponse: {400, 400, 400, 400, 400, 400, 400, 200},
 		},

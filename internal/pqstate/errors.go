@@ -7,7 +7,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/gqlerr"
-	"github.com/graftgql/graft/persisted"
 )
 
 // NotFoundCacheControl is the Cache-Control header sent with
@@ -63,7 +62,7 @@ func newError(status int, code, message string, ext map[string]any, cause error)
 // PERSISTED_QUERY_NOT_SUPPORTED, message PersistedQueryNotSupported. Apollo
 // clients read it and send the full query from then on.
 func ErrNotSupported() *Error {
-	return newError(http.StatusOK, gqlerr.PersistedQueryNotSupported, "PersistedQueryNotSupported", nil, &persisted.PersistedQueryNotSupportedError{})
+	return newError(http.StatusOK, gqlerr.PersistedQueryNotSupported, "PersistedQueryNotSupported", nil, &PersistedQueryNotSupportedError{})
 }
 
 // Requested reports whether request extensions carry a persistedQuery
@@ -76,7 +75,7 @@ func Requested(extensions map[string]any) bool {
 
 func errNotFound(hash string) *Error {
 	hash = strings.Clone(hash) // it may share the request's memory
-	e := newError(http.StatusOK, gqlerr.PersistedQueryNotFound, "PersistedQueryNotFound", nil, &persisted.PersistedQueryNotFoundError{Hash: hash})
+	e := newError(http.StatusOK, gqlerr.PersistedQueryNotFound, "PersistedQueryNotFound", nil, &PersistedQueryNotFoundError{Hash: hash})
 	e.CacheControl = NotFoundCacheControl
 	return e
 }
@@ -93,33 +92,33 @@ func errNotAllowed(hash string) *Error {
 		ext = map[string]any{"hash": hash}
 	}
 	return newError(http.StatusForbidden, gqlerr.PersistedQueryNotAllowed, "Persisted query not in safelist",
-		ext, &persisted.PersistedQueryNotAllowedError{Hash: hash})
+		ext, &PersistedQueryNotAllowedError{Hash: hash})
 }
 
 func errHashMismatch(provided, computed string) *Error {
 	provided = strings.Clone(provided)
 	return newError(http.StatusBadRequest, gqlerr.PersistedQueryHashMismatch, "Provided query does not match hash",
 		map[string]any{"providedHash": provided, "computedHash": computed},
-		&persisted.PersistedQueryHashMismatchError{ProvidedHash: provided, ComputedHash: computed})
+		&PersistedQueryHashMismatchError{ProvidedHash: provided, ComputedHash: computed})
 }
 
 func errVersion(v float64) *Error {
-	cause := &persisted.PersistedQueryVersionError{Version: v}
+	cause := &PersistedQueryVersionError{Version: v}
 	return newError(http.StatusBadRequest, gqlerr.PersistedQueryVersionNotSupported, cause.Error(),
 		map[string]any{"version": v}, cause)
 }
 
 func errStoreUnavailable(err error) *Error {
 	return newError(http.StatusServiceUnavailable, gqlerr.PersistedQueryStoreUnavailable,
-		"Persisted query store unavailable", nil, &persisted.StoreUnavailableError{Err: err})
+		"Persisted query store unavailable", nil, &StoreUnavailableError{Err: err})
 }
 
 func errInvalid(reason string) *Error {
-	return newError(http.StatusBadRequest, gqlerr.BadRequest, reason, nil, &persisted.InvalidExtensionError{Reason: reason})
+	return newError(http.StatusBadRequest, gqlerr.BadRequest, reason, nil, &InvalidExtensionError{Reason: reason})
 }
 
 func errGetNotEnabled() *Error {
-	cause := &persisted.GetNotEnabledError{}
+	cause := &GetNotEnabledError{}
 	e := newError(http.StatusMethodNotAllowed, gqlerr.MethodNotAllowed, cause.Error(), nil, cause)
 	e.Allow = http.MethodPost
 	return e

@@ -29,31 +29,31 @@ func TestErrorsAs(t *testing.T) {
 		check func(error) bool
 	}{
 		{"not found", resolve(apq, false, "", pqExt(sha256Key, hDroid)), func(err error) bool {
-			var e *persisted.PersistedQueryNotFoundError
+			var e *PersistedQueryNotFoundError
 			return errors.As(err, &e) && e.Hash == hDroid
 		}},
 		{"not allowed", resolve(sl, false, "", pqExt(sha256Key, hDroid)), func(err error) bool {
-			var e *persisted.PersistedQueryNotAllowedError
+			var e *PersistedQueryNotAllowedError
 			return errors.As(err, &e) && e.Hash == hDroid
 		}},
 		{"hash mismatch", resolve(apq, false, qDroid, pqExt(sha256Key, hHero)), func(err error) bool {
-			var e *persisted.PersistedQueryHashMismatchError
+			var e *PersistedQueryHashMismatchError
 			return errors.As(err, &e) && e.ProvidedHash == hHero && e.ComputedHash == hDroid
 		}},
 		{"version", resolve(apq, false, "", map[string]any{"persistedQuery": map[string]any{"version": 2.5, "sha256Hash": hHero}}), func(err error) bool {
-			var e *persisted.PersistedQueryVersionError
+			var e *PersistedQueryVersionError
 			return errors.As(err, &e) && e.Version == 2.5 && err.Error() == "Unsupported persisted query version: 2.5"
 		}},
 		{"invalid extension", resolve(apq, false, "", map[string]any{"persistedQuery": "x"}), func(err error) bool {
-			var e *persisted.InvalidExtensionError
+			var e *InvalidExtensionError
 			return errors.As(err, &e)
 		}},
 		{"GET not enabled", resolve(noGet, true, qHero, nil), func(err error) bool {
-			var e *persisted.GetNotEnabledError
+			var e *GetNotEnabledError
 			return errors.As(err, &e)
 		}},
 		{"not supported", ErrNotSupported(), func(err error) bool {
-			var e *persisted.PersistedQueryNotSupportedError
+			var e *PersistedQueryNotSupportedError
 			return errors.As(err, &e)
 		}},
 	}

@@ -17,14 +17,14 @@ func TestNewAcceptsOptionsFromEnv(t *testing.T) {
 		env  map[string]string
 	}{
 		{"manifest implies safelist", hHero, map[string]string{}},
-		{"sha512 manifest", hHero512, map[string]string{persisted.EnvMode: "safelist", persisted.EnvHashAlgorithm: "sha512"}},
+		{"sha512 manifest", hHero512, map[string]string{"PERSISTED_QUERIES_MODE": "safelist", "PERSISTED_QUERIES_HASH_ALGORITHM": "sha512"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "manifest.json")
 			if err := os.WriteFile(path, []byte(`{"`+tt.hash+`": "`+qHero+`"}`), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			tt.env[persisted.EnvManifest] = path
+			tt.env["PERSISTED_QUERIES_MANIFEST"] = path
 			opts, err := persisted.ConfigFromLookup(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
 			if err != nil {
 				t.Fatal(err)

@@ -313,7 +313,7 @@ func TestResolveStoreFailure(t *testing.T) {
 				t.Errorf("log = %q, want it to contain %q and the store error", logs.String(), tt.wantLog)
 			}
 			if tt.wantErr != nil && tt.wantErr.code == gqlerr.PersistedQueryStoreUnavailable {
-				var su *persisted.StoreUnavailableError
+				var su *StoreUnavailableError
 				if !errors.As(err, &su) || !errors.Is(err, errStoreDown) {
 					t.Errorf("error %v does not unwrap to StoreUnavailableError and the store error", err)
 				}

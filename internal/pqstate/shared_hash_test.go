@@ -62,7 +62,7 @@ func TestHashSharingTheRequestIsCopiedWhereKept(t *testing.T) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("err = %v, want a persisted-query error", err)
 	}
-	var nf *persisted.PersistedQueryNotFoundError
+	var nf *PersistedQueryNotFoundError
 	if !errors.As(err, &nf) {
 		t.Fatalf("err = %#v, want a PersistedQueryNotFoundError", err)
 	}
@@ -86,7 +86,7 @@ func TestHashSharingTheRequestIsCopiedWhereKept(t *testing.T) {
 	// A mismatch: the error keeps the hash as sent.
 	h, buf = shared(hDroid)
 	_, err = p.ResolveExtension(ctx, false, qHero, Extension{Version: 1, SHA256Hash: h})
-	var mm *persisted.PersistedQueryHashMismatchError
+	var mm *PersistedQueryHashMismatchError
 	if !errors.As(err, &mm) {
 		t.Fatalf("err = %v, want a hash mismatch", err)
 	}

@@ -60,6 +60,8 @@ var (
 	ErrShutdown = errors.New("graft: server shutting down")
 	// ErrClientGone: the client went away (a write failed).
 	ErrClientGone = errors.New("graft: client gone")
+	// ErrClientComplete: the client completed the subscription.
+	ErrClientComplete = errors.New("graft: client completed the subscription")
 )
 
 // NewHub returns a hub bounding connections to maxConns and subscriptions

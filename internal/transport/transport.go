@@ -14,9 +14,22 @@ package transport
 
 import (
 	"context"
+	"net/http"
 
+	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 )
+
+// Unit is a streaming transport as the router registers it: the router
+// offers each request on the GraphQL path that is not a plain POST to its
+// units in turn, and the first that matches serves it.
+type Unit interface {
+	// Match reports whether req is the transport's; it is called for
+	// many requests and must not allocate.
+	Match(req *http.Request) bool
+	// ServeHTTP serves a request Match accepted.
+	http.Handler
+}
 
 // Pipeline is the router as a transport sees it.
 type Pipeline interface {
@@ -50,4 +63,42 @@ type Operation interface {
 	// Abandon ends a running subscription the transport cannot serve (a
 	// bound reached after it started) with e as its answer.
 	Abandon(e *httpapi.Error)
+	// Watch, for a subscription whose source pushes its events (no
+	// goroutine waits on it), registers notify, which the source calls
+	// when events wait or the stream has ended (notify must not block),
+	// and reports true; it reports false for other operations, which the
+	// transport runs with Pump.
+	Watch(notify func()) bool
+	// Drain executes the events waiting for a watched operation and
+	// hands each to send; once send fails, the rest are dropped. It
+	// reports whether the stream has ended: the operation has then left
+	// the pipeline.
+	Drain(send func(payload []byte) error) (ended bool)
+}
+
+// TooManyConnections is the answer when the connection bound is reached
+// or the server is shutting down.
+func TooManyConnections() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
+}
+
+// TooManySubscriptions is the answer when a subscription bound is
+// reached.
+func TooManySubscriptions() *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusServiceUnavailable,
+		Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")}
+}
+
+// WriteHTTP writes a whole answer to a net/http client.
+func WriteHTTP(w http.ResponseWriter, resp *httpapi.Response) {
+	h := w.Header()
+	for k, v := range resp.Header {
+		h[k] = append(h[k], v...)
+	}
+	if resp.ContentType != "" {
+		h.Set("Content-Type", resp.ContentType)
+	}
+	w.WriteHeader(resp.Status)
+	_, _ = w.Write(resp.Body)
 }

@@ -16,7 +16,7 @@ import (
 // (statusByPolicy, else its default status): each policy's table as a
 // test. The transports' own tests run the default policy.
 func TestPolicies(t *testing.T) {
-	for _, p := range []graft.StatusCodes{graft.StatusCodesSeed, graft.StatusCodesSpec, graft.StatusCodesLegacy} {
+	for _, p := range []graft.StatusCodes{graft.StatusCodesApollo, graft.StatusCodesSpec, graft.StatusCodesLegacy} {
 		t.Run(string(p), func(t *testing.T) {
 			plain := httptest.NewServer(RouterWith(t, p))
 			defer plain.Close()

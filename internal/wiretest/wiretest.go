@@ -44,7 +44,7 @@ type Case struct {
 	Body   string            `json:"body"`
 	Want   int               `json:"status"`
 	// ByPolicy is the status under the status-code policies ("spec",
-	// "legacy") where it differs from Want, the default (seed) policy's.
+	// "legacy") where it differs from Want, the default (apollo) policy's.
 	ByPolicy map[string]int `json:"statusByPolicy"`
 	// Code is extensions.code of the first error; "" for no check.
 	Code string `json:"code"`
@@ -63,7 +63,7 @@ type Case struct {
 }
 
 // Under returns c with the status it expects under the status-code
-// policy (graft.StatusCodes; "" or "seed" for the default).
+// policy (graft.StatusCodes; "" or "apollo" for the default).
 func (c Case) Under(policy graft.StatusCodes) Case {
 	if s, ok := c.ByPolicy[string(policy)]; ok {
 		c.Want = s

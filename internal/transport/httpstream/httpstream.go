@@ -17,7 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
 )
@@ -181,7 +180,7 @@ func MatchIncremental(accept []string) *Format {
 // keepAlive (none when it is not positive).
 func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAlive time.Duration, f *Format, raw *httpapi.RawRequest, resp *httpapi.Response) (body func(write func(chunks ...[]byte) error)) {
 	if !h.AcquireConn() {
-		*resp = *p.Refuse(ctx, raw, tooManyConnections())
+		*resp = *p.Refuse(ctx, raw, transport.TooManyConnections())
 		return nil
 	}
 	sctx, cancel := context.WithCancelCause(ctx)
@@ -219,8 +218,7 @@ func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAliv
 	}
 	if !h.AcquireSub() {
 		stop(nil)
-		op.Abandon(&httpapi.Error{Status: http.StatusServiceUnavailable,
-			Err: gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: try again later")})
+		op.Abandon(transport.TooManySubscriptions())
 		*resp = *op.Response()
 		return nil
 	}
@@ -304,13 +302,6 @@ func serialised(write func(...[]byte) error) func(...[]byte) error {
 		}
 		return failed
 	}
-}
-
-// tooManyConnections is the answer when the connection bound is reached
-// or the server is shutting down.
-func tooManyConnections() *httpapi.Error {
-	return &httpapi.Error{Status: http.StatusServiceUnavailable,
-		Err: gqlerr.New(gqlerr.TooManyConnections, "Too many open connections: try again later")}
 }
 
 // AcceptsEventStream reports whether an Accept header list holds

@@ -1,11 +1,16 @@
-package graft
+// Package ws is graft's WebSocket transport: the graphql-transport-ws
+// protocol of the graphql-ws library, for subscriptions, queries and
+// mutations. A Server matches upgrade requests, serves each connection on
+// goroutines of its own, starts every operation through the pipeline's
+// door (Pipeline.Run) and counts its connections and subscriptions in the
+// router's transport.Hub, which tells it of shutdown.
+package ws
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,8 +21,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
@@ -39,9 +44,15 @@ const (
 
 // Why a subscription's context was cancelled.
 var (
-	errClientComplete = errors.New("graft: client completed the subscription")
+	errClientComplete = transport.ErrClientComplete
 	errShutdown       = transport.ErrShutdown
+	errNotStream      = transport.ErrClientGone
 )
+
+// errorsBody returns the response body {"errors":[e]}.
+func errorsBody(e *gqlerror.Error) []byte {
+	return gqlerr.AppendResponse(nil, gqlerror.List{e}, nil)
+}
 
 // wsMessage is a graphql-transport-ws message.
 type wsMessage struct {
@@ -52,7 +63,7 @@ type wsMessage struct {
 
 // wsConn is one graphql-transport-ws connection.
 type wsConn struct {
-	r   *Router
+	s   *Server
 	c   *websocket.Conn
 	ctx context.Context // the connection's: Auth's and OnConnect's values
 	// raw is the upgrade request as each operation enters the pipeline
@@ -78,8 +89,8 @@ type wsConn struct {
 	// wmu makes writes one at a time, each within its own deadline.
 	wmu sync.Mutex
 	// held is the bytes of the messages built for the client and not yet
-	// written (streambounds.go), bounded by StreamBufferBytes beyond the
-	// first.
+	// written (Pipeline.Hold), bounded by the router's StreamBufferBytes
+	// beyond the first.
 	held atomic.Int64
 
 	mu sync.Mutex
@@ -102,45 +113,121 @@ type wsSub struct {
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
-	op     *operation
-	stream *exec.Stream
+	op     transport.Operation
 	sctx   context.Context // the subscription's
 	queued bool            // in pending; guarded by the connection's mu
 	done   bool            // released; used by drain only
 	failed bool            // a write failed; used by drain only
 }
 
-// serveWebSocket serves a graphql-transport-ws connection.
-func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
-	h := r.subs
+// Config configures the transport; the router fills it from
+// graft.SubscriptionConfig with every default applied.
+type Config struct {
+	// OnConnect receives the payload of connection_init; see
+	// graft.SubscriptionConfig.OnConnect.
+	OnConnect func(ctx context.Context, payload map[string]any) (context.Context, error)
+	// KeepAlive is the interval of pings (none when not positive);
+	// InitTimeout bounds the wait for connection_init; WriteTimeout bounds
+	// one write.
+	KeepAlive, InitTimeout, WriteTimeout time.Duration
+	// MaxSubscriptionsPerConnection bounds the operations running on one
+	// connection.
+	MaxSubscriptionsPerConnection int
+	// OriginPatterns lists the origins browsers may connect from.
+	OriginPatterns []string
+	// CSRF turns on CSRF prevention: an upgrade from another origin that
+	// carries cookies is refused unless OriginPatterns names its host (or
+	// origin) exactly.
+	CSRF bool
+	// ReadLimit bounds one message from a client.
+	ReadLimit int64
+}
+
+// Pipeline is what the transport needs of the router.
+type Pipeline interface {
+	transport.Pipeline
+	// Admit runs an upgrade request through the door and Config.Auth: it
+	// returns the connection's context, or the refusal to answer with.
+	Admit(req *http.Request) (ctx context.Context, refusal *httpapi.Response)
+	// Run runs one operation a connection received (decoded from its
+	// subscribe message) through the door and the pipeline with ctx,
+	// which the transport cancels to end a subscription; raw describes
+	// the upgrade request (method, path, headers, client address).
+	Run(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) transport.Operation
+	// Enter counts an operation toward the router's in-flight bound until
+	// Leave, or returns the error to answer it with when the bound is
+	// reached.
+	Enter() *gqlerror.Error
+	// Leave ends what Enter counted.
+	Leave()
+	// Hold reserves body, a payload about to be sent on a connection
+	// whose held bytes are conn, in the router's buffered-bytes budget
+	// and in the connection's share (the router's StreamBufferBytes
+	// beyond its first message), and returns what to send: body, or the
+	// SERVER_BUSY answer when either cannot hold it. release gives the
+	// bytes back once written or dropped.
+	Hold(conn *atomic.Int64, body []byte) (send []byte, release func())
+}
+
+// Server is the WebSocket transport of one router.
+type Server struct {
+	cfg Config
+	p   Pipeline
+	hub *transport.Hub
+	// inits closes connections not initialised in time; pings sends the
+	// keep-alive pings of the initialised ones.
+	inits, pings *wsClock
+}
+
+// New returns the transport, reporting to hub.
+func New(cfg Config, p Pipeline, hub *transport.Hub) *Server {
+	s := &Server{cfg: cfg, p: p, hub: hub}
+	s.inits = &wsClock{after: cfg.InitTimeout, fire: (*wsConn).initExpired}
+	s.pings = &wsClock{after: cfg.KeepAlive, fire: (*wsConn).keepAlive}
+	return s
+}
+
+// Match reports whether req is a WebSocket upgrade.
+func (s *Server) Match(req *http.Request) bool { return Match(req) }
+
+// Match reports whether req is a WebSocket upgrade.
+func Match(req *http.Request) bool {
+	return req.Method == http.MethodGet && headerHasToken(req.Header.Values("Connection"), "upgrade") &&
+		strings.EqualFold(req.Header.Get("Upgrade"), "websocket")
+}
+
+// headerHasToken reports whether a comma-separated header holds token.
+func headerHasToken(values []string, token string) bool {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ServeHTTP serves a graphql-transport-ws connection.
+func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The upgrade passes the door: a refusal is answered, logged and
 	// measured like any other; an accepted upgrade's operations each
 	// pass it in turn.
-	raw := rawView(req)
-	st := &requestState{}
-	resp := &st.answer
-	ctx := r.enter(req.Context(), st, raw, resp)
-	refuse := func(e *httpapi.Error) {
-		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)
-		r.leave(st, resp)
-		writeResponse(w, resp)
-	}
-	if r.cfg.Auth != nil {
-		actx, e := r.admit(ctx, raw)
-		if e != nil {
-			refuse(e)
-			return
-		}
-		ctx = actx
-	}
-	if r.cfg.CSRF != nil && crossSiteWithCredentials(req, h.cfg.OriginPatterns) {
-		refuse(&httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
-			"This WebSocket upgrade has been blocked as a potential Cross-Site WebSocket Hijacking: "+
-				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")})
+	ctx, refusal := s.p.Admit(req)
+	if refusal != nil {
+		transport.WriteHTTP(w, refusal)
 		return
 	}
-	if !h.AcquireConn() {
-		refuse(tooManyConnections())
+	raw := &httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, RawQuery: req.URL.RawQuery,
+		Header: req.Header.Get, Remote: req.RemoteAddr}
+	if s.cfg.CSRF && crossSiteWithCredentials(req, s.cfg.OriginPatterns) {
+		transport.WriteHTTP(w, s.p.Refuse(req.Context(), raw, &httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.CSRFPreventionBlocked,
+			"This WebSocket upgrade has been blocked as a potential Cross-Site WebSocket Hijacking: "+
+				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")}))
+		return
+	}
+	if !s.hub.AcquireConn() {
+		transport.WriteHTTP(w, s.p.Refuse(req.Context(), raw, transport.TooManyConnections()))
 		return
 	}
 	// The server's read and write timeouts stay on a hijacked connection;
@@ -151,30 +238,30 @@ func (r *Router) serveWebSocket(w http.ResponseWriter, req *http.Request) {
 	sb := &smallBuffers{ResponseWriter: w}
 	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
-		OriginPatterns: h.cfg.OriginPatterns,
+		OriginPatterns: s.cfg.OriginPatterns,
 	})
 	if err != nil {
-		h.ReleaseConn()
+		s.hub.ReleaseConn()
 		return // Accept answered the request
 	}
 	if c.Subprotocol() != wsProtocol {
 		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
-		h.ReleaseConn()
+		s.hub.ReleaseConn()
 		return
 	}
-	c.SetReadLimit(r.cfg.MaxBodyBytes)
+	c.SetReadLimit(s.cfg.ReadLimit)
 	// The connection is served by goroutines of its own, so this handler
 	// returns and net/http lets go of the request, its buffers and its
 	// goroutine's stack: an idle connection costs one shallow goroutine.
 	// The request's context ends when the handler returns; its values
 	// stay.
-	conn := &wsConn{r: r, c: c, ctx: context.WithoutCancel(ctx),
+	conn := &wsConn{s: s, c: c, ctx: context.WithoutCancel(ctx),
 		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
 		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
-	if !h.Track(conn) {
+	if !s.hub.Track(conn) {
 		conn.Shutdown()
 	}
-	conn.initTicket.Store(h.inits.add(conn))
+	conn.initTicket.Store(s.inits.add(conn))
 	if conn.ready == nil {
 		go conn.serve()
 	} else {
@@ -225,7 +312,9 @@ const (
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
 // library small buffers instead of net/http's (4 KiB each), keeping the
 // bytes already read. It keeps the connection and the reader it handed
-// over.
+// over. It relies on websocket.Accept hijacking through the writer it is
+// given and reading through the buffers it gets back: the seam's test,
+// TestSeamWebSocketAccept, fails when a library upgrade changes that.
 type smallBuffers struct {
 	http.ResponseWriter
 	conn net.Conn
@@ -316,11 +405,11 @@ func (c *wsConn) buffered() bool {
 // for every subscription of the connection, closes the socket and
 // releases the connection.
 func (c *wsConn) end() {
-	h := c.r.subs
+	s := c.s
 	c.ended.Store(true)
-	h.Untrack(c)
-	h.inits.remove(c, c.initTicket.Load())
-	h.pings.remove(c, c.pingTicket.Load())
+	s.hub.Untrack(c)
+	s.inits.remove(c, c.initTicket.Load())
+	s.pings.remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
 	c.mu.Lock()
 	for _, sub := range c.subs {
@@ -329,7 +418,7 @@ func (c *wsConn) end() {
 	c.mu.Unlock()
 	c.wg.Wait()
 	_ = c.c.CloseNow()
-	h.ReleaseConn()
+	s.hub.ReleaseConn()
 }
 
 // handle reads one message and handles it. It reports false when the
@@ -386,7 +475,7 @@ func (c *wsConn) handle() bool {
 
 // init runs the OnConnect hook and acknowledges the connection.
 func (c *wsConn) init(payload json.RawMessage) bool {
-	if hook := c.r.subs.cfg.OnConnect; hook != nil {
+	if hook := c.s.cfg.OnConnect; hook != nil {
 		var p map[string]any
 		if len(payload) > 0 && string(payload) != "null" {
 			if json.Unmarshal(payload, &p) != nil {
@@ -406,10 +495,10 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 	// acked is set after the ack is written, so no ping precedes it.
 	c.write([]byte(`{"type":"connection_ack"}`))
 	c.acked.Store(true)
-	h := c.r.subs
-	h.inits.remove(c, c.initTicket.Load())
-	if h.cfg.KeepAlive > 0 {
-		c.pingTicket.Store(h.pings.add(c))
+	s := c.s
+	s.inits.remove(c, c.initTicket.Load())
+	if s.cfg.KeepAlive > 0 {
+		c.pingTicket.Store(s.pings.add(c))
 	}
 	return true
 }
@@ -428,7 +517,7 @@ func (c *wsConn) keepAlive() {
 	if c.ended.Load() {
 		return
 	}
-	c.pingTicket.Store(c.r.subs.pings.add(c))
+	c.pingTicket.Store(c.s.pings.add(c))
 	go c.write([]byte(`{"type":"ping"}`))
 }
 
@@ -460,16 +549,16 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 	}
 	idJSON, _ := json.Marshal(id)
 	select {
-	case <-c.r.subs.Closing():
+	case <-c.s.hub.Closing():
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
-		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
+		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return true
 	default:
 	}
-	if len(c.subs) >= c.r.subs.cfg.MaxSubscriptionsPerConnection || !c.r.subs.AcquireSub() {
+	if len(c.subs) >= c.s.cfg.MaxSubscriptionsPerConnection || !c.s.hub.AcquireSub() {
 		c.mu.Unlock()
-		c.sendErrors(idJSON, appendErrors(nil, gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
+		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return true
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
@@ -539,7 +628,7 @@ func (c *wsConn) release(sub *wsSub) {
 	c.remove(sub)
 	c.mu.Unlock()
 	sub.stop(nil)
-	c.r.subs.ReleaseSub()
+	c.s.hub.ReleaseSub()
 	c.wg.Done()
 }
 
@@ -552,36 +641,37 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
 		close(sub.started)
-		c.sendErrors(id, appendErrors(nil, e.Err))
+		c.sendErrors(id, errorsBody(e.Err))
 		return false
 	}
-	// A query or mutation counts toward MaxInFlight, as over HTTP, until
-	// its answer is written; a subscription only while it starts.
-	if !c.r.load.enter() {
+	// A query or mutation counts toward the router's in-flight bound, as
+	// over HTTP, until its answer is written; a subscription only while
+	// it starts.
+	if err := c.s.p.Enter(); err != nil {
 		close(sub.started)
-		c.sendErrors(id, appendErrors(nil, gqlerr.New(gqlerr.ServerBusy, msgTooManyInFlight)))
+		c.sendErrors(id, errorsBody(err))
 		return false
 	}
-	op := c.r.start(sctx, &req, &c.raw)
+	op := c.s.p.Run(sctx, &req, &c.raw)
 	close(sub.started)
-	if op.stream != nil {
-		c.r.load.leave()
+	if op.Streaming() {
+		c.s.p.Leave()
 	} else {
-		defer c.r.load.leave()
+		defer c.s.p.Leave()
 	}
 	switch {
-	case op.stream == nil && op.inc == nil && op.resp.Status != http.StatusOK:
+	case !op.Streaming() && op.Response().Status != http.StatusOK:
 		// A request error: one error message, no complete.
-		c.sendErrors(id, op.resp.Body)
+		c.sendErrors(id, op.Response().Body)
 		return false
-	case op.stream == nil && op.inc == nil:
-		c.sendNext(id, op.resp.Body)
-	case op.stream != nil && op.stream.Queue() != nil:
-		sub.op, sub.stream, sub.sctx = op, op.stream, op.ctx
-		op.stream.Queue().Watch(func() { c.schedule(sub) })
-		return true
+	case !op.Streaming():
+		c.sendNext(id, op.Response().Body)
 	default:
-		_ = c.r.pump(op, func(body []byte) error {
+		sub.op, sub.sctx = op, sctx
+		if op.Watch(func() { c.schedule(sub) }) {
+			return true
+		}
+		_ = op.Pump(func(body []byte) error {
 			if !c.sendNext(id, body) {
 				return errNotStream
 			}
@@ -621,7 +711,6 @@ func (c *wsConn) schedule(sub *wsSub) {
 // subscription at a time, and returns once none has any: an idle
 // connection has no drain goroutine.
 func (c *wsConn) drain() {
-	var buf []byte
 	for {
 		c.mu.Lock()
 		if len(c.pending) == 0 {
@@ -635,37 +724,33 @@ func (c *wsConn) drain() {
 		c.pending = c.pending[1:]
 		sub.queued = false
 		c.mu.Unlock()
-		buf = c.deliver(sub, buf)
+		c.deliver(sub)
 	}
 }
 
 // deliver executes and sends the events waiting for sub and, once its
 // stream has ended, completes and releases it.
-func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
+func (c *wsConn) deliver(sub *wsSub) {
 	if sub.done {
-		return buf
+		return
 	}
-	for {
-		ev, ok, ended := sub.stream.Queue().TryNext()
-		if !ok {
-			if ended {
-				sub.done = true
-				c.complete(sub.sctx, sub.id)
-				sub.op.end()
-				c.release(sub)
-			}
-			return buf
-		}
+	ended := sub.op.Drain(func(body []byte) error {
 		if sub.failed {
-			continue // what waits is dropped
+			return errNotStream // what waits is dropped
 		}
-		buf = c.r.executeEvent(sub.op.st, sub.stream, sub.sctx, ev, buf[:0])
-		if !c.sendNext(sub.id, buf) {
+		if !c.sendNext(sub.id, body) {
 			// The connection is closing; the end of sub's context ends
 			// its stream and schedules it again.
 			sub.failed = true
 			sub.stop(errNotStream)
+			return errNotStream
 		}
+		return nil
+	})
+	if ended {
+		sub.done = true
+		c.complete(sub.sctx, sub.id)
+		c.release(sub)
 	}
 }
 
@@ -675,8 +760,8 @@ func (c *wsConn) deliver(sub *wsSub, buf []byte) []byte {
 // they cannot hold it. A large payload is written as it is, framed
 // around it, rather than copied into a message.
 func (c *wsConn) sendNext(id, body []byte) bool {
-	body, hold := c.r.holdFor(&c.held, body)
-	defer hold.release()
+	body, release := c.s.p.Hold(&c.held, body)
+	defer release()
 	if len(body) < smallAnswer {
 		return c.write(wsFrame(id, "next", body))
 	}
@@ -694,6 +779,10 @@ func (c *wsConn) sendErrors(id, body []byte) {
 	}
 	c.write(wsFrame(id, "error", resp.Errors))
 }
+
+// smallAnswer is the size from which a payload is written as it is,
+// framed around it, rather than copied into a message.
+const smallAnswer = 64 << 10
 
 // wsFrame builds {"id":id,"type":typ,"payload":payload}.
 func wsFrame(id []byte, typ string, payload []byte) []byte {
@@ -721,7 +810,7 @@ func (c *wsConn) write(msg []byte) bool {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
 	if c.c.Write(context.Background(), websocket.MessageText, msg) != nil {
 		_ = c.c.CloseNow()
 		return false
@@ -739,7 +828,7 @@ func (c *wsConn) writeParts(parts ...[]byte) bool {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.r.subs.cfg.WriteTimeout))
+	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
 	w, err := c.c.Writer(context.Background(), websocket.MessageText)
 	if err == nil {
 		for _, p := range parts {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package graft
+package ws
 
 import (
 	"net"
@@ -9,7 +9,8 @@ import (
 
 // readyFunc returns a func that waits until conn has input (or is closed
 // or failed), without reading it, or nil when conn is not a plain socket
-// (a TLS connection holds input the socket no longer shows).
+// (a TLS connection holds input the socket no longer shows). Its test is
+// TestSeamWebSocketAccept.
 func readyFunc(conn net.Conn) func() error {
 	var sc syscall.Conn
 	switch c := conn.(type) {

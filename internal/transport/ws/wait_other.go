@@ -1,6 +1,6 @@
 //go:build !unix
 
-package graft
+package ws
 
 import "net"
 

@@ -1,4 +1,4 @@
-package persisted
+package pqstate
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package graft
+package ws
 
 import (
 	"sync"
