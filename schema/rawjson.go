@@ -27,7 +27,7 @@ import (
 // encodes as the JSON it holds.
 //
 // Fields below a raw value are read from its members by field name, but
-// for fields declared with RawFieldFunc or RawBatchFieldFunc, whose
+// for fields declared with RawFieldFunc or RawGroupFieldFunc, whose
 // resolvers receive the object's raw bytes.
 //
 // An object that recurs in a response (the same bytes, a user every post
@@ -65,20 +65,20 @@ func RawFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx c
 	schemadef.RawFieldFuncNoArgs(obj.impl, name, fn, opts...)
 }
 
-// RawBatchFieldFunc adds to obj a batch field whose resolver reads its
+// RawGroupFieldFunc adds to obj a group-resolver field whose resolver reads its
 // parents as raw JSON: called once for the objects of one RawJSON list
 // (every post of an upstream's /posts answer), each parent's bytes as
 // they are; under Go values of T, once per level as GroupFieldFunc, each
 // parent encoded with encoding/json. Results and errors as for
 // GroupFieldFunc.
-func RawBatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []RawJSON, args A) ([]R, []error), opts ...Option) {
-	schemadef.RawBatchFieldFunc(obj.impl, name, fn, opts...)
+func RawGroupFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []RawJSON, args A) ([]R, []error), opts ...Option) {
+	schemadef.RawGroupFieldFunc(obj.impl, name, fn, opts...)
 }
 
-// RawBatchFieldFuncNoArgs is RawBatchFieldFunc for a field without
+// RawGroupFieldFuncNoArgs is RawGroupFieldFunc for a field without
 // arguments.
-func RawBatchFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []RawJSON) ([]R, []error), opts ...Option) {
-	schemadef.RawBatchFieldFuncNoArgs(obj.impl, name, fn, opts...)
+func RawGroupFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(ctx context.Context, parents []RawJSON) ([]R, []error), opts ...Option) {
+	schemadef.RawGroupFieldFuncNoArgs(obj.impl, name, fn, opts...)
 }
 
 // RawMember returns the value of member key of the JSON object b, without

@@ -238,7 +238,7 @@ func (r *request) rawBatchCall(sf *fieldPlan, parents []unsafe.Pointer, args uns
 }
 
 // rawResolved resolves sf, a field declared with RawFieldFunc or
-// RawBatchFieldFunc, for the raw object b[s:e], and writes its value.
+// RawGroupFieldFunc, for the raw object b[s:e], and writes its value.
 func (r *request) rawResolved(sf *fieldPlan, b []byte, s, e int) bool {
 	// The resolvers read the parent at once (schemadef's wrappers copy
 	// it), so one slot per request serves every call.

@@ -60,7 +60,7 @@ func newTailcall(t testing.TB, postsJSON string, users map[string]schema.RawJSON
 	b := schema.New()
 	post := schema.Object[tcPost](b, "Post")
 	schema.Object[tcUser](b, "User")
-	schema.RawBatchFieldFuncNoArgs(post, "user", func(_ context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
+	schema.RawGroupFieldFuncNoArgs(post, "user", func(_ context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
 		c.batch++
 		c.parents += len(parents)
 		out := make([]schema.RawJSON, len(parents))
@@ -152,7 +152,7 @@ func TestRawResolversSharedObjectWithError(t *testing.T) {
 	b := schema.New()
 	post := schema.Object[tcPost](b, "Post")
 	schema.Object[tcUser](b, "User")
-	schema.RawBatchFieldFuncNoArgs(post, "user", func(_ context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
+	schema.RawGroupFieldFuncNoArgs(post, "user", func(_ context.Context, parents []schema.RawJSON) ([]schema.RawJSON, []error) {
 		out := make([]schema.RawJSON, len(parents))
 		for i, p := range parents {
 			out[i] = users[rawID(p)]

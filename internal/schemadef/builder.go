@@ -106,7 +106,7 @@ type fieldDecl struct {
 	nilFunc bool                  // the declared Go function was nil
 	batch   BatchResolver         // batch fields (BatchFieldFunc)
 	// rawResolve and rawBatch resolve the field for a parent written
-	// from raw JSON (RawFieldFunc, RawBatchFieldFunc): parent points to
+	// from raw JSON (RawFieldFunc, RawGroupFieldFunc): parent points to
 	// a RawJSON.
 	rawResolve Resolver
 	rawBatch   BatchResolver

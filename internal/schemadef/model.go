@@ -175,7 +175,7 @@ type Field struct {
 	// RawResolve and RawBatch, when set, resolve the field for a parent
 	// object the executor writes from RawJSON: parent (each of parents)
 	// points to a RawJSON holding the object's bytes (RawFieldFunc,
-	// RawBatchFieldFunc). Resolve and Batch serve Go parents.
+	// RawGroupFieldFunc). Resolve and Batch serve Go parents.
 	RawResolve Resolver
 	RawBatch   BatchResolver
 	// Subscribe starts the event stream of a Subscription root field; nil

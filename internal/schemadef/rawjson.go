@@ -376,7 +376,7 @@ func (rd *RawReader) End() bool { return rd.end() == nil }
 
 // Resolvers with a raw parent.
 //
-// RawFieldFunc and RawBatchFieldFunc declare a field whose resolver reads
+// RawFieldFunc and RawGroupFieldFunc declare a field whose resolver reads
 // its parent as raw JSON. When the parent object was written from
 // RawJSON (an upstream answer), the executor hands the resolver the
 // object's bytes as they are: it can read the members it needs (a
@@ -423,10 +423,10 @@ func RawFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(conte
 	fd.argType, fd.newArgs = nil, nil
 }
 
-// RawBatchFieldFunc adds to obj a batch field resolved from the raw JSON
+// RawGroupFieldFunc adds to obj a batch field resolved from the raw JSON
 // of its parents: one call for every parent of a raw list (the objects of
 // one RawJSON array), or of the level when the parents are Go values.
-func RawBatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(context.Context, []RawJSON, A) ([]R, []error), opts ...Option) {
+func RawGroupFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(context.Context, []RawJSON, A) ([]R, []error), opts ...Option) {
 	var batch, raw BatchResolver
 	if fn != nil {
 		raw = compileBatch(func(ctx context.Context, parents []*RawJSON, args unsafe.Pointer) ([]R, []error) {
@@ -460,14 +460,14 @@ func RawBatchFieldFunc[T, A, R any](obj *ObjectType[T], name string, fn func(con
 	obj.decl.fields[len(obj.decl.fields)-1].rawBatch = raw
 }
 
-// RawBatchFieldFuncNoArgs is RawBatchFieldFunc for a field without
+// RawGroupFieldFuncNoArgs is RawGroupFieldFunc for a field without
 // arguments.
-func RawBatchFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.Context, []RawJSON) ([]R, []error), opts ...Option) {
+func RawGroupFieldFuncNoArgs[T, R any](obj *ObjectType[T], name string, fn func(context.Context, []RawJSON) ([]R, []error), opts ...Option) {
 	var wrapped func(context.Context, []RawJSON, struct{}) ([]R, []error)
 	if fn != nil {
 		wrapped = func(ctx context.Context, parents []RawJSON, _ struct{}) ([]R, []error) { return fn(ctx, parents) }
 	}
-	RawBatchFieldFunc(obj, name, wrapped, opts...)
+	RawGroupFieldFunc(obj, name, wrapped, opts...)
 	fd := obj.decl.fields[len(obj.decl.fields)-1]
 	fd.argType, fd.newArgs = nil, nil
 }
