@@ -115,12 +115,14 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	if g1-g0 != n {
 		t.Errorf("%d goroutines for %d idle subscribers, want %d", g1-g0, n, n)
 	}
-	// The race detector's stacks and heap are larger. About 9 KiB: the
-	// reader's 2 KiB stack and goroutine, coder/websocket's state, the
-	// read and write buffers, the socket, the subscription's contexts,
-	// the request state its operations keep, and the pubsub entry.
-	if !raceEnabled && perBytes > 10.5*1024 {
-		t.Errorf("%.0f bytes per idle subscriber, want at most 10.5 KiB", perBytes)
+	// The race detector's stacks and heap are larger. About 10 KiB alone
+	// (up to 11 beside parallel tests, whose garbage the heap figure
+	// catches): the reader's 2 KiB stack and goroutine, coder/websocket's
+	// state, the read and write buffers, the socket, the subscription's
+	// contexts, the request state its operation keeps for the hooks and
+	// RequestInfo (about 0.5 KiB), and the pubsub entry.
+	if !raceEnabled && perBytes > 12*1024 {
+		t.Errorf("%.0f bytes per idle subscriber, want at most 12 KiB", perBytes)
 	}
 	// An idle reader waits on the smallest stack (2 KiB), not deep in
 	// the WebSocket library's Read (4 KiB).

@@ -58,13 +58,16 @@ func (p pipeline) Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpap
 // Admit runs a WebSocket upgrade through the door and Config.Auth.
 func (p pipeline) Admit(req *http.Request) (context.Context, *httpapi.Response) {
 	r := p.r
+	if r.cfg.Auth == nil {
+		// Nothing to refuse: the connection keeps no request state of
+		// its own (each operation passes the door with its own), which
+		// an idle subscriber would otherwise hold for its lifetime.
+		return req.Context(), nil
+	}
 	raw := rawView(req)
 	st := &requestState{}
 	resp := &st.answer
 	ctx := r.enter(req.Context(), st, raw, resp)
-	if r.cfg.Auth == nil {
-		return ctx, nil
-	}
 	actx, e := r.admit(ctx, raw)
 	if e != nil {
 		r.fail(resp, httpapi.ContentTypeGraphQLResponse, e)

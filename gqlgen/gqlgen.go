@@ -7,18 +7,19 @@
 // becomes a field whose Go function is called through reflection, and
 // every other field reads its model's struct field directly.
 //
-// What it binds today: object types, root types (custom names included),
+// What it binds: object types, root types (custom names included),
 // resolver methods with arguments (in the order of the SDL, as gqlgen
 // passes them), subscription methods returning a receive-only channel,
-// plain struct fields of the models, input objects, enums
+// plain struct fields and methods of the models, input objects, enums
 // whose models are named string types, interfaces and unions whose Go
 // interface types appear in resolver signatures, custom scalars whose
-// models have MarshalGQL and UnmarshalGQL methods, and the `models:`
-// entries of gqlgen.yml, checked against the Go types bound (Build). Not
-// yet bound: custom scalars given by Marshal<X>/Unmarshal<X> functions,
-// `@goModel`/`@goField`, directives, model methods used as fields, and
-// gqlgen's context getters (GetFieldContext, GetOperationContext);
-// graphql.AddError and AddErrorf work. See graft's docs/gqlgen.md.
+// models have MarshalGQL and UnmarshalGQL methods or whose MarshalX and
+// UnmarshalX functions are given (Scalar), directive functions of
+// gqlgen's DirectiveRoot shape (Directive), and the `models:` entries of
+// gqlgen.yml with @goModel and @goField, checked against the Go types
+// bound (Build). graphql.AddError, GetFieldContext and
+// GetOperationContext answer in bound resolvers, with what graft knows;
+// see graft's docs/gqlgen.md for what they cannot give.
 package gqlgen
 
 import (
@@ -37,10 +38,6 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	gqlgraphql "github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/gqlerror"
-
-	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/internal/schemadef"
 	"github.com/graftgql/graft/schema"
 )
@@ -52,7 +49,8 @@ type config struct {
 }
 
 type modelEntry struct {
-	Model yamlStrings `yaml:"model"`
+	Model  yamlStrings           `yaml:"model"`
+	Fields map[string]fieldEntry `yaml:"fields"`
 }
 
 // yamlStrings is a YAML string or list of strings.
@@ -108,8 +106,14 @@ func NoReflection() BuildOption {
 
 // Load reads the gqlgen.yml at configFile and its schema files, and binds
 // resolver, the project's root resolver (the value its generated code
-// took as Config.Resolvers), to them.
-func Load(configFile string, resolver any) (*Project, error) {
+// took as Config.Resolvers), to them. Options give what gqlgen's
+// generated code took from elsewhere: Scalar for function-style scalars,
+// Directive for the functions of its DirectiveRoot.
+func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error) {
+	var lo loadOptions
+	for _, opt := range opts {
+		opt(&lo)
+	}
 	raw, err := os.ReadFile(configFile)
 	if err != nil {
 		return nil, fmt.Errorf("gqlgen: %w", err)
@@ -156,6 +160,14 @@ func Load(configFile string, resolver any) (*Project, error) {
 			roles[def.Name] = role
 		}
 	}
+	for _, declare := range lo.scalars {
+		declare(p)
+	}
+	for _, d := range lo.directives {
+		if err := declareDirective(sd, doc, d); err != nil {
+			return nil, err
+		}
+	}
 	declareAbstracts(sd, doc, root)
 	declareScalars(sd, doc, root)
 	for _, def := range doc.Types {
@@ -181,10 +193,116 @@ func Load(configFile string, resolver any) (*Project, error) {
 			}
 			typeName, f := def.Name, f
 			p.binds = append(p.binds, reflectBind{typeName: typeName, role: role, field: f.Name,
-				declare: func() { bindField(sd, typeName, role, f, method) }})
+				declare: func() { bindField(sd, doc, typeName, role, f, method) }})
 		}
 	}
+	p.bindModels(sd, doc, root)
 	return p, nil
+}
+
+// bindModels applies @goModel, @goField and the `fields:` entries of
+// gqlgen.yml, and binds the model methods that resolve fields, as gqlgen
+// binds a method of the model before a struct field of the same name.
+func (p *Project) bindModels(sd *schemadef.Builder, doc *ast.Schema, root reflect.Value) {
+	if p.models == nil {
+		p.models = map[string]modelEntry{}
+	}
+	for _, def := range doc.Types {
+		if def.BuiltIn {
+			continue
+		}
+		entry := p.models[def.Name]
+		changed := false
+		if d := def.Directives.ForName("goModel"); d != nil {
+			if m, ok := directiveArg(def.Directives, "goModel", "model"); ok {
+				entry.Model = append(entry.Model, m)
+				changed = true
+			}
+			if a := d.Arguments.ForName("models"); a != nil && a.Value != nil {
+				for _, c := range a.Value.Children {
+					entry.Model = append(entry.Model, c.Value.Raw)
+					changed = true
+				}
+			}
+		}
+		for _, f := range def.Fields {
+			fe, had := entry.Fields[f.Name]
+			if n, ok := directiveArg(f.Directives, "goField", "name"); ok {
+				fe.FieldName = n
+				had = true
+			}
+			if v, ok := directiveArg(f.Directives, "goField", "forceResolver"); ok && v == "true" {
+				fe.Resolver = true
+				had = true
+			}
+			if had {
+				if entry.Fields == nil {
+					entry.Fields = map[string]fieldEntry{}
+				}
+				entry.Fields[f.Name] = fe
+				changed = true
+			}
+		}
+		if changed {
+			p.models[def.Name] = entry
+		}
+	}
+	resolved := map[string]bool{}
+	for _, rb := range p.binds {
+		resolved[rb.typeName+"."+rb.field] = true
+	}
+	fieldName := func(typeName, field string) string {
+		if n := p.models[typeName].Fields[field].FieldName; n != "" {
+			return n
+		}
+		return goName(field)
+	}
+	for typeName, entry := range p.models {
+		def := doc.Types[typeName]
+		for field, fe := range entry.Fields {
+			switch {
+			case def == nil || def.Fields.ForName(field) == nil:
+				sd.Errorf(typeName, field, "gqlgen.yml or @goField names field %s.%s, which the schema lacks", typeName, field)
+			case fe.Resolver && !resolved[typeName+"."+field]:
+				sd.Errorf(typeName, field, "%s.%s must have a resolver (resolver: true or @goField(forceResolver: true)), but the %s resolver has no method %s", typeName, field, typeName, goName(field))
+			}
+		}
+	}
+	types := modelTypes(doc, root, fieldName)
+	for typeName, gt := range types {
+		def := doc.Types[typeName]
+		if def == doc.Query || def == doc.Mutation || def == doc.Subscription {
+			continue
+		}
+		for _, f := range def.Fields {
+			if resolved[typeName+"."+f.Name] {
+				continue
+			}
+			target := fieldName(typeName, f.Name)
+			explicit := target != goName(f.Name)
+			if m, ok := reflect.PointerTo(gt).MethodByName(target); ok {
+				typeName, f := typeName, f
+				p.binds = append(p.binds, reflectBind{typeName: typeName, field: f.Name, declare: func() {
+					if !bindModelMethod(sd, doc, typeName, gt, f, m) {
+						sd.Errorf(typeName, f.Name, "model method %s.%s has type %s; gqlgen's shapes are func() R, func() (R, error), with ctx context.Context and the field's arguments after the receiver", gt.Name(), target, m.Type)
+					}
+				}})
+				continue
+			}
+			if !explicit {
+				continue // graft's naming rule finds the struct field
+			}
+			sf, ok := structField(gt, f.Name, target)
+			if !ok {
+				sd.Errorf(typeName, f.Name, "gqlgen.yml or @goField binds %s.%s to %s, which model %s has neither as field nor as method", typeName, f.Name, target, gt)
+				continue
+			}
+			typeName, f := typeName, f
+			p.binds = append(p.binds, reflectBind{typeName: typeName, field: f.Name, declare: func() {
+				bindModelField(sd, typeName, gt, f, sf)
+			}})
+		}
+	}
 }
 
 var (
@@ -194,7 +312,7 @@ var (
 
 // bindField declares the field f of the object type typeName (of root
 // role role, or "") resolved by the resolver method.
-func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinition, method reflect.Value) {
+func bindField(sd *schemadef.Builder, doc *ast.Schema, typeName, role string, f *ast.FieldDefinition, method reflect.Value) {
 	mt := method.Type()
 	fail := func(format string, args ...any) { sd.Errorf(typeName, f.Name, format, args...) }
 	want := "func(ctx context.Context"
@@ -225,7 +343,8 @@ func bindField(sd *schemadef.Builder, typeName, role string, f *ast.FieldDefinit
 	}
 	call := func(ctx context.Context, p, args unsafe.Pointer) (reflect.Value, error) {
 		in := make([]reflect.Value, mt.NumIn())
-		ctx = withResponseShim(ctx)
+		ctx = &gqlCtx{Context: ctx, info: fieldInfo{object: typeName, def: doc.Types[typeName], field: f, doc: doc,
+			argType: argType, args: args, parentType: parent, parent: p}}
 		in[0] = reflect.ValueOf(&ctx).Elem()
 		if parent != nil {
 			in[1] = reflect.NewAt(parent, p)
@@ -492,18 +611,4 @@ func eachResolver(root reflect.Value, doc *ast.Schema, fn func(reflect.Type)) {
 			fn(v.Method(i).Type())
 		}
 	}
-}
-
-// withResponseShim gives a resolver's context the response context of
-// gqlgen's runtime, so graphql.AddError and AddErrorf work: the errors
-// they add become errors of the field in graft's response (graft.AddError)
-// rather than gqlgen's list.
-func withResponseShim(ctx context.Context) context.Context {
-	return gqlgraphql.WithResponseContext(ctx, func(ctx context.Context, err error) *gqlerror.Error {
-		if gerr, ok := err.(*gqlerror.Error); ok && gerr.Err != nil {
-			err = gerr.Err
-		}
-		graft.AddError(ctx, err)
-		return nil // kept out of gqlgen's list: graft reports it
-	}, gqlgraphql.DefaultRecover)
 }

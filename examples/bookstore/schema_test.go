@@ -1,11 +1,8 @@
 package bookstore
 
 import (
-	"os"
-	"strings"
 	"testing"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/graftgql/graft/examples/internal/sdldiff"
@@ -16,17 +13,7 @@ func TestSchemaMatchesSharedSDL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../../../shared/examples/bookstore.graphql")
-	if err != nil {
-		t.Skipf("shared bookstore schema not found: %v", err)
-	}
-	wantSchema, gerr := gqlparser.LoadSchema(&ast.Source{Name: "bookstore.graphql", Input: string(want)})
-	if gerr != nil {
-		t.Fatal(gerr)
-	}
-	if diff := sdldiff.Diff(s.AST(), wantSchema); len(diff) > 0 {
-		t.Errorf("schema differs from the shared SDL:\n%s\nSDL:\n%s", strings.Join(diff, "\n"), s.SDL())
-	}
+	wantSchema := sdldiff.MatchShared(t, s, "../../../shared/examples/bookstore.graphql")
 	// sdldiff leaves out directives: the scalars' @specifiedBy URLs must
 	// match as well.
 	for name, w := range wantSchema.Types {

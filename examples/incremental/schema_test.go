@@ -1,11 +1,9 @@
 package incremental
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/graftgql/graft/examples/internal/sdldiff"
@@ -16,17 +14,7 @@ func TestSchemaMatchesSharedSDL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../../../shared/examples/incremental.graphql")
-	if err != nil {
-		t.Skipf("shared incremental schema not found: %v", err)
-	}
-	wantSchema, gerr := gqlparser.LoadSchema(&ast.Source{Name: "incremental.graphql", Input: string(want)})
-	if gerr != nil {
-		t.Fatal(gerr)
-	}
-	if diff := sdldiff.Diff(s.AST(), wantSchema); len(diff) > 0 {
-		t.Errorf("schema differs from the shared SDL:\n%s\nSDL:\n%s", strings.Join(diff, "\n"), s.SDL())
-	}
+	wantSchema := sdldiff.MatchShared(t, s, "../../../shared/examples/incremental.graphql")
 	for _, name := range []string{"defer", "stream"} {
 		g, w := s.AST().Directives[name], wantSchema.Directives[name]
 		if g == nil || w == nil {

@@ -3,6 +3,8 @@ package starwars
 import (
 	"context"
 	"errors"
+
+	"github.com/99designs/gqlgen/graphql"
 )
 
 // Resolver is the root resolver.
@@ -81,20 +83,28 @@ func (r *queryResolver) Droid(ctx context.Context, id string) (*Droid, error) {
 
 // Friends is the resolver for the friends field.
 func (r *humanResolver) Friends(ctx context.Context, obj *Human) ([]Character, error) {
-	return friends(obj.FriendIDs), nil
+	return friendsOf(ctx, obj.FriendIDs)
 }
 
-// SecretBackstory is the resolver for the secretBackstory field.
+// SecretBackstory is the resolver for the secretBackstory field; the
+// schema's @secret directive keeps it from being called.
 func (r *humanResolver) SecretBackstory(ctx context.Context, obj *Human) (*string, error) {
-	return nil, errSecret
+	return str("born on Tatooine"), nil
 }
 
 // Friends is the resolver for the friends field.
 func (r *droidResolver) Friends(ctx context.Context, obj *Droid) ([]Character, error) {
-	return friends(obj.FriendIDs), nil
+	return friendsOf(ctx, obj.FriendIDs)
 }
 
-// SecretBackstory is the resolver for the secretBackstory field.
+// SecretBackstory is the resolver for the secretBackstory field; the
+// schema's @secret directive keeps it from being called.
 func (r *droidResolver) SecretBackstory(ctx context.Context, obj *Droid) (*string, error) {
+	return str("assembled on Tatooine"), nil
+}
+
+// Secret is the function of the @secret directive, of the shape of a
+// field of gqlgen's DirectiveRoot: the field's value is never given.
+func Secret(ctx context.Context, obj any, next graphql.Resolver) (any, error) {
 	return nil, errSecret
 }

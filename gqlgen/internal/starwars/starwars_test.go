@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/graftgql/graft"
@@ -14,7 +15,7 @@ import (
 // TestQueries serves the project through the gqlgen module and runs the
 // query cases of graft's own Star Wars example, wanting the same bytes.
 func TestQueries(t *testing.T) {
-	p, err := gqlgen.Load("gqlgen.yml", &Resolver{})
+	p, err := gqlgen.Load("gqlgen.yml", &Resolver{}, gqlgen.Directive("secret", Secret))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,8 @@ func TestQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := grafttest.New(r)
+	var last *CharacterLoader
+	c := grafttest.New(Loaders(r, func(l *CharacterLoader) { last = l }))
 	raw, err := os.ReadFile("../../../examples/starwars/testdata/queries.json")
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +51,10 @@ func TestQueries(t *testing.T) {
 			resp := c.Do(t, tc.Query, tc.Variables)
 			if resp.Status != 200 || string(resp.Body) != want.String() {
 				t.Errorf("response %d\n got %s\nwant %s", resp.Status, resp.Body, want.String())
+			}
+			// Every friends list is fetched through the request's loader.
+			if strings.Contains(tc.Query, "friends") && last.Fetches.Load() == 0 {
+				t.Errorf("friends were not loaded through the loader")
 			}
 		})
 	}
