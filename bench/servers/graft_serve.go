@@ -1,4 +1,4 @@
-//go:build !solo || solo_graft || solo_graft_upstream || solo_graft_upstream_plain || solo_graft_upstream_raw
+//go:build !solo || solo_graft || solo_graft_upstream || solo_graft_upstream_plain || solo_graft_upstream_raw || solo_graft_tailcall || solo_graft_tailcall_raw || solo_graft_tailcall_dedupe
 
 package servers
 

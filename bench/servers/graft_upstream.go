@@ -10,7 +10,11 @@ import (
 	"github.com/graftgql/graft/schema"
 )
 
-func init() { register(graftUpstream("graft-upstream", graftBatchUpstreamSchema)) }
+func init() {
+	s := graftUpstream("graft-upstream", graftBatchUpstreamSchema)
+	s.UpstreamCalls = map[string][2]int64{"q5": {2, 2}, "q6": {2, 2}}
+	register(s)
+}
 
 // graftBatchUpstreamSchema resolves Author.posts with a batch resolver:
 // every author of the response at that place in one call, so q5 and q6

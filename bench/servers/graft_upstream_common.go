@@ -74,15 +74,6 @@ type upAuthorArgs struct {
 	ID schema.ID
 }
 
-// batchError is err for each of n parents.
-func batchError(n int, err error) []error {
-	errs := make([]error, n)
-	for i := range errs {
-		errs[i] = err
-	}
-	return errs
-}
-
 // upstreamRoots declares the root fields every graft upstream server
 // shares: hello, and the authors decoded from the upstream's JSON.
 func upstreamRoots(b *schema.Builder, up *upstream.Client) {

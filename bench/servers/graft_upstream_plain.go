@@ -10,7 +10,11 @@ import (
 	"github.com/graftgql/graft/schema"
 )
 
-func init() { register(graftUpstream("graft-upstream-plain", graftPlainUpstreamSchema)) }
+func init() {
+	s := graftUpstream("graft-upstream-plain", graftPlainUpstreamSchema)
+	s.UpstreamCalls = map[string][2]int64{"q5": {51, 51}, "q6": {51, 51}}
+	register(s)
+}
 
 // graftPlainUpstreamSchema resolves every field with a plain resolver that
 // decodes the upstream's JSON with encoding/json: Query.authors with one

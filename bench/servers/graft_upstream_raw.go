@@ -10,7 +10,11 @@ import (
 	"github.com/graftgql/graft/schema"
 )
 
-func init() { register(graftUpstream("graft-upstream-raw", graftRawUpstreamSchema)) }
+func init() {
+	s := graftUpstream("graft-upstream-raw", graftRawUpstreamSchema)
+	s.UpstreamCalls = map[string][2]int64{"q5": {2, 2}, "q6": {2, 2}}
+	register(s)
+}
 
 // graftRawUpstreamSchema is graftBatchUpstreamSchema with Author.posts
 // returning the upstream's JSON as it came (schema.RawJSON): the batch

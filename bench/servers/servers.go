@@ -51,6 +51,14 @@ type Server struct {
 	// runs the upstream queries (q5, q6) and only those; the others run
 	// the in-memory queries.
 	Upstream bool
+	// Tailcall says the server serves the Tailcall replica's schema
+	// (package tailcall): it runs q7 only, and q7 runs only on it and the
+	// ceilings.
+	Tailcall bool
+	// UpstreamCalls is, by query name, the fewest and the most upstream
+	// calls one request alone may cost (checked on every run's first
+	// answer); a query not listed is not checked.
+	UpstreamCalls map[string][2]int64
 	// Reference marks the ceilings, which do no GraphQL work.
 	Reference bool
 	// Handler builds an in-memory server's net/http handler for Path; nil
@@ -80,6 +88,9 @@ func (s Server) Runs(q workload.Query) bool {
 	if q.Persisted && !s.APQ {
 		return false
 	}
+	if q.Tailcall != s.Tailcall {
+		return s.Reference
+	}
 	return q.Upstream == s.Upstream || s.Reference
 }
 
@@ -91,6 +102,7 @@ var order = []string{
 	"mercurius", "yoga", "apollo",
 	"gqlgen-upstream", "graph-gophers-upstream",
 	"graft-upstream", "graft-upstream-plain", "graft-upstream-raw",
+	"gqlgen-tailcall", "graft-tailcall", "graft-tailcall-raw", "graft-tailcall-dedupe",
 	"mercurius-upstream", "yoga-upstream", "apollo-upstream",
 }
 

@@ -16,10 +16,12 @@ import (
 )
 
 // TestUpstreamAnswers holds every Go upstream server to the ceiling's
-// answers of q5 and q6, served through an upstream service without
+// answers of q5 and q6 (q7 for the Tailcall replica's servers), exact
+// bytes for graft, served through an upstream service without
 // latency, and checks the upstream calls each request costs: the plain
 // graft resolvers one per author plus one, the DataLoaders between one
-// batch per level and one call per author.
+// batch per level and one call per author, q7 two calls (posts, then the
+// distinct users) on every server.
 func TestUpstreamAnswers(t *testing.T) {
 	d := data.Shared()
 	want, err := ceiling.Expected(d)
@@ -30,7 +32,8 @@ func TestUpstreamAnswers(t *testing.T) {
 	usrv := httptest.NewServer(svc)
 	defer usrv.Close()
 	up := upstream.NewClient(usrv.URL)
-	exact := map[string]int64{"graft-upstream-plain": 51, "graft-upstream": 2, "graft-upstream-raw": 2}
+	exact := map[string]int64{"graft-upstream-plain": 51, "graft-upstream": 2, "graft-upstream-raw": 2,
+		"graft-tailcall": 2, "graft-tailcall-raw": 2, "graft-tailcall-dedupe": 2}
 	ran := 0
 	for _, s := range All() {
 		if s.UpstreamHandler == nil {
@@ -46,7 +49,15 @@ func TestUpstreamAnswers(t *testing.T) {
 			mux.Handle(Path, h)
 			srv := httptest.NewServer(mux)
 			defer srv.Close()
+			runs := 0
 			for _, q := range workload.UpstreamQueries() {
+				if q.Tailcall != s.Tailcall {
+					if s.Runs(q) {
+						t.Errorf("%s runs %s", s.Name, q.Name)
+					}
+					continue
+				}
+				runs++
 				t.Run(q.Name, func(t *testing.T) {
 					if !s.Runs(q) {
 						t.Fatalf("%s does not run %s", s.Name, q.Name)
@@ -73,7 +84,13 @@ func TestUpstreamAnswers(t *testing.T) {
 					if calls < 2 || calls > 51 {
 						t.Errorf("%d upstream calls, want 2 to 51", calls)
 					}
+					if r, ok := s.UpstreamCalls[q.Name]; ok && (calls < r[0] || calls > r[1]) {
+						t.Errorf("%d upstream calls, outside the server's declared %d to %d", calls, r[0], r[1])
+					}
 				})
+			}
+			if runs == 0 {
+				t.Error("runs no upstream query")
 			}
 		})
 	}
@@ -82,14 +99,17 @@ func TestUpstreamAnswers(t *testing.T) {
 	}
 }
 
-// TestServersRun: in-memory servers run q1 to q4 and not q5, q6; upstream
-// servers the reverse; the ceilings every query.
+// TestServersRun: in-memory servers run q1 to q4 and not q5, q6, q7;
+// upstream servers q5 and q6; the Tailcall replica's servers q7 alone; the
+// ceilings every query.
 func TestServersRun(t *testing.T) {
-	q2, q5 := workload.Queries()[1], workload.UpstreamQueries()[0]
+	q2, q5, q7 := workload.Queries()[1], workload.UpstreamQueries()[0], workload.UpstreamQueries()[2]
 	for _, s := range All() {
-		wantQ2, wantQ5 := !s.Upstream || s.Reference, s.Upstream || s.Reference
-		if s.Runs(q2) != wantQ2 || s.Runs(q5) != wantQ5 {
-			t.Errorf("%s: runs q2 %v, q5 %v; want %v, %v", s.Name, s.Runs(q2), s.Runs(q5), wantQ2, wantQ5)
+		wantQ2 := !s.Upstream || s.Reference
+		wantQ5 := (s.Upstream && !s.Tailcall) || s.Reference
+		wantQ7 := s.Tailcall || s.Reference
+		if s.Runs(q2) != wantQ2 || s.Runs(q5) != wantQ5 || s.Runs(q7) != wantQ7 {
+			t.Errorf("%s: runs q2 %v, q5 %v, q7 %v; want %v, %v, %v", s.Name, s.Runs(q2), s.Runs(q5), s.Runs(q7), wantQ2, wantQ5, wantQ7)
 		}
 	}
 }

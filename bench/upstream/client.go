@@ -87,6 +87,15 @@ func PostsQuery(authors []string, first int) url.Values {
 	return url.Values{"author": authors, "first": {strconv.Itoa(first)}}
 }
 
+// UsersQuery is the query of GET /tc/users?id=...
+func UsersQuery(ids []int) url.Values {
+	v := make([]string, len(ids))
+	for i, id := range ids {
+		v[i] = strconv.Itoa(id)
+	}
+	return url.Values{"id": v}
+}
+
 // GetJSON calls path with q and decodes the answer into dst with
 // encoding/json.
 func (c *Client) GetJSON(ctx context.Context, path string, q url.Values, dst any) error {

@@ -6,6 +6,8 @@
 //	GET  /authors?first=N               the first N authors in id order
 //	GET  /authors?id=a1&id=a7           the named authors, in the order asked
 //	GET  /posts?author=a1&author=a7&first=K   {"a1": [post, ...], ...}
+//	GET  /tc/posts                      q7's 100 posts (package tailcall)
+//	GET  /tc/users?id=1&id=2            q7's named users, in the order asked
 //	GET  /stats                         {"calls": N}
 //	POST /stats/reset                   sets the counter to 0
 //
@@ -23,6 +25,7 @@ import (
 	"time"
 
 	"github.com/graftgql/graft/bench/data"
+	"github.com/graftgql/graft/bench/tailcall"
 )
 
 // Latency is the fixed time the service sleeps before answering each call.
@@ -50,6 +53,10 @@ type Service struct {
 	keepMu    sync.Mutex // guards kept and keptBytes
 	kept      int
 	keptBytes int
+	// tcPosts and tcUsers are q7's /tc/posts answer and each user's JSON
+	// (package tailcall).
+	tcPosts []byte
+	tcUsers map[string][]byte
 	// built counts the answers built rather than found kept.
 	built atomic.Int64
 }
@@ -86,6 +93,11 @@ func New(d *data.Set, latency time.Duration) *Service {
 		}
 		s.postJSON = append(s.postJSON, ps)
 	}
+	s.tcPosts = mustJSON(tailcall.Posts())
+	s.tcUsers = map[string][]byte{}
+	for _, u := range tailcall.Users() {
+		s.tcUsers[strconv.Itoa(u.ID)] = mustJSON(u)
+	}
 	return s
 }
 
@@ -117,6 +129,12 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/posts" && r.Method == http.MethodGet:
 		s.call(r.Context())
 		writeJSON(w, s.answer(r, s.postsAnswer))
+	case r.URL.Path == "/tc/posts" && r.Method == http.MethodGet:
+		s.call(r.Context())
+		writeJSON(w, s.tcPosts)
+	case r.URL.Path == "/tc/users" && r.Method == http.MethodGet:
+		s.call(r.Context())
+		writeJSON(w, s.answer(r, s.tcUsersAnswer))
 	default:
 		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
 	}
@@ -223,6 +241,21 @@ func (s *Service) postsAnswer(r *http.Request) []byte {
 		out = append(out, ']')
 	}
 	return append(out, '}')
+}
+
+// tcUsersAnswer is the array of the users named by the id parameters,
+// in the order asked; unknown ids are left out.
+func (s *Service) tcUsersAnswer(r *http.Request) []byte {
+	out := []byte{'['}
+	for _, id := range r.URL.Query()["id"] {
+		if u, ok := s.tcUsers[id]; ok {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, u...)
+		}
+	}
+	return append(out, ']')
 }
 
 // clamp reads a first parameter: absent or malformed means the default.

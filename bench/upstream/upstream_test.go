@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft/bench/data"
+	"github.com/graftgql/graft/bench/tailcall"
 )
 
 func TestService(t *testing.T) {
@@ -134,5 +135,29 @@ func TestPostsAnswerIsBuiltInOneBuffer(t *testing.T) {
 		if len(posts) != 2 || len(posts["a9"]) != first || len(posts["a1"]) != first || !strings.HasPrefix(string(b), `{"a9":[`) {
 			t.Errorf("first=%d: %.80s…", first, b)
 		}
+	}
+}
+
+// TestTailcallEndpoints: q7's posts and users, the users in the order
+// asked without unknown ids, each call counted.
+func TestTailcallEndpoints(t *testing.T) {
+	svc, c := serveService(t)
+	ctx := context.Background()
+	var posts []tailcall.Post
+	if err := c.GetJSON(ctx, "/tc/posts", nil, &posts); err != nil {
+		t.Fatal(err)
+	}
+	if len(posts) != tailcall.PostCount || posts[0].ID != 1 || posts[0].UserID != 1 || posts[99].UserID != 10 || posts[10].UserID != 1 {
+		t.Errorf("posts: %d, first %+v, last %+v", len(posts), posts[0], posts[len(posts)-1])
+	}
+	var users []tailcall.User
+	if err := c.GetJSON(ctx, "/tc/users", UsersQuery([]int{3, 99, 1}), &users); err != nil {
+		t.Fatal(err)
+	}
+	if len(users) != 2 || users[0] != (tailcall.User{ID: 3, Name: "User 3", Username: "user3", Email: "user3@example.com"}) || users[1].ID != 1 {
+		t.Errorf("users?id=3&id=99&id=1 = %+v, want 3 then 1", users)
+	}
+	if n := svc.Calls(); n != 2 {
+		t.Errorf("calls = %d, want 2", n)
 	}
 }

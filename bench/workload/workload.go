@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/graftgql/graft/bench/tailcall"
 	"github.com/graftgql/graft/internal/workload"
 )
 
@@ -59,6 +60,9 @@ type Query struct {
 	// Upstream marks a query that the upstream servers answer by calling
 	// the upstream service (q5, q6); the in-memory servers do not run it.
 	Upstream bool
+	// Tailcall marks q7, the Tailcall replica's query over its own schema
+	// (package tailcall): only the servers of that schema run it.
+	Tailcall bool
 }
 
 // Queries returns q1 to q4 in order.
@@ -76,12 +80,13 @@ func Queries() []Query {
 	}
 }
 
-// UpstreamQueries returns q5 and q6, the queries answered through the
-// upstream service.
+// UpstreamQueries returns q5, q6 and q7, the queries answered through the
+// upstream service (q7 over the Tailcall replica's schema).
 func UpstreamQueries() []Query {
 	return []Query{
 		{Name: "q5", Base: "q5", Description: "50 authors × 10 posts through the upstream", Text: q5, Upstream: true},
 		{Name: "q6", Base: "q6", Description: "50 authors × 20 posts (title, likes) through the upstream: a large upstream answer, a small selection", Text: q6, Upstream: true},
+		{Name: "q7", Base: "q7", Description: "the Tailcall replica: 100 posts, each with its user (10 users), through the upstream", Text: tailcall.Query, Upstream: true, Tailcall: true},
 	}
 }
 

@@ -80,6 +80,10 @@ func TestUpstreamCopyMatchesShared(t *testing.T) {
 		testenv.Missing(t, "the shared workload is not beside the repository at "+dir)
 	}
 	for _, q := range UpstreamQueries() {
+		if q.Tailcall {
+			// q7 is this module's own (package tailcall).
+			continue
+		}
 		want, err := os.ReadFile(filepath.Join(dir, q.Name+".graphql"))
 		if err != nil {
 			t.Fatal(err)

@@ -246,6 +246,7 @@ func (b *baseTree) server(now servers.Server, profileDir string) servers.Server 
 		Check:    now.Check,
 		APQ:      now.APQ,
 		Upstream: now.Upstream,
+		Tailcall: now.Tailcall,
 		Command: func(port int, upstreamURL string) (argv, env []string) {
 			argv = []string{b.bin, "serve", "-server", now.Name, "-port", strconv.Itoa(port)}
 			if bin := b.solo[now.Name]; bin != "" {

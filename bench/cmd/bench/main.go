@@ -86,7 +86,7 @@ func parseOptions(args []string) (options, error) {
 	var servers, queries string
 	fs.BoolVar(&o.smoke, "smoke", false, "one short round with correctness checks, no report file (for CI)")
 	fs.StringVar(&servers, "servers", "", "comma-separated servers to run (default: all)")
-	fs.StringVar(&queries, "queries", "q1,q2,q3,q4,q1-apq,q3-apq,q5,q6", "comma-separated queries to run (q1-apq, q3-apq: hash-only persisted queries; q5, q6: through the upstream service)")
+	fs.StringVar(&queries, "queries", "q1,q2,q3,q4,q1-apq,q3-apq,q5,q6,q7", "comma-separated queries to run (q1-apq, q3-apq: hash-only persisted queries; q5, q6, q7: through the upstream service)")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each round measures every server on every query")
 	fs.DurationVar(&o.duration, "duration", 2*time.Second, "measured time per server, query and round")
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured load before each measurement")

@@ -271,7 +271,11 @@ func (m *measurement) markdown() string {
 		fmt.Fprintf(&b, "At %d connections; upstream calls per request counted by the upstream service, for one checked request and on average under load.\n\n", o.conns)
 		fmt.Fprintf(&b, "| server | upstream calls/req | calls/req under load | req/s | × gqlgen | p50 µs | p99 µs |%s server CPU µs/req | RSS MiB | anon MiB |\n", low)
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", len(strings.Split(low, "|"))-1) + "---:|---:|---:|\n")
-		gql := m.summary("gqlgen-upstream", q.Name)
+		gqlName := "gqlgen-upstream"
+		if q.Tailcall {
+			gqlName = "gqlgen-tailcall"
+		}
+		gql := m.summary(gqlName, q.Name)
 		for _, s := range m.rowsFor([]workload.Query{q}) {
 			sm := m.summary(s, q.Name)
 			if !sm.ok {
@@ -353,7 +357,7 @@ func (m *measurement) markdown() string {
 		fmt.Fprintf(&b, "- After those two, in each round, %s served the full query and the hash-only one in %d alternating blocks (see the section on them), on the same %d connections: %s measured after %s in which the previous block's requests finish. The hash-only target is judged on these.\n", strings.Join(alternatedServers, " and "), o.alternate, o.conns, o.block, alternateSettle)
 	}
 	b.WriteString("- The ceiling reads the body and writes the precomputed answer found by the body's exact bytes, nothing else; ceiling-decode also decodes the body with encoding/json (the earlier ceiling).\n")
-	b.WriteString("- The upstream service (q5, q6) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5 and q6, the upstream servers run only them.\n")
+	b.WriteString("- The upstream service (q5, q6, q7) answers after 1 ms per call and counts its calls; the in-memory servers do not run q5, q6 and q7, the upstream servers run only q5 and q6, the Tailcall replica's servers only q7 (also measured at 64 connections, where deduplication is judged; × gqlgen is against gqlgen-tailcall there).\n")
 	b.WriteString("- Before every measurement the server's answer is compared with the ceiling's precomputed one (graft byte for byte, peers after normalising key order; q4 only for shape).\n")
 	b.WriteString("- server CPU µs/req: the child's CPU time over the measured period (its process CPU clock, user plus system time in nanoseconds) divided by the requests answered. RSS: VmRSS after the measurement; anon: its anonymous part (RssAnon: heap, stacks and the runtime's own memory), the rest being mostly pages of the executable.\n")
 	b.WriteString(m.buildNote())

@@ -78,7 +78,7 @@ func TestParseOptions(t *testing.T) {
 		check   func(options) bool
 	}{
 		{"defaults", nil, false, func(o options) bool {
-			return o.rounds == 3 && o.conns == 32 && len(o.queries) == 8 && o.connsHigh == 256 && o.connsLow == 1 && o.alternate == 160 && o.block == 50*time.Millisecond
+			return o.rounds == 3 && o.conns == 32 && len(o.queries) == 9 && o.connsHigh == 256 && o.connsLow == 1 && o.alternate == 160 && o.block == 50*time.Millisecond
 		}},
 		{"smoke is one short round", []string{"-smoke"}, false, func(o options) bool {
 			return o.rounds == 1 && o.duration < time.Second && !o.inProcess && o.connsHigh == 0 && o.connsLow == 0 && o.alternate == 4
@@ -171,6 +171,13 @@ func TestTargets(t *testing.T) {
 			{"apollo-upstream", "q5"}:    {oneCalls: 2, samples: []sample{{rps: 90, p50: 2 * time.Millisecond, p99: 20 * time.Millisecond}}},
 			{"gqlgen-upstream", "q6"}:    {samples: []sample{{rps: 100, p50: 10 * time.Millisecond, p99: 30 * time.Millisecond}}},
 			{"graft-upstream", "q6"}:     {samples: []sample{{rps: 200}}},
+			// q7: raw 1.6× structs, 4.0× gqlgen; at 64 connections
+			// deduplication 2.5× without, with fewer calls per request.
+			{"graft-tailcall", "q7"}:           {samples: []sample{{rps: 500}}},
+			{"graft-tailcall-raw", "q7"}:       {samples: []sample{{rps: 800}}},
+			{"gqlgen-tailcall", "q7"}:          {samples: []sample{{rps: 200}}},
+			{"graft-tailcall-raw", "q7@64"}:    {samples: []sample{{rps: 800, calls: 2}}},
+			{"graft-tailcall-dedupe", "q7@64"}: {samples: []sample{{rps: 2000, calls: 0.25}}},
 		},
 		peakRSS: map[string]int64{"graft": 10 << 20, "gqlgen": 30 << 20}, peakAnon: map[string]int64{"graft": 4 << 20},
 		inProc: &inProcessResult{output: "BenchmarkQ2/graft-warm \t 1000\t 60000 ns/op\t 52000 B/op\t 9 allocs/op\n" +
@@ -196,6 +203,9 @@ func TestTargets(t *testing.T) {
 		"| graft-upstream-raw q6 ≥ 5.0× gqlgen-upstream's req/s | 9.00× | yes |",
 		"| graft-upstream-raw q6 p50 below every peer's | 1000 µs vs 5000 µs (mercurius-upstream) | yes |",
 		"| graft-upstream-raw q6 p99 below every peer's | 2000 µs vs 20000 µs (mercurius-upstream) | yes |",
+		"| graft-tailcall-raw q7 ≥ 1.5× graft-tailcall's req/s | 1.60× | yes |",
+		"| graft-tailcall-raw q7 ≥ 4.8× gqlgen-tailcall's req/s | 4.00× | no |",
+		"| graft-tailcall-dedupe q7 at 64 conns ≥ 2× graft-tailcall-raw's req/s (deduplication on against off) | 2.50×; upstream calls/req under load 0.25 on, 2.00 off | yes |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("targets lack %q:\n%s", want, out)

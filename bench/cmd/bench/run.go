@@ -63,13 +63,15 @@ type alternated struct {
 const (
 	skipInMemory = "in-memory server"
 	skipUpstream = "upstream server"
+	skipSchema   = "another schema"
 )
 
 // runs says whether server ran (or was to run) query cell q: not when it
-// is of the other kind (in memory or through the upstream).
+// is of the other kind (in memory or through the upstream) or serves the
+// other schema (q7's servers, the others).
 func (m *measurement) runs(server, q string) bool {
 	ce := m.cells[[2]string{server, q}]
-	return ce == nil || (ce.skipped != skipInMemory && ce.skipped != skipUpstream)
+	return ce == nil || (ce.skipped != skipInMemory && ce.skipped != skipUpstream && ce.skipped != skipSchema)
 }
 
 // shapeQuery names the cell of query q measured at conns connections: q
@@ -81,8 +83,13 @@ func (m *measurement) shapeQuery(q string, conns int) string {
 	return fmt.Sprintf("%s@%d", q, conns)
 }
 
+// dedupeConns is the load shape the deduplication target is judged at:
+// q7 is always measured there too.
+const dedupeConns = 64
+
 // shapes returns the connection counts q is measured at: the main shape,
-// then the high one, then (upstream queries) the low one.
+// then the high one, then (upstream queries) the low one, then for q7
+// dedupeConns.
 func (m *measurement) shapes(q workload.Query) []int {
 	out := []int{m.opts.conns}
 	if c := m.opts.connsHigh; c > 0 && c != m.opts.conns {
@@ -90,6 +97,9 @@ func (m *measurement) shapes(q workload.Query) []int {
 	}
 	if c := m.opts.connsLow; q.Upstream && c > 0 && !slices.Contains(out, c) {
 		out = append(out, c)
+	}
+	if q.Tailcall && !slices.Contains(out, dedupeConns) {
+		out = append(out, dedupeConns)
 	}
 	return out
 }
@@ -339,6 +349,7 @@ func pairOrder(base workload.Query, variants []workload.Query, r int) []workload
 var judgedTogether = [][]string{
 	{"ceiling", "graft"},
 	{"gqlgen-upstream", graftUpstreamStructs, graftUpstreamRaw},
+	{"gqlgen-tailcall", graftTailcallStructs, graftTailcallRaw, graftTailcallDedupe},
 	{"graft-shipped-nolog", "graft-shipped", "graft-shipped-metrics", "graft-shipped-tracing"},
 }
 
@@ -399,6 +410,8 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 			ce.skipped = skipInMemory
 		case !q.Upstream && s.Upstream:
 			ce.skipped = skipUpstream
+		case q.Tailcall != s.Tailcall:
+			ce.skipped = skipSchema
 		default:
 			ce.skipped = "no automatic persisted queries"
 		}
@@ -426,6 +439,9 @@ func measureOne(ctx context.Context, log *slog.Logger, m *measurement, s servers
 	}
 	if err == nil && countCalls {
 		ce.oneCalls, err = m.up.Calls(ctx)
+		if r, ok := s.UpstreamCalls[q.Name]; err == nil && ok && (ce.oneCalls < r[0] || ce.oneCalls > r[1]) {
+			err = fmt.Errorf("%s %s: %d upstream calls for one request, want %d to %d", s.Name, q.Name, ce.oneCalls, r[0], r[1])
+		}
 	}
 	if err != nil {
 		if q.Introspection {

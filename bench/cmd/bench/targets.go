@@ -24,6 +24,9 @@ type target struct {
 // upstream's raw JSON (q6's ratios, and the lowest latencies of q5 and q6:
 // graft's documented way to serve upstream JSON).
 const (
+	graftTailcallStructs = "graft-tailcall"
+	graftTailcallRaw     = "graft-tailcall-raw"
+	graftTailcallDedupe  = "graft-tailcall-dedupe"
 	graftUpstreamBatch   = "graft-upstream"
 	graftUpstreamRaw     = "graft-upstream-raw"
 	graftUpstreamStructs = "graft-upstream"
@@ -117,6 +120,28 @@ func upstreamRatioTarget(server, base, query string, min float64) target {
 				_, fig, _ = m.judgedRatio(server, base, query, "%.3f×")
 			}
 			return fig, r >= min, ok
+		},
+	}
+}
+
+// dedupeTarget: graft-tailcall-dedupe (raw JSON, upstream calls shared
+// across requests by loader.Shared) reaches 2× graft-tailcall-raw (the
+// same without) on q7 at dedupeConns connections; the figure gives both
+// servers' upstream calls per request under load.
+func dedupeTarget(conns int) target {
+	q := "q7"
+	if conns != dedupeConns {
+		q = fmt.Sprintf("q7@%d", dedupeConns)
+	}
+	ratio := upstreamRatioTarget(graftTailcallDedupe, graftTailcallRaw, q, 2)
+	return target{
+		what: fmt.Sprintf("%s q7 at %d conns ≥ 2× %s's req/s (deduplication on against off)", graftTailcallDedupe, dedupeConns, graftTailcallRaw),
+		judge: func(m *measurement) (string, bool, bool) {
+			fig, met, ok := ratio.judge(m)
+			if ok {
+				fig += fmt.Sprintf("; upstream calls/req under load %.2f on, %.2f off", m.callsUnderLoad(graftTailcallDedupe, q), m.callsUnderLoad(graftTailcallRaw, q))
+			}
+			return fig, met, ok
 		},
 	}
 }
@@ -389,6 +414,9 @@ func targets(conns, connsHigh int) []target {
 		upstreamRatioTarget(graftUpstreamRaw, graftUpstreamStructs, "q6", 2.5),
 		lowestTarget(graftUpstreamRaw, "q6", "q6", 50, upPeers),
 		lowestTarget(graftUpstreamRaw, "q6", "q6", 99, upPeers),
+		upstreamRatioTarget(graftTailcallRaw, graftTailcallStructs, "q7", 1.5),
+		upstreamRatioTarget(graftTailcallRaw, "gqlgen-tailcall", "q7", 4.8),
+		dedupeTarget(conns),
 	)
 	return ts
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/graftgql/graft/bench/data"
 	"github.com/graftgql/graft/bench/peers/graphgophers"
+	"github.com/graftgql/graft/bench/tailcall"
 	"github.com/graftgql/graft/bench/workload"
 )
 
@@ -120,6 +121,7 @@ func Expected(d *data.Set) (map[string][]byte, error) {
 		}
 	}
 	out := make(map[string][]byte, len(qs))
+	out["q7"] = tailcall.Expected()
 	for name, v := range map[string]any{"q1": q1Data{Hello: "world"}, "q2": q2, "q3": q3, "q5": q5, "q6": q6} {
 		b, err := json.Marshal(struct {
 			Data any `json:"data"`
