@@ -46,7 +46,9 @@ func TestUnsampledRequestCost(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	plain := allocs(nil, nil)
 	unsampled := allocs(sdktrace.ParentBased(sdktrace.NeverSample()), rec)
-	if extra := unsampled - plain; extra > 6 {
+	// Under the race detector sync.Pool drops values at random, so the
+	// count is checked only without it (.ci/run runs this test so too).
+	if extra := unsampled - plain; !raceEnabled && extra > 6 {
 		t.Errorf("an unsampled request costs %.0f allocations more than none (%.0f against %.0f), want at most 6", extra, unsampled, plain)
 	}
 	if n := len(rec.Ended()); n != 0 {
