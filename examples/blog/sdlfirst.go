@@ -2,16 +2,15 @@ package blog
 
 import (
 	"context"
-	_ "embed"
 
+	"github.com/graftgql/graft/internal/workload"
 	"github.com/graftgql/graft/schema"
 )
 
-// SDL is the blog schema document, the benchmark's schema, which
+// SDL is the blog schema document, the benchmark's schema (the copy
+// internal/workload embeds and keeps equal to ../shared/bench), which
 // NewSDLBuilder binds the Go types and resolvers to.
-//
-//go:embed schema.graphql
-var SDL string
+var SDL = workload.SDL
 
 // NewSDLBuilder returns a schema-first builder of the blog schema: the
 // document SDL defines the types, fields and arguments (with the default

@@ -121,7 +121,7 @@ directive @cacheControl(maxAge: Int, scope: CacheControlScope) on FIELD_DEFINITI
 		t.Skipf("shared bench schema not found: %v", err)
 	}
 	if string(shared) != SDL {
-		t.Error("schema.graphql differs from ../shared/bench/schema.graphql")
+		t.Error("SDL differs from ../shared/bench/schema.graphql")
 	}
 }
 
