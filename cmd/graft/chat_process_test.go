@@ -5,12 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,35 +21,8 @@ import (
 // subscription receives again (go-redis subscribes its channels again).
 func TestChatAcrossProcesses(t *testing.T) {
 	addr, redisSrv := testenv.StartRedis(t)
-	goBin := testenv.LookPath(t, "go")
-	bin := filepath.Join(t.TempDir(), "graft")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	start := func() string {
-		port := freePort(t)
-		cmd := exec.Command(bin)
-		cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "HOST=127.0.0.1", "LOG_FORMAT=json",
-			"GRAFT_EXAMPLE=chat", "REDIS_URL=redis://"+addr)
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			_ = cmd.Wait()
-		})
-		logs := bufio.NewScanner(stderr)
-		url := waitForStartLine(t, logs)
-		go func() {
-			for logs.Scan() {
-			}
-		}()
-		return url
-	}
+	bin := buildGraft(t)
+	start := func() string { return startGraftProcess(t, bin, "GRAFT_EXAMPLE=chat", "REDIS_URL=redis://"+addr) }
 	a, b := start(), start()
 
 	req, _ := http.NewRequest(http.MethodPost, a+"/graphql",

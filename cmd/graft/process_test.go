@@ -28,6 +28,46 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// buildGraft builds this command into a temporary directory and returns
+// the binary's path.
+func buildGraft(t *testing.T) string {
+	t.Helper()
+	goBin := testenv.LookPath(t, "go")
+	bin := filepath.Join(t.TempDir(), "graft")
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startGraftProcess starts bin on a free loopback port with env beside
+// the defaults, stops it with SIGTERM when the test ends, and returns its
+// URL once it logs that it serves.
+func startGraftProcess(t *testing.T, bin string, env ...string) string {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(bin)
+	cmd.Env = append(append(os.Environ(), "PORT="+strconv.Itoa(port), "HOST=127.0.0.1", "LOG_FORMAT=json"), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	logs := bufio.NewScanner(stderr)
+	url := waitForStartLine(t, logs)
+	go func() {
+		for logs.Scan() {
+		}
+	}()
+	return url
+}
+
 // TestServerProcess builds cmd/graft, runs it as a process on a free port,
 // queries it, opens GraphiQL, and stops it with SIGTERM.
 func TestServerProcess(t *testing.T) {

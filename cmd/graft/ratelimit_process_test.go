@@ -1,15 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/graftgql/graft/internal/testenv"
@@ -23,34 +17,9 @@ import (
 // is untouched.
 func TestRateLimitAcrossProcesses(t *testing.T) {
 	addr, _ := testenv.StartRedis(t)
-	goBin := testenv.LookPath(t, "go")
-	bin := filepath.Join(t.TempDir(), "graft")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildGraft(t)
 	start := func() string {
-		port := freePort(t)
-		cmd := exec.Command(bin)
-		cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "HOST=127.0.0.1", "LOG_FORMAT=json",
-			"REDIS_URL=redis://"+addr, "RATE_LIMIT_BUDGET=20", "RATE_LIMIT_KEY=header:X-Api-Key")
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			_ = cmd.Wait()
-		})
-		logs := bufio.NewScanner(stderr)
-		url := waitForStartLine(t, logs)
-		go func() {
-			for logs.Scan() {
-			}
-		}()
-		return url
+		return startGraftProcess(t, bin, "REDIS_URL=redis://"+addr, "RATE_LIMIT_BUDGET=20", "RATE_LIMIT_KEY=header:X-Api-Key")
 	}
 	urls := []string{start(), start()}
 	type costExt struct {
