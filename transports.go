@@ -55,7 +55,7 @@ func (p pipeline) Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpap
 	return p.r.refuse(ctx, raw, httpapi.ContentTypeGraphQLResponse, e)
 }
 
-// Admit runs a WebSocket upgrade through the door and Config.Auth.
+// Admit runs a WebSocket upgrade through Config.Auth, passing the door only when Auth may refuse it.
 func (p pipeline) Admit(req *http.Request) (context.Context, *httpapi.Response) {
 	r := p.r
 	if r.cfg.Auth == nil {

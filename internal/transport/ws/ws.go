@@ -146,8 +146,10 @@ type Config struct {
 // Pipeline is what the transport needs of the router.
 type Pipeline interface {
 	transport.Pipeline
-	// Admit runs an upgrade request through the door and Config.Auth: it
-	// returns the connection's context, or the refusal to answer with.
+	// Admit runs an upgrade request through Config.Auth (and, when there
+	// is an Auth to refuse it, through the door): it returns the
+	// connection's context, or the refusal to answer with. Each operation
+	// on the connection passes the door on its own in Run.
 	Admit(req *http.Request) (ctx context.Context, refusal *httpapi.Response)
 	// Run runs one operation a connection received (decoded from its
 	// subscribe message) through the door and the pipeline with ctx,
