@@ -1,7 +1,6 @@
 package graft_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,16 +8,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/internal/testenv"
 )
 
 func TestHealthAndReady(t *testing.T) {
 	ok := graft.Check{Name: "db", Fn: func(context.Context) error { return nil }}
-	logs := &lockedBuffer{}
+	logs := &testenv.Buffer{}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	refused := graft.Check{Name: "redis", Logger: logger, Fn: func(context.Context) error {
 		return errors.New("dial tcp 127.0.0.1:6379: connection refused")
@@ -90,22 +89,4 @@ func TestHealthAndReady(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, "check=redis") || !strings.Contains(l, "dial tcp 127.0.0.1:6379: connection refused") {
 		t.Errorf("the log lacks the check's detail:\n%s", l)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

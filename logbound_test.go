@@ -1,33 +1,14 @@
 package graft_test
 
 import (
-	"bytes"
 	"log/slog"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/internal/testenv"
 )
-
-// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) lines() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.Split(strings.TrimSpace(b.buf.String()), "\n")
-}
 
 // TestMaskedErrorLogBounded: with MaskErrors, one request whose fields
 // fail by the hundred logs the first ten failures and one summary line
@@ -42,7 +23,7 @@ func TestMaskedErrorLogBounded(t *testing.T) {
 		{field: "plainError", line: "graphql: resolver error", n: 10},
 	} {
 		t.Run(tt.field+" x"+strconv.Itoa(tt.n), func(t *testing.T) {
-			var logs syncBuffer
+			var logs testenv.Buffer
 			r := newTestRouter(t, graft.Config{MaskErrors: true, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			var q strings.Builder
 			q.WriteString("{")
@@ -54,7 +35,7 @@ func TestMaskedErrorLogBounded(t *testing.T) {
 			if got.status != 200 || len(got.body.Errors) != min(tt.n, 100) {
 				t.Fatalf("got %d with %d errors", got.status, len(got.body.Errors))
 			}
-			lines := logs.lines()
+			lines := logs.Lines()
 			var failures, summaries int
 			for _, l := range lines {
 				switch {

@@ -1,41 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"net"
 	"net/http"
-	"sync"
 	"testing"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/graftserver"
 	"github.com/graftgql/graft/grafttest"
+	"github.com/graftgql/graft/internal/testenv"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // running is cmd/graft's service running in process on a loopback port.
 type running struct {
 	URL    string
 	router *graft.Router
-	log    *syncBuffer
+	log    *testenv.Buffer
 }
 
 // startServer runs cmd/graft's service, configured from env only, in
@@ -44,7 +25,7 @@ func startServer(t *testing.T, env map[string]string) *running {
 	t.Helper()
 	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
 	svc := service(lookup)
-	r := &running{log: &syncBuffer{}}
+	r := &running{log: &testenv.Buffer{}}
 	svc.Stderr = r.log
 	svc.Handler = func(api http.Handler) http.Handler {
 		r.router, _ = api.(*graft.Router)

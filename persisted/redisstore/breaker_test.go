@@ -86,7 +86,7 @@ func TestBreakerWhileRedisIsDown(t *testing.T) {
 	counter := &commandCounter{}
 	c.AddHook(counter)
 	s := New(c, Options{BreakerCooldown: time.Hour})
-	logs := &syncBuffer{}
+	logs := &testenv.Buffer{}
 	p, err := pqstate.New(persisted.Options{Store: s, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,11 @@
 package redisstore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,29 +16,12 @@ import (
 	"github.com/graftgql/graft/persisted"
 )
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestRedisStoppedMidRun follows one APQ and one safelist server through a
 // Redis outage and back.
 func TestRedisStoppedMidRun(t *testing.T) {
 	addr, srv := testenv.StartRedis(t)
 	ctx := context.Background()
-	logs := &syncBuffer{}
+	logs := &testenv.Buffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})) // calls refused by the breaker log at debug
 	store := New(newClient(t, addr, true), Options{Timeout: 2 * time.Second})
 	apq, err := pqstate.New(persisted.Options{Store: store, Logger: logger})
