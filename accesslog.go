@@ -30,6 +30,9 @@ type accessLogHook struct {
 
 func (accessLogHook) Before(context.Context, *HookEvent) (context.Context, error) { return nil, nil }
 
+// Phases says the access log observes only PhaseAnswered (HookPhases).
+func (accessLogHook) Phases() []Phase { return []Phase{PhaseAnswered} }
+
 func (h accessLogHook) After(ctx context.Context, ev *HookEvent) {
 	if ev.Phase != PhaseAnswered {
 		return
