@@ -36,7 +36,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	// The request's state and its answer in one allocation.
-	st := &requestState{}
+	st := r.newState()
 	resp := &st.answer
 	raw := httpapi.RawRequest{
 		Method:      req.Method,

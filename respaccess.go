@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"unsafe"
 
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -32,6 +33,12 @@ func (r *Router) identify(raw *httpapi.RawRequest, st *requestState) {
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
+	if h := st.hookedState(); h != nil {
+		// In the state's own memory, written once: no allocation.
+		hex.Encode(h.id[:], b[:])
+		st.info.RequestID = unsafe.String(&h.id[0], len(h.id))
+		return
+	}
 	st.info.RequestID = hex.EncodeToString(b[:])
 }
 

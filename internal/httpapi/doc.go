@@ -89,6 +89,13 @@ func (r *Response) SetErrors(errs ...*gqlerror.Error) {
 	*r.errs = append((*r.errs)[:0], errs...)
 }
 
+// UseErrorSink makes sink, storage the caller already holds, where the
+// answer's errors are kept, so that ErrorSink and SetErrors allocate none.
+func (r *Response) UseErrorSink(sink *[]*gqlerror.Error) {
+	*sink = (*sink)[:0]
+	r.errs = sink
+}
+
 // ErrorSink returns where execution appends the answer's errors.
 func (r *Response) ErrorSink() *[]*gqlerror.Error {
 	if r.errs == nil {
