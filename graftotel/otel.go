@@ -160,9 +160,6 @@ type reqState struct {
 	context.Context // carries the request span
 	span            trace.Span
 	phase           trace.Span
-	// unsampled: span records nothing (the sampler left the request
-	// out), so no phase span or attribute is made.
-	unsampled bool
 }
 
 // Value answers stateKey with the state, other keys from the parent.
@@ -176,14 +173,27 @@ func (st *reqState) Value(key any) any {
 // headerCarrier reads request headers for the propagator.
 type headerCarrier func(string) string
 
-func (h headerCarrier) Get(key string) string { return h(key) }
-func (h headerCarrier) Set(string, string)    {}
-func (h headerCarrier) Keys() []string        { return nil }
+// Get returns the header key, asked for in its canonical form: the
+// propagators name their headers in lower case, which net/http's
+// Header.Get would canonicalize into a new string on every request.
+func (h headerCarrier) Get(key string) string {
+	switch key {
+	case "traceparent":
+		key = "Traceparent"
+	case "tracestate":
+		key = "Tracestate"
+	case "baggage":
+		key = "Baggage"
+	}
+	return h(key)
+}
+func (h headerCarrier) Set(string, string) {}
+func (h headerCarrier) Keys() []string     { return nil }
 
 // Span names and start options, built once rather than per request.
 var (
 	phaseSpanNames [graft.PhaseAnswered + 1]string
-	serverKind     = trace.WithSpanKind(trace.SpanKindServer)
+	serverKind     = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)} // passed as is: no slice per call
 )
 
 func init() {
@@ -199,11 +209,22 @@ func phaseSpanName(p graft.Phase) string {
 	return "graphql." + p.String()
 }
 
+// Phases says which phases the hook observes (graft.HookPhases): every
+// one when it traces (a request left out by the sampler skips them, see
+// Before), else PhaseReceived and PhaseAnswered, where the metrics count.
+func (h hook) Phases() []graft.Phase {
+	if h.in.tracer != nil {
+		return []graft.Phase{graft.PhaseReceived, graft.PhaseParsed, graft.PhaseValidated, graft.PhaseAnalyzed,
+			graft.PhaseExecuted, graft.PhasePayload, graft.PhaseAnswered}
+	}
+	return []graft.Phase{graft.PhaseReceived, graft.PhaseAnswered}
+}
+
 func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
 	in := h.in
 	if ev.Phase == graft.PhaseReceived {
 		if in.m != nil {
-			in.m.inFlight.Add(ctx, 1)
+			in.m.inFlight.Add(1)
 		}
 		if in.tracer == nil {
 			return nil, nil
@@ -211,20 +232,25 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 		if ev.Request.Header != nil {
 			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
 		}
-		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind)
-		if span.IsRecording() {
-			if ev.Request.Method != "" {
-				span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
-			}
-			if in.route != "" {
-				span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
-			}
-		}
-		st := &reqState{Context: ctx, span: span, unsampled: !span.IsRecording()}
+		// The sampler decides here, once: a request it leaves out has
+		// a span that records nothing, and nothing to do until its
+		// end, where it is measured.
+		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind...)
 		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
 			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
 		}
-		if !in.opts.NoPhaseSpans && !st.unsampled {
+		if !span.IsRecording() {
+			ev.SkipPhases()
+			return ctx, nil // resolver spans would be children of the request's span
+		}
+		if ev.Request.Method != "" {
+			span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+		}
+		if in.route != "" {
+			span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+		}
+		st := &reqState{Context: ctx, span: span}
+		if !in.opts.NoPhaseSpans {
 			_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
 		}
 		return st, nil
@@ -233,9 +259,7 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 	if st == nil {
 		return nil, nil
 	}
-	if in.opts.NoPhaseSpans || st.unsampled {
-		// A request not sampled has no phase spans: starting one under
-		// a span that records nothing costs as much as a sampled one.
+	if in.opts.NoPhaseSpans {
 		if ev.Phase == graft.PhaseExecuted {
 			return st, nil // resolver spans are children of the request's span
 		}
@@ -259,8 +283,8 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	}
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
-		// A request refused before it was decoded has no span: it is
-		// measured all the same.
+		// A request refused before it was decoded has no span, and one
+		// the sampler left out no state: it is measured all the same.
 		if ev.Phase == graft.PhaseAnswered && in.m != nil {
 			in.m.record(ctx, ev, time.Since(ev.Start))
 		}
@@ -273,7 +297,7 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		st.phase.End()
 		st.phase = nil
 	}
-	if ev.Phase == graft.PhasePayload && !st.unsampled {
+	if ev.Phase == graft.PhasePayload {
 		for i := range ev.Parts {
 			in.partSpan(st, &ev.Parts[i])
 		}
@@ -282,13 +306,6 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		return
 	}
 	span := st.span
-	if st.unsampled {
-		span.End()
-		if in.m != nil {
-			in.m.record(st.Context, ev, time.Since(ev.Start))
-		}
-		return
-	}
 	if ev.OperationType != "" {
 		name := ev.OperationType
 		if ev.OperationName != "" {
