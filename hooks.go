@@ -338,19 +338,22 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if phase == PhaseReceived {
 		p.received = true
 	}
-	p.skip |= p.skipNext
+	// One clock read ends the open phase and starts this one.
+	var now time.Time
+	if p.open {
+		now = time.Now()
+		p.endAt(now)
+	}
+	p.skip |= p.skipNext // SkipPhases asked during the phase just ended
 	p.skipNext = 0
 	if !p.observed(phase) {
 		// No hook observes it: it is neither called nor timed.
-		if p.open {
-			p.endAt(time.Now())
-		}
-		p.phase, p.open, p.ev.Phase = phase, false, phase
+		p.phase, p.ev.Phase = phase, phase
 		return nil
 	}
-	// One clock read ends the open phase and starts this one.
-	now := time.Now()
-	p.endAt(now)
+	if now.IsZero() {
+		now = time.Now()
+	}
 	p.phase, p.open, p.started = phase, true, now
 	p.ev.Phase, p.ev.Duration = phase, 0
 	for i, h := range p.hooks {
