@@ -92,6 +92,14 @@ func editHeader(ctx context.Context, edit func(http.Header)) bool {
 	return true
 }
 
+// detachResponse ends what attachResponse began, once the answer is
+// written: SetResponseHeader and SetCookie report false from then on.
+func (st *requestState) detachResponse() {
+	st.mu.Lock()
+	st.resp = nil
+	st.mu.Unlock()
+}
+
 // attachResponse lets resolvers reach resp, and echoes the request ID.
 func (st *requestState) attachResponse(resp *httpapi.Response) {
 	st.mu.Lock()
