@@ -35,6 +35,8 @@ type instruments struct {
 	// graphql.server.active_requests and graphql.server.request.body.size.
 	inFlight atomic.Int64
 	received atomic.Int64
+	// The series of the lookup results, kept at hand.
+	docHit, docMiss, pqHit, pqMiss *series
 	// The observable instruments, by the kind of their series.
 	requests, errors, persisted, documents metric.Int64ObservableCounter
 	activeRequests                         metric.Int64ObservableUpDownCounter
@@ -80,6 +82,8 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 	if _, err = m.RegisterCallback(in.observe, in.requests, in.errors, in.persisted, in.documents, in.activeRequests, in.bodySize); err != nil {
 		return nil, err
 	}
+	in.docHit, in.docMiss = in.sets.get(setKey{kind: kindDoc, a: "hit"}), in.sets.get(setKey{kind: kindDoc, a: "miss"})
+	in.pqHit, in.pqMiss = in.sets.get(setKey{kind: kindPQ, a: "hit"}), in.sets.get(setKey{kind: kindPQ, a: "miss"})
 	return in, nil
 }
 
@@ -139,11 +143,21 @@ func newSeries(set attribute.Set) *series {
 }
 
 // attrSets keeps the series of each operation (name, type and outcome),
-// error code and lookup result, up to maxAttrSetBytes of values.
+// error code and lookup result, up to maxAttrSetBytes of values. The map
+// is read without a lock and replaced whole when a series is added (rare:
+// the names are bounded).
 type attrSets struct {
-	mu    sync.RWMutex
-	sets  map[setKey]*series
+	mu    sync.Mutex // held to add
+	sets  atomic.Pointer[map[setKey]*series]
 	bytes int
+}
+
+// kept returns the series kept, by key; the map is only read.
+func (a *attrSets) kept() map[setKey]*series {
+	if p := a.sets.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // setKey names a series: its kind and values.
@@ -156,10 +170,7 @@ func overflowKey(kind string) setKey { return setKey{kind: kind, a: "\x00overflo
 
 // get returns the series of key, made on first use.
 func (a *attrSets) get(key setKey) *series {
-	a.mu.RLock()
-	s, ok := a.sets[key]
-	a.mu.RUnlock()
-	if ok {
+	if s, ok := a.kept()[key]; ok {
 		return s
 	}
 	return a.add(key)
@@ -170,25 +181,28 @@ func (a *attrSets) get(key setKey) *series {
 func (a *attrSets) add(key setKey) *series {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if s, ok := a.sets[key]; ok {
+	old := a.kept()
+	if s, ok := old[key]; ok {
 		return s
 	}
-	if a.sets == nil {
-		a.sets = make(map[setKey]*series)
-	}
+	var s *series
 	if a.bytes+key.size() > maxAttrSetBytes {
 		over := overflowKey(key.kind)
-		s, ok := a.sets[over]
-		if !ok {
-			s = newSeries(attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
-			a.sets[over] = s
+		if s, ok := old[over]; ok {
+			return s
 		}
-		return s
+		key, s = over, newSeries(attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
+	} else {
+		key = setKey{key.kind, strings.Clone(key.a), strings.Clone(key.b), strings.Clone(key.c)} // not slices of a request's buffer
+		s = newSeries(key.attributes())
+		a.bytes += key.size()
 	}
-	key = setKey{key.kind, strings.Clone(key.a), strings.Clone(key.b), strings.Clone(key.c)} // not slices of a request's buffer
-	s := newSeries(key.attributes())
-	a.sets[key] = s
-	a.bytes += key.size()
+	sets := make(map[setKey]*series, len(old)+1)
+	for k, v := range old {
+		sets[k] = v
+	}
+	sets[key] = s
+	a.sets.Store(&sets)
 	return s
 }
 
@@ -207,9 +221,7 @@ func (k setKey) attributes() attribute.Set {
 
 // each calls f with every series kept.
 func (a *attrSets) each(f func(kind string, s *series)) {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	for k, s := range a.sets {
+	for k, s := range a.kept() {
 		f(k.kind, s)
 	}
 }
@@ -241,15 +253,21 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 	if ev.Request != nil && ev.Request.BytesReceived > 0 {
 		m.received.Add(ev.Request.BytesReceived)
 	}
-	if ev.PersistedQuery != "" {
+	switch ev.PersistedQuery {
+	case "":
+	case "hit":
+		m.pqHit.n.Add(1)
+	case "miss":
+		m.pqMiss.n.Add(1)
+	default:
 		m.sets.get(setKey{kind: kindPQ, a: ev.PersistedQuery}).n.Add(1)
 	}
 	if ev.OperationType != "" { // the document parsed and validated
-		res := "miss"
 		if ev.DocumentCached {
-			res = "hit"
+			m.docHit.n.Add(1)
+		} else {
+			m.docMiss.n.Add(1)
 		}
-		m.sets.get(setKey{kind: kindDoc, a: res}).n.Add(1)
 	}
 }
 
@@ -293,11 +311,12 @@ const otherName = "other"
 
 // nameBound keeps the distinct values of a metric attribute bounded: up
 // to max names are kept, the rest recorded as "other"; every value is cut
-// to MaxLabelBytes.
+// to MaxLabelBytes. The set is read without a lock and replaced whole
+// when a name is admitted.
 type nameBound struct {
 	max   int
-	mu    sync.RWMutex
-	names map[string]struct{}
+	mu    sync.Mutex // held to admit
+	names atomic.Pointer[map[string]struct{}]
 }
 
 // newNameBound returns the bound of max names (0: the default, negative:
@@ -306,12 +325,14 @@ func newNameBound(max int, known []string) *nameBound {
 	if max == 0 {
 		max = DefaultMaxOperationNames
 	}
-	b := &nameBound{max: max, names: map[string]struct{}{}}
+	b := &nameBound{max: max}
+	names := map[string]struct{}{}
 	for _, n := range known {
-		if len(b.names) < b.max {
-			b.names[cut(n)] = struct{}{}
+		if len(names) < b.max {
+			names[cut(n)] = struct{}{}
 		}
 	}
+	b.names.Store(&names)
 	return b
 }
 
@@ -323,10 +344,7 @@ func (b *nameBound) name(n string, known bool) string {
 		return n
 	}
 	n = cut(n)
-	b.mu.RLock()
-	_, ok := b.names[n]
-	b.mu.RUnlock()
-	if ok {
+	if _, ok := (*b.names.Load())[n]; ok {
 		return n
 	}
 	if !known || b.max < 0 {
@@ -334,14 +352,20 @@ func (b *nameBound) name(n string, known bool) string {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.names[n]; ok {
+	old := *b.names.Load()
+	if _, ok := old[n]; ok {
 		return n
 	}
-	if len(b.names) >= b.max {
+	if len(old) >= b.max {
 		return otherName
 	}
 	n = strings.Clone(n) // not a slice of a request's buffer
-	b.names[n] = struct{}{}
+	names := make(map[string]struct{}, len(old)+1)
+	for k := range old {
+		names[k] = struct{}{}
+	}
+	names[n] = struct{}{}
+	b.names.Store(&names)
 	return n
 }
 

@@ -17,10 +17,10 @@ func TestAttrSetsBoundedByBytes(t *testing.T) {
 			t.Fatalf("call %d: no set", i)
 		}
 	}
-	if a.bytes > maxAttrSetBytes || len(a.sets) == 0 || len(a.sets) >= 200 {
-		t.Fatalf("%d sets of %d bytes kept, want fewer than 200 within %d bytes", len(a.sets), a.bytes, maxAttrSetBytes)
+	if a.bytes > maxAttrSetBytes || len(a.kept()) == 0 || len(a.kept()) >= 200 {
+		t.Fatalf("%d sets of %d bytes kept, want fewer than 200 within %d bytes", len(a.kept()), a.bytes, maxAttrSetBytes)
 	}
-	over := a.sets[overflowKey("op")]
+	over := a.kept()[overflowKey("op")]
 	if over == nil || a.get(setKey{kind: "op", a: name + "late", b: "query", c: "success"}) != over {
 		t.Fatal("a series past the bound is not counted in the overflow series")
 	}
