@@ -221,56 +221,83 @@ func (h hook) Phases() []graft.Phase {
 }
 
 func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
-	in := h.in
 	if ev.Phase == graft.PhaseReceived {
-		if in.m != nil {
-			in.m.inFlight.Add(1)
-		}
-		if in.tracer == nil {
-			return nil, nil
-		}
-		if ev.Request.Header != nil {
-			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
-		}
-		// The sampler decides here, once: a request it leaves out has
-		// a span that records nothing, and nothing to do until its
-		// end, where it is measured.
-		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind...)
-		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
-			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
-		}
-		if !span.IsRecording() {
-			ev.SkipPhases()
-			return ctx, nil // resolver spans would be children of the request's span
-		}
-		if ev.Request.Method != "" {
-			span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
-		}
-		if in.route != "" {
-			span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
-		}
-		st := &reqState{Context: ctx, span: span}
-		if !in.opts.NoPhaseSpans {
-			_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
-		}
-		return st, nil
+		return h.in.received(ctx, ev), nil
 	}
+	return h.in.phaseStart(ctx, ev), nil
+}
+
+// received starts the request's span (nil: the context is kept). It
+// runs deep in the pipeline's stack, so it keeps its own frame small and
+// leaves the work of a sampled request to sampled: a frame that grows
+// the goroutine's stack past its size would copy the stack again after
+// every garbage collection shrank it.
+func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) context.Context {
+	if in.m != nil {
+		in.m.inFlight.Add(1)
+	}
+	if in.tracer == nil {
+		return nil
+	}
+	if ev.Request.Header != nil {
+		ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+	}
+	// The sampler decides here, once: a request it leaves out has a
+	// span that records nothing, and nothing to do until its end, where
+	// it is measured.
+	ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind...)
+	if in.opts.TraceIDExtension {
+		traceIDExtension(ctx, span)
+	}
+	if !span.IsRecording() {
+		ev.SkipPhases()
+		return ctx // resolver spans would be children of the request's span
+	}
+	return in.sampled(ctx, span, ev)
+}
+
+// traceIDExtension adds span's trace ID to the answer's extensions.
+func traceIDExtension(ctx context.Context, span trace.Span) {
+	if sc := span.SpanContext(); sc.HasTraceID() {
+		graft.SetExtension(ctx, "traceId", sc.TraceID().String())
+	}
+}
+
+// sampled sets up the spans of a sampled request: the request span's
+// attributes and the span of PhaseReceived.
+func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *graft.HookEvent) context.Context {
+	if ev.Request.Method != "" {
+		span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+	}
+	if in.route != "" {
+		span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+	}
+	st := &reqState{Context: ctx, span: span}
+	if !in.opts.NoPhaseSpans {
+		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
+	}
+	return st
+}
+
+// phaseStart starts the span of a phase after PhaseReceived (nil: the
+// context is kept).
+func (in *Instrumentation) phaseStart(ctx context.Context, ev *graft.HookEvent) context.Context {
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
-		return nil, nil
+		return nil
 	}
 	if in.opts.NoPhaseSpans {
 		if ev.Phase == graft.PhaseExecuted {
-			return st, nil // resolver spans are children of the request's span
+			return st // resolver spans are children of the request's span
 		}
-		return nil, nil
+		return nil
 	}
 	pctx, phase := in.tracer.Start(st, phaseSpanName(ev.Phase))
 	st.phase = phase
 	if ev.Phase == graft.PhaseExecuted {
-		return pctx, nil // resolver spans are children of the execution
+		return pctx // resolver spans are children of the execution
 	}
-	return st, nil
+	return st
 }
 
 func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
