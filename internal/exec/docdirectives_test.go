@@ -57,6 +57,7 @@ func TestDocumentDirectives(t *testing.T) {
 			return strings.ToUpper(v.(string)), err
 		},
 	})
+	b.EnableIncrementalDelivery()
 	s, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +89,29 @@ func TestDocumentDirectives(t *testing.T) {
 		}
 		if resolved > 1 {
 			t.Errorf("%s: the operation ran %d times", tc.query, resolved)
+		}
+	}
+
+	// An incremental operation: the directive wraps the initial payload,
+	// and its error leaves nothing deferred.
+	for _, tc := range []struct{ query, want string }{
+		{`query @op(mode: "ctx") { word ... @defer { w2: word } }`, `{"data":{"word":"w+"},"pending":[{"id":"0","path":[]}],"hasNext":true}`},
+		{`query @op(mode: "fail") { word ... @defer { w2: word } }`, `{"errors":[{"message":"refused","locations":[{"line":1,"column":1}]}],"data":null,"hasNext":false}`},
+	} {
+		doc, errs := e.Prepare(tc.query)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		op, gerr := doc.Operation("")
+		if gerr != nil {
+			t.Fatal(gerr)
+		}
+		out, _, inc := e.RunIncremental(context.Background(), op, nil, exec.FormatCurrent, nil, nil, nil)
+		if string(out) != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.query, out, tc.want)
+		}
+		if inc != nil {
+			inc.Close()
 		}
 	}
 }
