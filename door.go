@@ -64,9 +64,7 @@ func (r *Router) enter(ctx context.Context, st *requestState, raw *httpapi.RawRe
 	r.identify(raw, st)
 	ctx = withState(ctx, st)
 	st.attachResponse(resp)
-	if st.ph = r.beginPhases(ctx, st); st.ph != nil {
-		resp.UseErrorSink(&st.ph.errs) // the hooks see the errors as values
-	}
+	st.ph = r.beginPhases(ctx, st)
 	return ctx
 }
 

@@ -73,6 +73,11 @@ type HookEvent struct {
 	// operation is selected; "" before.
 	OperationType string
 	OperationName string
+	// Operation is the selected operation, its fields bound to their
+	// definitions in the schema, from the After of PhaseValidated on; nil
+	// before and for a request refused before it was selected. Hooks read
+	// it and must not change it: it may be shared by other requests.
+	Operation *ast.OperationDefinition
 	// Start is when the request entered the pipeline; Duration is, in
 	// After, how long the phase took (0 in Before).
 	Start    time.Time
@@ -112,6 +117,9 @@ type HookEvent struct {
 	// query is the request's query text, from PhaseParsed until the
 	// request is answered, and hash its DocumentHash once computed.
 	query, hash string
+	// streamed: the answer was delivered in payloads (PhasePayload ran),
+	// so its headers were written before PhaseAnswered.
+	streamed bool
 	// run is the hooks' run the event belongs to (for SkipPhases), nil
 	// for an event built elsewhere.
 	run *phaseRun
@@ -268,8 +276,6 @@ type phaseRun struct {
 	// first maxHookErrors of them.
 	streamErrs  []*gqlerror.Error
 	streamCount int
-	// errs holds the answer's errors as values (Response.UseErrorSink).
-	errs []*gqlerror.Error
 	// masks are the phases each hook observes (HookPhases); skip holds
 	// the hooks (by index, the first 64) that asked with SkipPhases to
 	// see no more phases but PhaseAnswered, skipNext those that asked
@@ -424,7 +430,7 @@ func (p *phaseRun) noteDocument(query string) {
 // setOperation records the selected operation's type and name.
 func (p *phaseRun) setOperation(op *ast.OperationDefinition) {
 	if p != nil {
-		p.ev.OperationType, p.ev.OperationName = string(op.Operation), op.Name
+		p.ev.OperationType, p.ev.OperationName, p.ev.Operation = string(op.Operation), op.Name, op
 	}
 }
 
@@ -481,6 +487,7 @@ func (p *phaseRun) beginPayload(base context.Context) (context.Context, *httpapi
 	}
 	p.ctx = base
 	p.ev.Payload++
+	p.ev.streamed = true
 	p.ev.Errors, p.ev.ErrorCodes, p.ev.ErrorCount = nil, nil, 0
 	if e := p.before(base, PhasePayload); e != nil {
 		return base, e
