@@ -289,7 +289,7 @@ type phaseRun struct {
 
 // wants reports whether hook i observes phase.
 func (p *phaseRun) wants(i int, phase Phase) bool {
-	if i == p.refuser || !p.masks[i].has(phase) {
+	if i == p.refuser || i < len(p.masks) && !p.masks[i].has(phase) {
 		return false
 	}
 	return phase == PhaseAnswered || i >= 64 || p.skip&(1<<i) == 0
