@@ -1,0 +1,13 @@
+//go:build !linux
+
+package poll
+
+import "net"
+
+type handle struct{}
+
+func watch(net.Conn, func()) *Handle { return nil }
+
+func (h *handle) arm() bool { return false }
+func (h *handle) closed()   {}
+func (h *handle) stop()     {}
