@@ -26,6 +26,7 @@ import (
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/poll"
 )
 
 // wsProtocol is the WebSocket subprotocol of the graphql-ws library.
@@ -77,9 +78,12 @@ type wsConn struct {
 	// Tickets of the connection's deadlines in the hub's clocks.
 	initTicket, pingTicket atomic.Uint64
 
-	// The reader, when the socket allows it, waits for input on a
-	// goroutine of its own with a fresh, small stack (see wait); br and
-	// src hold the input not yet handled, ready waits for more.
+	// An idle connection has no goroutine: idle, when the socket allows
+	// it, wakes the reader when input arrives (see resume). Otherwise the
+	// reader, when the socket allows it, waits for input on a goroutine
+	// of its own with a fresh, small stack (see wait). br and src hold
+	// the input not yet handled, ready waits for more.
+	idle  *poll.Handle
 	br    *bufio.Reader
 	src   *wsSource
 	ready func() error
@@ -260,14 +264,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	conn := &wsConn{s: s, c: c, ctx: context.WithoutCancel(ctx),
 		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
 		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	if conn.ready != nil {
+		conn.idle = poll.Watch(sb.conn, conn.resume)
+		sb.src.idle = conn.idle
+	}
 	if !s.hub.Track(conn) {
 		conn.Shutdown()
 	}
 	conn.initTicket.Store(s.inits.add(conn))
-	if conn.ready == nil {
-		go conn.serve()
-	} else {
+	switch {
+	case conn.idle != nil:
+		go conn.resume()
+	case conn.ready != nil:
 		go conn.wait()
+	default:
+		go conn.serve()
 	}
 }
 
@@ -300,15 +311,17 @@ func crossSiteWithCredentials(req *http.Request, patterns []string) bool {
 }
 
 // The sizes of the read and of the write buffer of a WebSocket
-// connection. A message larger than a buffer is read into, or written
-// from, the message itself, so small buffers cost a system call more per
-// large message and save memory on every idle connection. Clients send
-// few and small messages (subscribe, complete, ping, pong): the read
-// buffer holds the small ones whole. The write buffer holds a frame
-// header and a typical event, so an event costs one system call.
+// connection. A message larger than the read buffer is read into the
+// message itself, so a small buffer costs a system call more per large
+// message and saves memory on every idle connection. Clients send few and
+// small messages (subscribe, complete, ping, pong): the read buffer holds
+// the small ones whole. The connection's own messages are gathered in a
+// pooled buffer while they are written (wsSource.collect) and go out in
+// one system call, so the library's write buffer only has to hold a frame
+// header.
 const (
 	wsReadBufferSize  = 128
-	wsWriteBufferSize = 512
+	wsWriteBufferSize = 16
 )
 
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
@@ -350,6 +363,69 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 type wsSource struct {
 	net.Conn
 	pending []byte
+	// idle, when the connection waits with no goroutine, is woken when
+	// the library (or the connection) closes the socket, so that the
+	// reader sees the end.
+	idle *poll.Handle
+	// out, while the connection writes a message (collect), gathers
+	// what the library writes; otherwise (the library's own control
+	// frames) writes go to the socket.
+	omu sync.Mutex
+	out *[]byte
+}
+
+// outPool holds the buffers messages are gathered in while written.
+var outPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// Write writes p to the socket, or to the message being gathered.
+func (s *wsSource) Write(p []byte) (int, error) {
+	s.omu.Lock()
+	if s.out != nil {
+		*s.out = append(*s.out, p...)
+		s.omu.Unlock()
+		return len(p), nil
+	}
+	s.omu.Unlock()
+	return s.Conn.Write(p)
+}
+
+// collect gathers what the library writes from now on, until flush.
+func (s *wsSource) collect() {
+	b := outPool.Get().(*[]byte)
+	s.omu.Lock()
+	s.out = b
+	s.omu.Unlock()
+}
+
+// flush writes what was gathered since collect to the socket in one
+// write, within the write timeout, and writes to the socket again.
+func (s *wsSource) flush(timeout time.Duration) error {
+	s.omu.Lock()
+	b := s.out
+	s.out = nil
+	s.omu.Unlock()
+	var err error
+	if len(*b) > 0 {
+		_ = s.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		_, err = s.Conn.Write(*b)
+		// The library's own writes (pongs, close frames) bound
+		// themselves.
+		_ = s.Conn.SetWriteDeadline(time.Time{})
+	}
+	if cap(*b) <= smallAnswer+64 {
+		*b = (*b)[:0]
+		outPool.Put(b)
+	}
+	return err
+}
+
+// Close closes the socket and wakes a reader waiting for it.
+func (s *wsSource) Close() error {
+	err := s.Conn.Close()
+	if s.idle != nil {
+		s.idle.Closed()
+	}
+	return err
 }
 
 // Read reads the pending bytes, then the socket.
@@ -393,6 +469,21 @@ func (c *wsConn) wait() {
 			return
 		}
 	}
+	c.end()
+}
+
+// resume reads and handles the messages that have arrived, then waits
+// for more with no goroutine (idle.Arm): resume runs again, on a new
+// goroutine, when input arrives or the socket is closed.
+func (c *wsConn) resume() {
+	for c.handle() {
+		if !c.buffered() && c.idle.Arm() {
+			return
+		}
+		// Input is buffered, or the socket cannot be waited for: the
+		// next read takes the input or reports the end.
+	}
+	c.idle.Stop()
 	c.end()
 }
 
@@ -803,27 +894,32 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 
 // write sends one message within the write timeout; a consumer too slow
 // for it loses the connection. It reports whether the write succeeded.
-// The timeout is the socket's write deadline, set for each write and
-// cleared after it, rather than a context, which the WebSocket library
-// would keep, with its timer, until the next write.
+// The message is gathered in a pooled buffer and written in one system
+// call (wsSource.collect). The timeout is the socket's write deadline,
+// set for each write and cleared after it, rather than a context, which
+// the WebSocket library would keep, with its timer, until the next
+// write.
 func (c *wsConn) write(msg []byte) bool {
 	if c.ended.Load() {
 		return false
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
-	if c.c.Write(context.Background(), websocket.MessageText, msg) != nil {
+	c.src.collect()
+	err := c.c.Write(context.Background(), websocket.MessageText, msg)
+	if ferr := c.src.flush(c.s.cfg.WriteTimeout); err == nil {
+		err = ferr
+	}
+	if err != nil {
 		_ = c.c.CloseNow()
 		return false
 	}
-	// The library's own writes (pongs, close frames) bound themselves.
-	_ = c.src.SetWriteDeadline(time.Time{})
 	return true
 }
 
-// writeParts sends one message made of parts, as write does, without
-// copying them into one buffer.
+// writeParts sends one large message made of parts, as write does,
+// without copying them into one buffer: the library writes them to the
+// socket as they come.
 func (c *wsConn) writeParts(parts ...[]byte) bool {
 	if c.ended.Load() {
 		return false
