@@ -113,6 +113,11 @@ func (s *Stream) start(r *request) (src schema.Source, err error) {
 	return src, err
 }
 
+// EventsEncoded returns how many subscription events the engine has
+// executed into an answer, of every subscriber: an event delivered to
+// many subscribers of one selection counts once (see eventShare).
+func (e *Engine) EventsEncoded() int64 { return e.eventsEncoded.Load() }
+
 // Queue returns the queue of a push source (schema.SubscriptionSink),
 // through which a transport is told of events instead of waiting for
 // them with Next; nil for other sources.
@@ -155,6 +160,7 @@ func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf
 
 // execute executes the selection against event.
 func (s *Stream) execute(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) ([]byte, bool) {
+	s.e.eventsEncoded.Add(1)
 	pre := make([]prefetched, len(s.op.root.object.fields))
 	p, err := s.field.def.Resolve(ctx, event, nil)
 	pre[s.index] = prefetched{ptr: p, err: err, set: true}
