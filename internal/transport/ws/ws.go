@@ -182,14 +182,14 @@ type Server struct {
 	hub *transport.Hub
 	// inits closes connections not initialised in time; pings sends the
 	// keep-alive pings of the initialised ones.
-	inits, pings *wsClock
+	inits, pings *transport.Clock[*wsConn]
 }
 
 // New returns the transport, reporting to hub.
 func New(cfg Config, p Pipeline, hub *transport.Hub) *Server {
 	s := &Server{cfg: cfg, p: p, hub: hub}
-	s.inits = &wsClock{after: cfg.InitTimeout, fire: (*wsConn).initExpired}
-	s.pings = &wsClock{after: cfg.KeepAlive, fire: (*wsConn).keepAlive}
+	s.inits = transport.NewClock(cfg.InitTimeout, (*wsConn).initExpired)
+	s.pings = transport.NewClock(cfg.KeepAlive, (*wsConn).keepAlive)
 	return s
 }
 
@@ -271,7 +271,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if !s.hub.Track(conn) {
 		conn.Shutdown()
 	}
-	conn.initTicket.Store(s.inits.add(conn))
+	conn.initTicket.Store(s.inits.Add(conn))
 	switch {
 	case conn.idle != nil:
 		go conn.resume()
@@ -501,8 +501,8 @@ func (c *wsConn) end() {
 	s := c.s
 	c.ended.Store(true)
 	s.hub.Untrack(c)
-	s.inits.remove(c, c.initTicket.Load())
-	s.pings.remove(c, c.pingTicket.Load())
+	s.inits.Remove(c, c.initTicket.Load())
+	s.pings.Remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
 	c.mu.Lock()
 	for _, sub := range c.subs {
@@ -589,9 +589,9 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 	c.write([]byte(`{"type":"connection_ack"}`))
 	c.acked.Store(true)
 	s := c.s
-	s.inits.remove(c, c.initTicket.Load())
+	s.inits.Remove(c, c.initTicket.Load())
 	if s.cfg.KeepAlive > 0 {
-		c.pingTicket.Store(s.pings.add(c))
+		c.pingTicket.Store(s.pings.Add(c))
 	}
 	return true
 }
@@ -610,7 +610,7 @@ func (c *wsConn) keepAlive() {
 	if c.ended.Load() {
 		return
 	}
-	c.pingTicket.Store(c.s.pings.add(c))
+	c.pingTicket.Store(c.s.pings.Add(c))
 	go c.write([]byte(`{"type":"ping"}`))
 }
 
