@@ -22,7 +22,26 @@ type Handle struct {
 	handle
 }
 
-// Watch registers conn, a plain socket (*net.TCPConn or *net.UnixConn),
+// Wrapper is a connection that wraps another without buffering or
+// changing what is read (the listener wrappers of graft's server): Watch
+// watches the connection it wraps. A TLS connection is not one.
+type Wrapper interface {
+	PlainConn() net.Conn
+}
+
+// Unwrap returns the connection conn wraps through Wrapper, or conn.
+func Unwrap(conn net.Conn) net.Conn {
+	for {
+		w, ok := conn.(Wrapper)
+		if !ok {
+			return conn
+		}
+		conn = w.PlainConn()
+	}
+}
+
+// Watch registers conn, a plain socket (*net.TCPConn or *net.UnixConn,
+// or a Wrapper of one),
 // whose owner calls Arm when it waits for input: wake then runs on a new
 // goroutine once the socket has input, an end of input or an error, or is
 // closed (Closed). It returns nil when conn cannot be watched; the owner

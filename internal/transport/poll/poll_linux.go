@@ -76,7 +76,7 @@ func (p *poller) init() {
 
 func watch(conn net.Conn, wake func()) *Handle {
 	var sc syscall.Conn
-	switch c := conn.(type) {
+	switch c := Unwrap(conn).(type) {
 	case *net.TCPConn:
 		sc = c
 	case *net.UnixConn:

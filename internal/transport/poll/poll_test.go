@@ -168,3 +168,20 @@ func TestWatchRefusesOtherConns(t *testing.T) {
 		t.Fatal("a pipe was watched")
 	}
 }
+
+// wrapped wraps a connection without changing its reads, as graft's
+// listener wrappers do.
+type wrapped struct{ net.Conn }
+
+func (w wrapped) PlainConn() net.Conn { return w.Conn }
+
+// A Wrapper's inner socket is watched.
+func TestWatchUnwraps(t *testing.T) {
+	server, client := pair(t)
+	h, woken := watched(t, wrapped{wrapped{server}})
+	h.Arm()
+	if _, err := client.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	waitWake(t, woken)
+}
