@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +149,86 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	// Every goroutine of the connections is gone once they leave (on
 	// Linux the poller's too, once no socket is registered).
 	waitGoroutines(t, g0-1)
+}
+
+// dialRawSSE subscribes to messageAdded(room: "idle") in graphql-sse's
+// distinct connections mode on a bare TCP socket and reads the stream's
+// head and opening comment; it holds no goroutine or buffer afterwards.
+func dialRawSSE(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"query":"subscription { messageAdded(room: \"idle\") { id } }"}`
+	req := "POST /graphql HTTP/1.1\r\nHost: " + addr + "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	if _, err := c.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReaderSize(c, 16)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("stream: %v %v", resp, err)
+	}
+	// The opening comment, ":\n\n", in its chunk.
+	open := readUntil(t, br, ":\n\n\r\n")
+	if !strings.HasSuffix(open, "\r\n:\n\n\r\n") {
+		t.Fatalf("opening chunk %q", open)
+	}
+	return c
+}
+
+// TestSSEIdleSubscriberCost holds n event streams (graphql-sse, distinct
+// connections), each one messageAdded subscription, idle, and measures
+// what each costs the server, as TestWebSocketIdleSubscriberCost does.
+func TestSSEIdleSubscriberCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds hundreds of connections")
+	}
+	n := 500
+	if raceEnabled {
+		n = 100
+	}
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	measure := func() (goroutines int, mem uint64) {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return settledGoroutines(), m.HeapAlloc + m.StackInuse
+	}
+	first := dialRawSSE(t, addr)
+	waitSubscribers(t, ps, "chat:idle", 1)
+	g0, m0 := measure()
+	conns := make([]net.Conn, n)
+	for i := range conns {
+		conns[i] = dialRawSSE(t, addr)
+	}
+	waitSubscribers(t, ps, "chat:idle", n+1)
+	g1, m1 := measure()
+	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
+	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks", float64(g1-g0)/float64(n), perBytes)
+	// On Linux a stream is taken over from net/http once it streams and
+	// has no goroutine while idle; elsewhere net/http's connection
+	// goroutine serves it, and a second one sends its heartbeats.
+	if runtime.GOOS == "linux" {
+		if g1 != g0 {
+			t.Errorf("%d goroutines for %d idle subscribers, want 0", g1-g0, n)
+		}
+		// About 3.5 KiB: the socket, the stream, the request's context
+		// and headers kept for the hooks, the subscription's contexts,
+		// request state, stream, queue and pubsub entry.
+		if !raceEnabled && perBytes > 4.5*1024 {
+			t.Errorf("%.0f bytes per idle subscriber, want at most 4.5 KiB", perBytes)
+		}
+	}
+	for _, c := range append(conns, first) {
+		_ = c.Close()
+	}
+	waitSubscribers(t, ps, "chat:idle", 0)
+	waitGoroutines(t, g0)
 }
 
 // settledGoroutines counts the goroutines that stay: the fewest seen over

@@ -50,6 +50,9 @@ func Watch(conn net.Conn, wake func()) *Handle {
 	return watch(conn, wake)
 }
 
+// Supported reports whether sockets can be watched on this platform.
+func Supported() bool { return supported() }
+
 // Arm waits for input: wake runs once the socket is ready. Between
 // calls, the owner reads. It reports false when the socket cannot be
 // waited for (it is closed, or the registration failed): the owner then

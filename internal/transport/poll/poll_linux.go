@@ -74,6 +74,13 @@ func (p *poller) init() {
 	p.handles, p.ok = map[uint64]*Handle{}, true
 }
 
+func supported() bool {
+	p.once.Do(p.init)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ok
+}
+
 func watch(conn net.Conn, wake func()) *Handle {
 	var sc syscall.Conn
 	switch c := Unwrap(conn).(type) {

@@ -6,6 +6,8 @@ import "net"
 
 type handle struct{}
 
+func supported() bool { return false }
+
 func watch(net.Conn, func()) *Handle { return nil }
 
 func (h *handle) arm() bool { return false }
