@@ -241,7 +241,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	sb := &smallBuffers{ResponseWriter: w}
+	sb := &smallBuffers{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
 	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
 		OriginPatterns: s.cfg.OriginPatterns,
@@ -332,9 +332,10 @@ const (
 // TestSeamWebSocketAccept, fails when a library upgrade changes that.
 type smallBuffers struct {
 	http.ResponseWriter
-	conn net.Conn
-	br   *bufio.Reader
-	src  *wsSource
+	timeout time.Duration // bounds each write (none when zero)
+	conn    net.Conn
+	br      *bufio.Reader
+	src     *wsSource
 }
 
 // Hijack takes over the connection.
@@ -353,9 +354,9 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	// library reads them through the connection it is handed, so they
 	// stay where the connection's reader can see them (see buffered).
 	b, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b)}
+	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b), timeout: w.timeout}
 	w.br = bufio.NewReaderSize(w.src, wsReadBufferSize)
-	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(conn, wsWriteBufferSize)), nil
+	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(w.src, wsWriteBufferSize)), nil
 }
 
 // wsSource is the connection handed to the WebSocket library: the bytes
@@ -372,6 +373,26 @@ type wsSource struct {
 	// frames) writes go to the socket.
 	omu sync.Mutex
 	out *[]byte
+	// timeout bounds every write to the socket: the write deadline is
+	// moved forward only when less than seven eighths of it is left
+	// (until), rather than set and cleared around every write (two
+	// runtime timer changes), so a write may fail after between 7/8 of
+	// timeout and timeout.
+	timeout time.Duration
+	until   atomic.Int64 // the deadline set, in Unix nanoseconds
+}
+
+// bound keeps the write deadline at least 7/8 of the timeout away.
+func (s *wsSource) bound() {
+	if s.timeout <= 0 {
+		return
+	}
+	now := time.Now()
+	if s.until.Load()-now.UnixNano() < int64(s.timeout-s.timeout/8) {
+		dl := now.Add(s.timeout)
+		_ = s.Conn.SetWriteDeadline(dl)
+		s.until.Store(dl.UnixNano())
+	}
 }
 
 // outPool holds the buffers messages are gathered in while written.
@@ -386,6 +407,7 @@ func (s *wsSource) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	s.omu.Unlock()
+	s.bound()
 	return s.Conn.Write(p)
 }
 
@@ -399,18 +421,15 @@ func (s *wsSource) collect() {
 
 // flush writes what was gathered since collect to the socket in one
 // write, within the write timeout, and writes to the socket again.
-func (s *wsSource) flush(timeout time.Duration) error {
+func (s *wsSource) flush() error {
 	s.omu.Lock()
 	b := s.out
 	s.out = nil
 	s.omu.Unlock()
 	var err error
 	if len(*b) > 0 {
-		_ = s.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		s.bound()
 		_, err = s.Conn.Write(*b)
-		// The library's own writes (pongs, close frames) bound
-		// themselves.
-		_ = s.Conn.SetWriteDeadline(time.Time{})
 	}
 	if cap(*b) <= smallAnswer+64 {
 		*b = (*b)[:0]
@@ -896,8 +915,8 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 // for it loses the connection. It reports whether the write succeeded.
 // The message is gathered in a pooled buffer and written in one system
 // call (wsSource.collect). The timeout is the socket's write deadline,
-// set for each write and cleared after it, rather than a context, which
-// the WebSocket library would keep, with its timer, until the next
+// kept ahead of every write (wsSource.bound), rather than a context,
+// which the WebSocket library would keep, with its timer, until the next
 // write.
 func (c *wsConn) write(msg []byte) bool {
 	if c.ended.Load() {
@@ -907,7 +926,7 @@ func (c *wsConn) write(msg []byte) bool {
 	defer c.wmu.Unlock()
 	c.src.collect()
 	err := c.c.Write(context.Background(), websocket.MessageText, msg)
-	if ferr := c.src.flush(c.s.cfg.WriteTimeout); err == nil {
+	if ferr := c.src.flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
@@ -926,7 +945,6 @@ func (c *wsConn) writeParts(parts ...[]byte) bool {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
 	w, err := c.c.Writer(context.Background(), websocket.MessageText)
 	if err == nil {
 		for _, p := range parts {
@@ -942,7 +960,6 @@ func (c *wsConn) writeParts(parts ...[]byte) bool {
 		_ = c.c.CloseNow()
 		return false
 	}
-	_ = c.src.SetWriteDeadline(time.Time{})
 	return true
 }
 
