@@ -158,6 +158,22 @@ func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf
 	return out
 }
 
+// Shared appends to buf the answer to event that an earlier execution,
+// for another subscriber of the same selection and variables, left (see
+// eventShare), and reports true; it reports false when there is none,
+// and the event must be executed.
+func (s *Stream) Shared(event unsafe.Pointer, buf []byte) ([]byte, bool) {
+	sh := s.share
+	if sh == nil || event == nil {
+		return buf, false
+	}
+	ans := sh.lookup(unsafe.Slice((*byte)(event), sh.size), s.vars)
+	if ans == nil {
+		return buf, false
+	}
+	return append(buf, ans...), true
+}
+
 // execute executes the selection against event.
 func (s *Stream) execute(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) ([]byte, bool) {
 	s.e.eventsEncoded.Add(1)
