@@ -71,6 +71,7 @@ func main() {
 	rounds := flag.Int("rounds", 1, "rounds; each runs every server over every transport once")
 	settle := flag.Duration("settle", 0, "how long the subscribers stay idle before the settled memory figure (past 2m for the runtime's forced collection); 0 skips it")
 	timeout := flag.Duration("timeout", 2*time.Minute, "bound on setting up the subscribers of one pair, and on delivering its events")
+	base := flag.String("base", "", "also run cmd/graft as of this commit (the server graft@REF), checked out in a temporary git worktree")
 	pin := flag.Bool("pin", true, "run the server on CPU 0 with GOMAXPROCS=1 and the clients on CPU 1 (needs taskset and two CPUs)")
 	flag.Parse()
 	cfg := config{n: *n, events: *events, settle: *settle, timeout: *timeout, pin: *pin, procs: strconv.Itoa(runtime.NumCPU())}
@@ -110,6 +111,13 @@ func main() {
 		if bins[s], err = build(dir, s); err != nil {
 			fail(err)
 		}
+	}
+	if *base != "" {
+		name := "graft@" + *base
+		if bins[name], err = buildBase(dir, *base); err != nil {
+			fail(err)
+		}
+		names = append(names, name)
 	}
 	placement := "not pinned"
 	if cfg.pin {
@@ -208,6 +216,28 @@ func build(dir, name string) (string, error) {
 	return bin, nil
 }
 
+// buildBase builds cmd/graft as of the commit ref, from a temporary
+// git worktree of the graft repository, and returns the binary's path.
+func buildBase(dir, ref string) (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/graftgql/graft").Output()
+	if err != nil {
+		return "", fmt.Errorf("locate the graft module: %v", err)
+	}
+	repo := strings.TrimSpace(string(out))
+	tree := filepath.Join(dir, "base")
+	if out, err := exec.Command("git", "-C", repo, "worktree", "add", "--detach", tree, ref).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git worktree add %s: %v\n%s", ref, err, out)
+	}
+	defer exec.Command("git", "-C", repo, "worktree", "remove", "--force", tree).Run()
+	bin := filepath.Join(dir, "graft-base")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/graft")
+	cmd.Dir = tree
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build cmd/graft at %s: %v\n%s", ref, err, out)
+	}
+	return bin, nil
+}
+
 // result is one server over one transport.
 type result struct {
 	server, transport string
@@ -299,6 +329,23 @@ func report(w io.Writer, all []result, transports []string, cfg config) {
 			fmt.Fprintf(w, " (settled %.2f×)", med("graft", t, settled)/med("gqlgen", t, settled))
 		}
 		fmt.Fprintln(w)
+	}
+	for _, t := range transports {
+		for _, r := range all {
+			if !strings.HasPrefix(r.server, "graft@") || r.transport != t {
+				continue
+			}
+			b := r.server
+			idle := func(r result) float64 { return r.perSub(r.rssIdle) }
+			fmt.Fprintf(w, "graft / %s over %s: events per server CPU-second %.2f×, RSS per idle subscriber %.2f×",
+				b, t, med("graft", t, result.capacity)/med(b, t, result.capacity), med("graft", t, idle)/med(b, t, idle))
+			if cfg.settle > 0 {
+				settled := func(r result) float64 { return r.perSub(r.rssSettled) }
+				fmt.Fprintf(w, " (settled %.2f×)", med("graft", t, settled)/med(b, t, settled))
+			}
+			fmt.Fprintln(w)
+			break
+		}
 	}
 }
 
