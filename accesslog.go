@@ -28,6 +28,9 @@ type accessLogHook struct {
 	fast *accesslog.Handler // l's handler, when it is an accesslog.Handler
 }
 
+// answerOnly: it acts in PhaseAnswered alone and reads no duration.
+func (accessLogHook) answerOnly() {}
+
 func (accessLogHook) Before(context.Context, *HookEvent) (context.Context, error) { return nil, nil }
 
 func (h accessLogHook) After(ctx context.Context, ev *HookEvent) {

@@ -2,6 +2,7 @@ package graft
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/pqstate"
@@ -23,9 +24,16 @@ const persistedVary = "Accept, Authorization, Cookie"
 // never gives one user's answer to another. Either way Vary names Accept,
 // Authorization and Cookie.
 func setPersistedCacheControl(ctx context.Context, header func(string) string, resp *httpapi.Response, cc string) {
-	if header("Authorization") != "" || header("Cookie") != "" || ctx.Value(authAcceptedKey{}) != nil {
+	resp.SetHeader("Cache-Control", cc) // makes resp.Header
+	setCacheHeaders(ctx, header, resp.Header, cc)
+}
+
+// setCacheHeaders sets Cache-Control to cc in h, made private when the
+// request has credentials, and adds Vary.
+func setCacheHeaders(ctx context.Context, header func(string) string, h http.Header, cc string) {
+	if header != nil && (header("Authorization") != "" || header("Cookie") != "") || ctx.Value(authAcceptedKey{}) != nil {
 		cc = pqstate.PrivateCacheControl(cc)
 	}
-	resp.SetHeader("Cache-Control", cc)
-	resp.Header["Vary"] = append(resp.Header["Vary"], persistedVary)
+	h.Set("Cache-Control", cc)
+	h["Vary"] = append(h["Vary"], persistedVary)
 }

@@ -2,12 +2,14 @@ package graft
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/schemadef"
+	"github.com/graftgql/graft/schema"
 )
 
 // cachePolicy is an operation's cache policy: the minimum max-age of
@@ -104,31 +106,53 @@ func (p *cachePolicy) hint(ds ast.DirectiveList) bool {
 // isLeaf reports whether f has no selection (a scalar or enum).
 func isLeaf(f *ast.Field) bool { return len(f.SelectionSet) == 0 }
 
-// setCacheControl sets the Cache-Control of a successful GET query answer:
-// from the schema's cache hints when it has any, else the persisted
-// queries' configured header for a persisted hit. It is never public for
-// a request with credentials (see setPersistedCacheControl).
+// CacheHintsHook returns the Hook that sets the Cache-Control of a
+// successful GET query answer from the @cacheControl hints of s (see
+// schema.CacheControl): "public, max-age=N" or "private, max-age=N" after
+// the operation's policy, always private when the request carries
+// Authorization or Cookie or Config.Auth accepted a user, with Vary:
+// Accept, Authorization, Cookie. An answer with errors, a mutation, a
+// request other than GET, a streamed answer and an operation that selects
+// anything unhinted get none. It acts in the Before of PhaseAnswered,
+// through SetResponseHeader.
+//
+// NewRouter installs it when the schema declares hints, unless
+// Config.CacheHints replaces it.
+func CacheHintsHook(s *schema.Schema) Hook { return cacheHintsHook{s.AST()} }
+
+type cacheHintsHook struct{ schema *ast.Schema }
+
+// answerOnly: it acts in PhaseAnswered alone and reads no duration.
+func (cacheHintsHook) answerOnly() {}
+
+func (h cacheHintsHook) Before(ctx context.Context, ev *HookEvent) (context.Context, error) {
+	if ev.Phase != PhaseAnswered || ev.Operation == nil || ev.streamed || ev.ErrorCount > 0 ||
+		ev.Status != http.StatusOK || ev.Request.Method != http.MethodGet {
+		return nil, nil
+	}
+	maxAge, private, ok := operationCachePolicy(h.schema, ev.Operation)
+	if !ok {
+		return nil, nil
+	}
+	cc := "public, max-age=" + strconv.FormatInt(maxAge, 10)
+	if private {
+		cc = "private, max-age=" + strconv.FormatInt(maxAge, 10)
+	}
+	header := ev.Request.Header
+	editHeader(ctx, func(h http.Header) { setCacheHeaders(ctx, header, h, cc) })
+	return nil, nil
+}
+
+func (cacheHintsHook) After(context.Context, *HookEvent) {}
+
+// setCacheControl sets the persisted queries' configured Cache-Control on
+// a successful GET query answer that was a persisted hit, unless a
+// Config.CacheHints hook decides the header (see setPersistedCacheControl
+// for the rule on credentials).
 func (r *Router) setCacheControl(ctx context.Context, st *requestState, req *httpapi.Request, op *ast.OperationDefinition,
 	persistedCC string, hasErrors bool, resp *httpapi.Response) {
-	if hasErrors || op.Operation != ast.Query {
+	if persistedCC == "" || r.cacheHints || hasErrors || op.Operation != ast.Query {
 		return
 	}
-	if r.cacheHints {
-		if !req.IsGet {
-			return
-		}
-		maxAge, private, ok := operationCachePolicy(r.schema.AST(), op)
-		if !ok {
-			return
-		}
-		cc := "public, max-age=" + strconv.FormatInt(maxAge, 10)
-		if private {
-			cc = "private, max-age=" + strconv.FormatInt(maxAge, 10)
-		}
-		setPersistedCacheControl(ctx, st.info.Header, resp, cc)
-		return
-	}
-	if persistedCC != "" {
-		setPersistedCacheControl(ctx, st.info.Header, resp, persistedCC)
-	}
+	setPersistedCacheControl(ctx, st.info.Header, resp, persistedCC)
 }

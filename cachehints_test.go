@@ -6,7 +6,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/schema"
@@ -86,5 +89,68 @@ func TestCacheControlHints(t *testing.T) {
 				t.Fatalf("Cache-Control %q, want %q (%s)", got, c.want, res.raw)
 			}
 		})
+	}
+}
+
+// TestCacheHintsIsAHook: the hints are a hook like a user's, which
+// Config.CacheHints replaces or turns off and Config.Hooks may override.
+func TestCacheHintsIsAHook(t *testing.T) {
+	s := cacheHintSchema(t)
+	var seen []string // the operation each phase's hook event carried
+	var mu sync.Mutex
+	observe := graft.HookFuncs{AfterFunc: func(_ context.Context, ev *graft.HookEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		name := "-"
+		if ev.Operation != nil {
+			name = ev.Operation.SelectionSet[0].(*ast.Field).Name
+		}
+		seen = append(seen, ev.Phase.String()+":"+name)
+	}}
+	own := graft.HookFuncs{BeforeFunc: func(ctx context.Context, ev *graft.HookEvent) error {
+		if ev.Phase == graft.PhaseAnswered && ev.Operation != nil {
+			graft.SetResponseHeader(ctx, "Cache-Control", "max-age=5, field="+ev.Operation.SelectionSet[0].(*ast.Field).Name)
+		}
+		return nil
+	}}
+	override := graft.HookFuncs{BeforeFunc: func(ctx context.Context, ev *graft.HookEvent) error {
+		if ev.Phase == graft.PhaseAnswered {
+			graft.SetResponseHeader(ctx, "Cache-Control", "no-store")
+		}
+		return nil
+	}}
+	cases := []struct {
+		name string
+		cfg  graft.Config
+		want string
+	}{
+		{"installed by default", graft.Config{}, "public, max-age=300"},
+		{"the built-in installed by hand", graft.Config{CacheHints: graft.CacheHintsHook(s)}, "public, max-age=300"},
+		{"replaced", graft.Config{CacheHints: own}, "max-age=5, field=config"},
+		{"turned off", graft.Config{CacheHints: graft.HookFuncs{}}, ""},
+		{"a later hook overrides it", graft.Config{Hooks: []graft.Hook{override}}, "no-store"},
+		{"with hooks that read every phase", graft.Config{Hooks: []graft.Hook{observe}}, "public, max-age=300"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.Logger = quietLogger
+			r, err := graft.NewRouter(s, nil, c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := send(t, r, http.MethodGet, "/graphql?query="+url.QueryEscape(`{ config }`), "")
+			if res.status != http.StatusOK {
+				t.Fatalf("status %d: %s", res.status, res.raw)
+			}
+			if got := res.header.Get("Cache-Control"); got != c.want {
+				t.Fatalf("Cache-Control %q, want %q", got, c.want)
+			}
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := "received:- parsed:- validated:config analyzed:config executed:config answered:config"
+	if got := strings.Join(seen, " "); got != want {
+		t.Fatalf("hook events carried operations %q, want %q", got, want)
 	}
 }

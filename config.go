@@ -174,6 +174,14 @@ type Config struct {
 	// Hooks observe the phases of every request, on every transport; see
 	// Hook. They run in order.
 	Hooks []Hook
+	// CacheHints sets the Cache-Control of GET query answers. Nil installs
+	// CacheHintsHook(schema) when the schema declares @cacheControl hints,
+	// and nothing otherwise; any other hook replaces it (HookFuncs{} turns
+	// the hints off). It runs before Hooks, so theirs see and may change
+	// what it set. With a CacheHints hook, set or installed, it decides the
+	// header of persisted hits too: PersistedQueries' CacheControl applies
+	// only without one.
+	CacheHints Hook
 	// FieldMiddleware wraps the resolution of fields; see FieldMiddleware.
 	// None installed costs nothing.
 	FieldMiddleware []FieldMiddleware

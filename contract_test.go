@@ -66,6 +66,7 @@ func contractSchema(t testing.TB) *schema.Schema {
 	tick := schema.Object[contractTick](b, "Tick")
 	schema.FieldFuncNoArgs(tick, "probe", func(ctx context.Context, _ *contractTick) (string, error) { return contractProbe(ctx) })
 	schema.QueryNoArgs(b, "probe", contractProbe)
+	schema.QueryNoArgs(b, "cachedProbe", contractProbe, schema.CacheControl(60, ""))
 	schema.Mutation(b, "upload", func(ctx context.Context, a struct{ File schema.Upload }) (string, error) {
 		return contractProbe(ctx)
 	})
@@ -258,6 +259,9 @@ type contractCase struct {
 	http, accept bool
 	// subscription marks the case of a subscription.
 	subscription bool
+	// cache is the Cache-Control a transport with per-request headers
+	// answers with ("" for none).
+	cache string
 }
 
 func contractBody(query string) string {
@@ -298,6 +302,8 @@ var contractCases = []contractCase{
 		status: 414, code: "BAD_REQUEST", http: true},
 	{name: "415", req: contractRequest{"POST", "/graphql", map[string]string{"Content-Type": "application/xml", "Apollo-Require-Preflight": "1"}, "<q/>"},
 		status: 415, code: "BAD_REQUEST", http: true},
+	{name: "cache hint", req: contractRequest{"GET", "/graphql?query=" + url.QueryEscape(`{ probe: cachedProbe }`), map[string]string{"Apollo-Require-Preflight": "1"}, ""},
+		status: 200, http: true, cache: "public, max-age=60"},
 	{name: "503 layer", req: contractRequest{"POST", "/graphql", jsonPost, contractBody(`{ probe }`)}, opts: contractOptions{failingLayer: true},
 		status: 503, code: "SERVICE_UNAVAILABLE"},
 	{name: "hook 429", req: contractRequest{"POST", "/graphql", withHeader(jsonPost, "X-Test-Limit", "1"), contractBody(`{ probe }`)},
@@ -390,6 +396,12 @@ func checkContract(t *testing.T, tr contractTransport, c contractCase) {
 	if tr.headers {
 		if got := res.header.Get(graft.RequestIDHeader); got != a.requestID {
 			t.Errorf("X-Request-ID %q, want %q (headers %v)", got, a.requestID, res.header)
+		}
+		// A stream is never cached; a one-shot answer carries the hint's.
+		ct := res.header.Get("Content-Type")
+		stream := strings.HasPrefix(ct, "text/event-stream") || strings.HasPrefix(ct, "multipart/mixed")
+		if got := res.header.Get("Cache-Control"); !stream && got != c.cache || stream && strings.Contains(got, "max-age") {
+			t.Errorf("Cache-Control %q, want %q (headers %v)", got, c.cache, res.header)
 		}
 		if code == "RATE_LIMITED" && res.header.Get("Retry-After") != "7" {
 			t.Errorf("Retry-After %q, want 7 (headers %v)", res.header.Get("Retry-After"), res.header)

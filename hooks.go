@@ -73,6 +73,11 @@ type HookEvent struct {
 	// operation is selected; "" before.
 	OperationType string
 	OperationName string
+	// Operation is the selected operation, its fields bound to their
+	// definitions in the schema, from the After of PhaseValidated on; nil
+	// before and for a request refused before it was selected. Hooks read
+	// it and must not change it: it may be shared by other requests.
+	Operation *ast.OperationDefinition
 	// Start is when the request entered the pipeline; Duration is, in
 	// After, how long the phase took (0 in Before).
 	Start    time.Time
@@ -112,6 +117,9 @@ type HookEvent struct {
 	// query is the request's query text, from PhaseParsed until the
 	// request is answered, and hash its DocumentHash once computed.
 	query, hash string
+	// streamed: the answer was delivered in payloads (PhasePayload ran),
+	// so its headers were written before PhaseAnswered.
+	streamed bool
 }
 
 // DocumentHash returns the SHA-256 of the request's query text in
@@ -213,11 +221,10 @@ type phaseRun struct {
 	// first maxHookErrors of them.
 	streamErrs  []*gqlerror.Error
 	streamCount int
-	// timed: some hook other than the access log's is installed, so
-	// the phases are timed and every hook is called at every phase.
-	// Otherwise the access log's hook, a no-op but in the After of
-	// PhaseAnswered, is called there alone and no clock is read per
-	// phase.
+	// timed: some hook other than graft's answer-only ones (the access
+	// log's, the cache hints') is installed, so the phases are timed and
+	// every hook is called at every phase. Otherwise the hooks are called
+	// in PhaseAnswered alone and no clock is read per phase.
 	timed bool
 }
 
@@ -237,11 +244,15 @@ func (p *phaseRun) since(now time.Time) time.Duration {
 	return now.Sub(p.started)
 }
 
+// answerOnly is implemented by graft's hooks that act in PhaseAnswered
+// alone and read no phase's duration.
+type answerOnly interface{ answerOnly() }
+
 // timedHooks reports whether some hook of hooks may read the phases'
 // durations.
 func timedHooks(hooks []Hook) bool {
 	for _, h := range hooks {
-		if _, ok := h.(accessLogHook); !ok {
+		if _, ok := h.(answerOnly); !ok {
 			return true
 		}
 	}
@@ -357,7 +368,7 @@ func (p *phaseRun) noteDocument(query string) {
 // setOperation records the selected operation's type and name.
 func (p *phaseRun) setOperation(op *ast.OperationDefinition) {
 	if p != nil {
-		p.ev.OperationType, p.ev.OperationName = string(op.Operation), op.Name
+		p.ev.OperationType, p.ev.OperationName, p.ev.Operation = string(op.Operation), op.Name, op
 	}
 }
 
@@ -413,6 +424,7 @@ func (p *phaseRun) beginPayload(base context.Context) (context.Context, *httpapi
 	}
 	p.ctx = base
 	p.ev.Payload++
+	p.ev.streamed = true
 	p.ev.Errors, p.ev.ErrorCodes, p.ev.ErrorCount = nil, nil, 0
 	if e := p.before(base, PhasePayload); e != nil {
 		return base, e
@@ -527,8 +539,8 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
 	p.answered(resp)
 	for i, h := range p.hooks {
-		if i == p.refuser || !p.timed {
-			continue // the access log's Before does nothing
+		if i == p.refuser {
+			continue
 		}
 		if e := p.callBefore(h); e != nil {
 			p.r.fail(resp, resp.ContentType, e)

@@ -33,7 +33,7 @@ import (
 type Router struct {
 	cfg Config
 	// hooks are Config.Hooks and the built-in hooks Config asks for (the
-	// access log), in the order they run.
+	// cache hints first, the access log last), in the order they run.
 	hooks  []Hook
 	schema *schema.Schema
 	layer  *Layer
@@ -59,7 +59,8 @@ type Router struct {
 	// graphiqlAssets is the path prefix of the embedded GraphiQL assets,
 	// "" when they are not served.
 	graphiqlAssets string
-	// cacheHints: the schema declares @cacheControl (cachehints.go).
+	// cacheHints: a Config.CacheHints hook decides Cache-Control
+	// (cachehints.go).
 	cacheHints bool
 	// uploads bounds multipart requests; nil when the schema does not use
 	// schema.Upload (upload.go).
@@ -114,7 +115,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if layer == nil {
 		layer = NewLayer()
 	}
-	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy(), cacheHints: hasCacheHints(s.AST())}
+	r := &Router{cfg: cfg, schema: s, layer: layer, subs: newHub(cfg.Subscriptions), policy: cfg.policy()}
 	r.load.maxInFlight, r.load.maxBuffered = int64(cfg.MaxInFlight), cfg.MaxBufferedBytes
 	r.subs.SetBudget(streamBudget{r})
 	sc := r.subs.cfg
@@ -133,6 +134,13 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	// internal/transport and one line here.
 	r.units = []transport.Unit{r.ws, r.sse, httpStreams{r}}
 	r.hooks = cfg.Hooks[:len(cfg.Hooks):len(cfg.Hooks)]
+	if cfg.CacheHints == nil && hasCacheHints(s.AST()) {
+		cfg.CacheHints = CacheHintsHook(s)
+		r.cfg.CacheHints = cfg.CacheHints
+	}
+	if cfg.CacheHints != nil {
+		r.hooks, r.cacheHints = append([]Hook{cfg.CacheHints}, r.hooks...), true
+	}
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))
 	}

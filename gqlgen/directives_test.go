@@ -92,16 +92,17 @@ func TestDirectives(t *testing.T) {
 }
 
 // TestDirectiveMismatch refuses a directive function of the wrong shape,
-// an undefined directive and an operation directive.
+// an undefined directive and a directive at a location graft does not
+// run.
 func TestDirectiveMismatch(t *testing.T) {
-	cfg := project(t, "schema: graph/*.graphqls\n", secretSchema+"directive @trace on QUERY\n")
+	cfg := project(t, "schema: graph/*.graphqls\n", secretSchema+"directive @trace on ARGUMENT_DEFINITION\n")
 	for _, tc := range []struct {
 		opt  LoadOption
 		want string
 	}{
 		{Directive("hasRole", upper), `gqlgen: Directive "hasRole" has type func(context.Context, interface {}, graphql.Resolver) (interface {}, error); gqlgen's shape is func(ctx context.Context, obj any, next graphql.Resolver, role T) (any, error)`},
 		{Directive("cached", upper), `gqlgen: Directive "cached": the schema defines no directive @cached`},
-		{Directive("trace", upper), `gqlgen: Directive "trace": location QUERY is not supported (graft runs directive functions on FIELD_DEFINITION and OBJECT)`},
+		{Directive("trace", upper), `gqlgen: Directive "trace": location ARGUMENT_DEFINITION is not supported (graft runs directive functions on FIELD_DEFINITION, OBJECT, QUERY, MUTATION, SUBSCRIPTION and FIELD)`},
 	} {
 		if _, err := Load(cfg, secretRes{}, tc.opt); err == nil || err.Error() != tc.want {
 			t.Errorf("Load: %v\nwant %s", err, tc.want)

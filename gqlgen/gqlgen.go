@@ -163,10 +163,16 @@ func Load(configFile string, resolver any, opts ...LoadOption) (*Project, error)
 	for _, declare := range lo.scalars {
 		declare(p)
 	}
+	bound := map[string]*boundDirective{}
 	for _, d := range lo.directives {
-		if err := declareDirective(sd, doc, d); err != nil {
+		bd, err := declareDirective(sd, doc, d)
+		if err != nil {
 			return nil, err
 		}
+		bound[d.name] = bd
+	}
+	if dd := documentDirectives(bound); dd != nil {
+		sd.SetDocumentDirectives(dd)
 	}
 	declareAbstracts(sd, doc, root)
 	declareScalars(sd, doc, root)

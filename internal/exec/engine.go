@@ -89,6 +89,9 @@ type Engine struct {
 	mwFor         MiddlewareFor
 	present       func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
 	onPanic       func(ctx context.Context, v any, stack []byte)
+	// docDirs runs the directives documents apply, when the schema has
+	// such a hook (docdirectives.go).
+	docDirs *schema.DocumentDirectives
 }
 
 // New returns an Engine for the built schema s.
@@ -100,6 +103,7 @@ func New(s *graftschema.Schema, opts Options) *Engine {
 // builder that have no public *schema.Schema.
 func NewModel(m *schema.Schema, opts Options) *Engine {
 	e := newEngine(m.AST(), m.Query, m.Mutation, m.Types, opts)
+	e.docDirs = m.DocumentDirectives
 	for _, d := range m.Directives {
 		if d.Deprecated != "" {
 			if e.intro.deprecated == nil {

@@ -165,7 +165,13 @@ func (e *Engine) run(ctx context.Context, o *Operation, vars map[string]any, pre
 	r.limit = start + limit
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
-	if !r.executeRoot(o, pre) {
+	var ok bool
+	if pre == nil && e.docDirs != nil && e.docDirs.Operation != nil && e.docDirs.Applies(o.def.Directives) {
+		ok = r.executeDirected(o) // docdirectives.go
+	} else {
+		ok = r.executeRoot(o, pre)
+	}
+	if !ok {
 		r.buf = append(r.buf[:dataStart], "null"...)
 	}
 	r.logSuppressed()

@@ -167,7 +167,15 @@ func (e *Engine) RunIncremental(ctx context.Context, o *Operation, vars map[stri
 	start := len(buf)
 	r.buf = append(buf, `{"data":`...)
 	dataStart := len(r.buf)
-	if !r.executeRoot(o, nil) {
+	var ok bool
+	if d := e.docDirs; d != nil && d.Operation != nil && d.Applies(o.def.Directives) {
+		// The operation's directives wrap the initial payload; the
+		// deferred parts run after they return.
+		ok = r.executeDirected(o) // docdirectives.go
+	} else {
+		ok = r.executeRoot(o, nil)
+	}
+	if !ok {
 		r.buf = append(r.buf[:dataStart], "null"...)
 		r.jobs = r.jobs[:0]
 	}

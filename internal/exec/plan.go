@@ -290,6 +290,9 @@ func (p *planner) planField(objName string, c *collected) *fieldPlan {
 			return fp
 		}
 		fp.mw = p.e.middlewareOf(objName, first.Name)
+		if d := p.e.docDirs; d != nil && d.Field != nil && d.Applies(first.Directives) {
+			fp.mw = docFieldMiddleware(d.Field, fp.mw) // docdirectives.go
+		}
 		p.planArgs(fp)
 	}
 	if first.Definition == nil {

@@ -73,7 +73,13 @@ func (e *Engine) SubscribeReporting(ctx context.Context, o *Operation, vars map[
 	r.e, r.ctx, r.vars, r.limit = e, ctx, vars, e.maxResponse
 	r.watch(ctx)
 	r.path = append(r.path, pathElem{key: s.field.key, index: -1})
-	src, err := s.start(r)
+	var src schema.Source
+	var err error
+	if d := e.docDirs; d != nil && d.Operation != nil && d.Applies(o.def.Directives) {
+		src, err = s.startDirected(r, d) // docdirectives.go
+	} else {
+		src, err = s.start(r)
+	}
 	if err != nil {
 		return fail(r.resolverError(s.field, err))
 	}

@@ -63,39 +63,27 @@ type Response struct {
 	// Shared is set when Body is such shared memory: it is only read.
 	Shared bool
 	// errs holds the answer's errors as values, for the hooks (Errors,
-	// SetErrors, ErrorSink); a pointer, so that the answer a request
-	// allocates with its state stays small.
-	errs *[]*gqlerror.Error
+	// SetErrors, ErrorSink): in the answer itself, which a request
+	// allocates with its state, so that collecting them allocates nothing
+	// until there is an error.
+	errs []*gqlerror.Error
 }
 
 // Errors returns the answer's errors as values: set with every error
 // answer, and by execution while hooks observe the request. Adapters
 // ignore them.
-func (r *Response) Errors() []*gqlerror.Error {
-	if r.errs == nil {
-		return nil
-	}
-	return *r.errs
-}
+func (r *Response) Errors() []*gqlerror.Error { return r.errs }
 
 // SetErrors makes errs the answer's errors.
 func (r *Response) SetErrors(errs ...*gqlerror.Error) {
-	if r.errs == nil {
-		if len(errs) == 0 {
-			return
-		}
-		r.errs = new([]*gqlerror.Error)
+	if r.errs == nil && len(errs) == 0 {
+		return
 	}
-	*r.errs = append((*r.errs)[:0], errs...)
+	r.errs = append(r.errs[:0], errs...)
 }
 
 // ErrorSink returns where execution appends the answer's errors.
-func (r *Response) ErrorSink() *[]*gqlerror.Error {
-	if r.errs == nil {
-		r.errs = new([]*gqlerror.Error)
-	}
-	return r.errs
-}
+func (r *Response) ErrorSink() *[]*gqlerror.Error { return &r.errs }
 
 // Reuse returns Body emptied, to write a new answer into its memory; nil
 // when Body is shared memory, which is then let go (Shared is cleared).

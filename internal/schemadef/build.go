@@ -245,6 +245,7 @@ func (bc *build) schema() *Schema {
 	slices.SortFunc(s.Types, func(a, b *Type) int { return strings.Compare(a.Name, b.Name) })
 	s.Query = s.typeIndex[bc.b.query.name]
 	s.Directives = bc.b.directiveDefs()
+	s.DocumentDirectives = bc.b.docDirectives
 	if bc.b.mutation != nil {
 		s.Mutation = s.typeIndex[bc.b.mutation.name]
 	}

@@ -19,6 +19,9 @@ type Builder struct {
 	inputs     []*inputDecl
 	scalars    []*scalarDecl
 	directives []*DirectiveDef // directive.go
+	// docDirectives runs the directives documents apply
+	// (docdirectives.go).
+	docDirectives *DocumentDirectives
 
 	query        *objectDecl
 	mutation     *objectDecl

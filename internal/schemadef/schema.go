@@ -18,6 +18,10 @@ type Schema struct {
 	// Directives are the directives the schema declares, by name.
 	Directives []*DirectiveDef
 
+	// DocumentDirectives, when set, runs directives documents apply to
+	// their operation or fields.
+	DocumentDirectives *DocumentDirectives
+
 	typeIndex map[string]*Type
 	ast       *ast.Schema
 	sdl       string

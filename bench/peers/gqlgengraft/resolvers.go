@@ -13,6 +13,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/bench/data"
 	"github.com/graftgql/graft/gqlgen"
+	"github.com/graftgql/graft/schema"
 )
 
 // AuthorResolver resolves the fields of Author that gqlgen.yml marks as
@@ -28,14 +29,20 @@ type QueryResolver interface {
 	Author(ctx context.Context, id string) (*data.Author, error)
 }
 
-// Router serves the project over d with graft.
-func Router(d *data.Set) (*graft.Router, error) {
+// Schema binds the project over d: gqlgen.yml, its schema, the models
+// and the resolvers, without generated code.
+func Schema(d *data.Set) (*schema.Schema, error) {
 	_, file, _, _ := runtime.Caller(0)
 	p, err := gqlgen.Load(filepath.Join(filepath.Dir(file), "gqlgen.yml"), &Resolver{Data: d})
 	if err != nil {
 		return nil, err
 	}
-	s, err := p.Build()
+	return p.Build()
+}
+
+// Router serves the project over d with graft's default configuration.
+func Router(d *data.Set) (*graft.Router, error) {
+	s, err := Schema(d)
 	if err != nil {
 		return nil, err
 	}

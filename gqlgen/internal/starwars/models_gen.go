@@ -4,11 +4,38 @@
 // resolver with one resolver struct per type, and no generated executor.
 package starwars
 
+import "time"
+
 // Character is a Human or a Droid.
 type Character interface {
 	IsCharacter()
 	GetID() string
 }
+
+// SearchResult is a Human, a Droid or a Starship.
+type SearchResult interface {
+	IsSearchResult()
+}
+
+// LengthUnit is a unit of length.
+type LengthUnit string
+
+// The units of length.
+const (
+	LengthUnitMeter LengthUnit = "METER"
+	LengthUnitFoot  LengthUnit = "FOOT"
+)
+
+// Starship is a ship.
+type Starship struct {
+	ID          string     `json:"id"`
+	Name        string     `json:"name"`
+	LengthM     float64    `json:"-"`
+	FirstFlight *time.Time `json:"firstFlight,omitempty"`
+}
+
+// IsSearchResult marks Starship as a SearchResult.
+func (Starship) IsSearchResult() {}
 
 // Episode is one of the films of the trilogy.
 type Episode string
@@ -32,6 +59,9 @@ type Human struct {
 // IsCharacter marks Human as a Character.
 func (Human) IsCharacter() {}
 
+// IsSearchResult marks Human as a SearchResult.
+func (Human) IsSearchResult() {}
+
 // GetID returns the id.
 func (h Human) GetID() string { return h.ID }
 
@@ -46,6 +76,9 @@ type Droid struct {
 
 // IsCharacter marks Droid as a Character.
 func (Droid) IsCharacter() {}
+
+// IsSearchResult marks Droid as a SearchResult.
+func (Droid) IsSearchResult() {}
 
 // GetID returns the id.
 func (d Droid) GetID() string { return d.ID }

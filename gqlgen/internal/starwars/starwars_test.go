@@ -13,9 +13,11 @@ import (
 )
 
 // TestQueries serves the project through the gqlgen module and runs the
-// query cases of graft's own Star Wars example, wanting the same bytes.
+// query cases of graft's own Star Wars example, wanting the same bytes,
+// then the project's own (testdata/queries.json: starships, the
+// SearchResult union, the Date scalar, the @units and @upper directives).
 func TestQueries(t *testing.T) {
-	p, err := gqlgen.Load("gqlgen.yml", &Resolver{}, gqlgen.Directive("secret", Secret))
+	p, err := gqlgen.Load("gqlgen.yml", &Resolver{}, LoadOptions()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,18 +31,23 @@ func TestQueries(t *testing.T) {
 	}
 	var last *CharacterLoader
 	c := grafttest.New(Loaders(r, func(l *CharacterLoader) { last = l }))
-	raw, err := os.ReadFile("../../../examples/starwars/testdata/queries.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
+	type testCase struct {
 		Name      string          `json:"name"`
 		Query     string          `json:"query"`
 		Variables map[string]any  `json:"variables"`
 		Want      json.RawMessage `json:"want"`
 	}
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
+	var cases []testCase
+	for _, name := range []string{"../../../examples/starwars/testdata/queries.json", "testdata/queries.json"} {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var more []testCase
+		if err := json.Unmarshal(raw, &more); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, more...)
 	}
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {

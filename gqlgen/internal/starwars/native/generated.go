@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
@@ -31,10 +32,13 @@ type ResolverRoot interface {
 	Droid() DroidResolver
 	Human() HumanResolver
 	Query() QueryResolver
+	Starship() StarshipResolver
 }
 
 type DirectiveRoot struct {
 	Secret func(ctx context.Context, obj any, next graphql.Resolver) (res any, err error)
+	Units  func(ctx context.Context, obj any, next graphql.Resolver, length starwars.LengthUnit) (res any, err error)
+	Upper  func(ctx context.Context, obj any, next graphql.Resolver) (res any, err error)
 }
 
 type ComplexityRoot struct {
@@ -57,9 +61,19 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Droid func(childComplexity int, id string) int
-		Hero  func(childComplexity int, episode *starwars.Episode) int
-		Human func(childComplexity int, id string) int
+		Droid           func(childComplexity int, id string) int
+		Hero            func(childComplexity int, episode *starwars.Episode) int
+		Human           func(childComplexity int, id string) int
+		Search          func(childComplexity int, text string) int
+		Starship        func(childComplexity int, id string) int
+		StarshipsBefore func(childComplexity int, date time.Time) int
+	}
+
+	Starship struct {
+		FirstFlight func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Length      func(childComplexity int, unit *starwars.LengthUnit) int
+		Name        func(childComplexity int) int
 	}
 }
 
@@ -81,6 +95,12 @@ type QueryResolver interface {
 	Hero(ctx context.Context, episode *starwars.Episode) (starwars.Character, error)
 	Human(ctx context.Context, id string) (*starwars.Human, error)
 	Droid(ctx context.Context, id string) (*starwars.Droid, error)
+	Search(ctx context.Context, text string) ([]starwars.SearchResult, error)
+	Starship(ctx context.Context, id string) (*starwars.Starship, error)
+	StarshipsBefore(ctx context.Context, date time.Time) ([]*starwars.Starship, error)
+}
+type StarshipResolver interface {
+	Length(ctx context.Context, obj *starwars.Starship, unit *starwars.LengthUnit) (*float64, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -209,6 +229,70 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Human(childComplexity, args["id"].(string)), true
 
+	case "Query.search":
+		if e.ComplexityRoot.Query.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Query_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Search(childComplexity, args["text"].(string)), true
+	case "Query.starship":
+		if e.ComplexityRoot.Query.Starship == nil {
+			break
+		}
+
+		args, err := ec.field_Query_starship_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Starship(childComplexity, args["id"].(string)), true
+	case "Query.starshipsBefore":
+		if e.ComplexityRoot.Query.StarshipsBefore == nil {
+			break
+		}
+
+		args, err := ec.field_Query_starshipsBefore_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.StarshipsBefore(childComplexity, args["date"].(time.Time)), true
+
+	case "Starship.firstFlight":
+		if e.ComplexityRoot.Starship.FirstFlight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Starship.FirstFlight(childComplexity), true
+	case "Starship.id":
+		if e.ComplexityRoot.Starship.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Starship.ID(childComplexity), true
+	case "Starship.length":
+		if e.ComplexityRoot.Starship.Length == nil {
+			break
+		}
+
+		args, err := ec.field_Starship_length_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Starship.Length(childComplexity, args["unit"].(*starwars.LengthUnit)), true
+	case "Starship.name":
+		if e.ComplexityRoot.Starship.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Starship.Name(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -229,7 +313,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			if first {
 				first = false
 				ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
-				data = ec._Query(ctx, opCtx.Operation.SelectionSet)
+				data = ec._queryMiddleware(ctx, opCtx.Operation, func(ctx context.Context) (any, error) {
+					return ec._Query(ctx, opCtx.Operation.SelectionSet), nil
+				})
 			} else {
 				if atomic.LoadInt32(&ec.PendingDeferred) > 0 {
 					result := <-ec.DeferredResults
@@ -280,10 +366,18 @@ func newExecutionContext(
 var sources = []*ast.Source{
 	{Name: "../graph/schema.graphqls", Input: `# The classic Star Wars example schema (the one graphql-js uses in its own tests),
 # with a @secret directive where graft's examples/starwars has resolvers
-# failing with the same error.
+# failing with the same error, and what gqlgen projects commonly add:
+# starships with a custom Date scalar, a SearchResult union, and directives
+# that documents apply to their operation (@units) and fields (@upper).
 
 """Hides a field: asking for it is an error."""
 directive @secret on FIELD_DEFINITION
+
+"""Sets the unit of the operation's lengths, for the length fields that name none."""
+directive @units(length: LengthUnit!) on QUERY
+
+"""Upper-cases the value of a String field."""
+directive @upper on FIELD
 
 """One of the films in the Star Wars Trilogy"""
 enum Episode {
@@ -341,6 +435,32 @@ type Droid implements Character {
   primaryFunction: String
 }
 
+"""Units of length."""
+enum LengthUnit {
+  """The metric unit."""
+  METER
+  """The imperial unit, 0.3048 meters."""
+  FOOT
+}
+
+"""A calendar date, written YYYY-MM-DD."""
+scalar Date
+
+"""A ship of the Star Wars universe."""
+type Starship {
+  """The id of the starship."""
+  id: String!
+  """The name of the starship."""
+  name: String
+  """Its length in unit, or in the unit of the operation's @units, or in meters, to two decimals."""
+  length(unit: LengthUnit): Float
+  """When it first flew, or null if unknown."""
+  firstFlight: Date
+}
+
+"""What search finds."""
+union SearchResult = Human | Droid | Starship
+
 type Query {
   hero(
     """If omitted, returns the hero of the whole saga. If provided, returns the hero of that particular episode."""
@@ -354,6 +474,14 @@ type Query {
     """id of the droid"""
     id: String!
   ): Droid
+  """The characters and starships whose name contains text, in any case: humans, droids, then starships, each by id."""
+  search(text: String!): [SearchResult!]!
+  starship(
+    """id of the starship"""
+    id: String!
+  ): Starship
+  """The starships that first flew before date, by id."""
+  starshipsBefore(date: Date!): [Starship!]!
 }
 `, BuiltIn: false},
 }
@@ -397,6 +525,20 @@ func (ec *executionContext) childFields_Human(ctx context.Context, field graphql
 		return ec.fieldContext_Human_secretBackstory(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Human", field.Name)
+}
+
+func (ec *executionContext) childFields_Starship(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Starship_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Starship_name(ctx, field)
+	case "length":
+		return ec.fieldContext_Starship_length(ctx, field)
+	case "firstFlight":
+		return ec.fieldContext_Starship_firstFlight(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Starship", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -511,9 +653,73 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type __Type", field.Name)
 }
 
+func (ec *executionContext) _queryMiddleware(ctx context.Context, obj *ast.OperationDefinition, next func(ctx context.Context) (any, error)) graphql.Marshaler {
+
+	for _, d := range obj.Directives {
+		switch d.Name {
+		case "units":
+			rawArgs := d.ArgumentMap(ec.Variables)
+			args, err := ec.dir_units_args(ctx, rawArgs)
+			if err != nil {
+				ec.Error(ctx, err)
+				return graphql.Null
+			}
+			n := next
+			next = func(ctx context.Context) (any, error) {
+				if ec.Directives.Units == nil {
+					return nil, errors.New("directive units is not implemented")
+				}
+				return ec.Directives.Units(ctx, obj, n, args["length"].(starwars.LengthUnit))
+			}
+		}
+	}
+	tmp, err := next(ctx)
+	if err != nil {
+		ec.Error(ctx, err)
+		return graphql.Null
+	}
+	if data, ok := tmp.(graphql.Marshaler); ok {
+		return data
+	}
+	graphql.AddErrorf(ctx, `unexpected type %T from directive, should be graphql.Marshaler`, tmp)
+	return graphql.Null
+
+}
+
+func (ec *executionContext) _fieldMiddleware(ctx context.Context, obj any, next graphql.Resolver) graphql.Resolver {
+	fc := graphql.GetFieldContext(ctx)
+	for _, d := range fc.Field.Directives {
+		switch d.Name {
+		case "upper":
+			n := next
+			next = func(ctx context.Context) (any, error) {
+				if ec.Directives.Upper == nil {
+					return nil, errors.New("directive upper is not implemented")
+				}
+				return ec.Directives.Upper(ctx, obj, n)
+			}
+		}
+	}
+	return next
+}
+
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) dir_units_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "length",
+		func(ctx context.Context, v any) (starwars.LengthUnit, error) {
+			return ec.unmarshalNLengthUnit2githubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐLengthUnit(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["length"] = arg0
+	return args, nil
+}
 
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -568,6 +774,62 @@ func (ec *executionContext) field_Query_human_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "text",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["text"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_starship_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_starshipsBefore_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "date",
+		func(ctx context.Context, v any) (time.Time, error) {
+			return ec.unmarshalNDate2timeᚐTime(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["date"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Starship_length_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "unit",
+		func(ctx context.Context, v any) (*starwars.LengthUnit, error) {
+			return ec.unmarshalOLengthUnit2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐLengthUnit(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["unit"] = arg0
 	return args, nil
 }
 
@@ -656,7 +918,9 @@ func (ec *executionContext) _Droid_id(ctx context.Context, field graphql.Collect
 		func(ctx context.Context) (any, error) {
 			return obj.ID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalNString2string(ctx, selections, v)
 		},
@@ -679,7 +943,9 @@ func (ec *executionContext) _Droid_name(ctx context.Context, field graphql.Colle
 		func(ctx context.Context) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -702,7 +968,9 @@ func (ec *executionContext) _Droid_friends(ctx context.Context, field graphql.Co
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Droid().Friends(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []starwars.Character) graphql.Marshaler {
 			return ec.marshalOCharacter2ᚕgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐCharacter(ctx, selections, v)
 		},
@@ -734,7 +1002,9 @@ func (ec *executionContext) _Droid_appearsIn(ctx context.Context, field graphql.
 		func(ctx context.Context) (any, error) {
 			return obj.AppearsIn, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []starwars.Episode) graphql.Marshaler {
 			return ec.marshalOEpisode2ᚕgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐEpisode(ctx, selections, v)
 		},
@@ -769,7 +1039,7 @@ func (ec *executionContext) _Droid_secretBackstory(ctx context.Context, field gr
 			}
 
 			next = directive1
-			return next
+			return ec._fieldMiddleware(ctx, obj, next)
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
@@ -793,7 +1063,9 @@ func (ec *executionContext) _Droid_primaryFunction(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.PrimaryFunction, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -816,7 +1088,9 @@ func (ec *executionContext) _Human_id(ctx context.Context, field graphql.Collect
 		func(ctx context.Context) (any, error) {
 			return obj.ID, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalNString2string(ctx, selections, v)
 		},
@@ -839,7 +1113,9 @@ func (ec *executionContext) _Human_name(ctx context.Context, field graphql.Colle
 		func(ctx context.Context) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -862,7 +1138,9 @@ func (ec *executionContext) _Human_friends(ctx context.Context, field graphql.Co
 		func(ctx context.Context) (any, error) {
 			return ec.Resolvers.Human().Friends(ctx, obj)
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []starwars.Character) graphql.Marshaler {
 			return ec.marshalOCharacter2ᚕgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐCharacter(ctx, selections, v)
 		},
@@ -894,7 +1172,9 @@ func (ec *executionContext) _Human_appearsIn(ctx context.Context, field graphql.
 		func(ctx context.Context) (any, error) {
 			return obj.AppearsIn, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []starwars.Episode) graphql.Marshaler {
 			return ec.marshalOEpisode2ᚕgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐEpisode(ctx, selections, v)
 		},
@@ -917,7 +1197,9 @@ func (ec *executionContext) _Human_homePlanet(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return obj.HomePlanet, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -952,7 +1234,7 @@ func (ec *executionContext) _Human_secretBackstory(ctx context.Context, field gr
 			}
 
 			next = directive1
-			return next
+			return ec._fieldMiddleware(ctx, obj, next)
 		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
@@ -977,7 +1259,9 @@ func (ec *executionContext) _Query_hero(ctx context.Context, field graphql.Colle
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Query().Hero(ctx, fc.Args["episode"].(*starwars.Episode))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v starwars.Character) graphql.Marshaler {
 			return ec.marshalOCharacter2githubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐCharacter(ctx, selections, v)
 		},
@@ -1021,7 +1305,9 @@ func (ec *executionContext) _Query_human(ctx context.Context, field graphql.Coll
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Query().Human(ctx, fc.Args["id"].(string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *starwars.Human) graphql.Marshaler {
 			return ec.marshalOHuman2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐHuman(ctx, selections, v)
 		},
@@ -1065,7 +1351,9 @@ func (ec *executionContext) _Query_droid(ctx context.Context, field graphql.Coll
 			fc := graphql.GetFieldContext(ctx)
 			return ec.Resolvers.Query().Droid(ctx, fc.Args["id"].(string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *starwars.Droid) graphql.Marshaler {
 			return ec.marshalODroid2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐDroid(ctx, selections, v)
 		},
@@ -1097,6 +1385,144 @@ func (ec *executionContext) fieldContext_Query_droid(ctx context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_search(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Search(ctx, fc.Args["text"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []starwars.SearchResult) graphql.Marshaler {
+			return ec.marshalNSearchResult2ᚕgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐSearchResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type SearchResult does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_starship(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_starship(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Starship(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *starwars.Starship) graphql.Marshaler {
+			return ec.marshalOStarship2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐStarship(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_starship(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Starship(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_starship_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_starshipsBefore(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_starshipsBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().StarshipsBefore(ctx, fc.Args["date"].(time.Time))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []*starwars.Starship) graphql.Marshaler {
+			return ec.marshalNStarship2ᚕᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐStarshipᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_starshipsBefore(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Starship(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_starshipsBefore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1109,7 +1535,9 @@ func (ec *executionContext) _Query___type(ctx context.Context, field graphql.Col
 			fc := graphql.GetFieldContext(ctx)
 			return ec.IntrospectType(fc.Args["name"].(string))
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -1152,7 +1580,9 @@ func (ec *executionContext) _Query___schema(ctx context.Context, field graphql.C
 		func(ctx context.Context) (any, error) {
 			return ec.IntrospectSchema()
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, nil, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Schema) graphql.Marshaler {
 			return ec.marshalN__Schema2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐSchema(ctx, selections, v)
 		},
@@ -1173,6 +1603,127 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Starship_id(ctx context.Context, field graphql.CollectedField, obj *starwars.Starship) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Starship_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Starship_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Starship", field, false, false, "String")
+}
+
+func (ec *executionContext) _Starship_name(ctx context.Context, field graphql.CollectedField, obj *starwars.Starship) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Starship_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Starship_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Starship", field, false, false, "String")
+}
+
+func (ec *executionContext) _Starship_length(ctx context.Context, field graphql.CollectedField, obj *starwars.Starship) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Starship_length(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Starship().Length(ctx, obj, fc.Args["unit"].(*starwars.LengthUnit))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Starship_length(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Starship",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Float does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Starship_length_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Starship_firstFlight(ctx context.Context, field graphql.CollectedField, obj *starwars.Starship) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Starship_firstFlight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstFlight, nil
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalODate2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Starship_firstFlight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Starship", field, false, false, "Date")
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1184,7 +1735,9 @@ func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalNString2string(ctx, selections, v)
 		},
@@ -1207,7 +1760,9 @@ func (ec *executionContext) ___Directive_description(ctx context.Context, field 
 		func(ctx context.Context) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1230,7 +1785,9 @@ func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return obj.IsRepeatable, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
 			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
@@ -1253,7 +1810,9 @@ func (ec *executionContext) ___Directive_locations(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.Locations, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
 			return ec.marshalN__DirectiveLocation2ᚕstringᚄ(ctx, selections, v)
 		},
@@ -1277,7 +1836,9 @@ func (ec *executionContext) ___Directive_args(ctx context.Context, field graphql
 			fc := graphql.GetFieldContext(ctx)
 			return obj.VisibleArgs(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
 			return ec.marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, selections, v)
 		},
@@ -1320,7 +1881,9 @@ func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql
 		func(ctx context.Context) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalNString2string(ctx, selections, v)
 		},
@@ -1343,7 +1906,9 @@ func (ec *executionContext) ___EnumValue_description(ctx context.Context, field 
 		func(ctx context.Context) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1366,7 +1931,9 @@ func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return obj.IsDeprecated(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
 			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
@@ -1389,7 +1956,9 @@ func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, 
 		func(ctx context.Context) (any, error) {
 			return obj.DeprecationReason(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1412,7 +1981,9 @@ func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.Col
 		func(ctx context.Context) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalNString2string(ctx, selections, v)
 		},
@@ -1435,7 +2006,9 @@ func (ec *executionContext) ___Field_description(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1459,7 +2032,9 @@ func (ec *executionContext) ___Field_args(ctx context.Context, field graphql.Col
 			fc := graphql.GetFieldContext(ctx)
 			return obj.VisibleArgs(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
 			return ec.marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, selections, v)
 		},
@@ -1502,7 +2077,9 @@ func (ec *executionContext) ___Field_type(ctx context.Context, field graphql.Col
 		func(ctx context.Context) (any, error) {
 			return obj.Type, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -1534,7 +2111,9 @@ func (ec *executionContext) ___Field_isDeprecated(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.IsDeprecated(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
 			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
@@ -1557,7 +2136,9 @@ func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.DeprecationReason(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1580,7 +2161,9 @@ func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.Name, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalNString2string(ctx, selections, v)
 		},
@@ -1603,7 +2186,9 @@ func (ec *executionContext) ___InputValue_description(ctx context.Context, field
 		func(ctx context.Context) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1626,7 +2211,9 @@ func (ec *executionContext) ___InputValue_type(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.Type, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -1658,7 +2245,9 @@ func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.DefaultValue, nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1681,7 +2270,9 @@ func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.IsDeprecated(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
 			return ec.marshalNBoolean2bool(ctx, selections, v)
 		},
@@ -1704,7 +2295,9 @@ func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context,
 		func(ctx context.Context) (any, error) {
 			return obj.DeprecationReason(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1727,7 +2320,9 @@ func (ec *executionContext) ___Schema_description(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1750,7 +2345,9 @@ func (ec *executionContext) ___Schema_types(ctx context.Context, field graphql.C
 		func(ctx context.Context) (any, error) {
 			return obj.Types(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
 			return ec.marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, selections, v)
 		},
@@ -1782,7 +2379,9 @@ func (ec *executionContext) ___Schema_queryType(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return obj.QueryType(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalN__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -1814,7 +2413,9 @@ func (ec *executionContext) ___Schema_mutationType(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.MutationType(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -1846,7 +2447,9 @@ func (ec *executionContext) ___Schema_subscriptionType(ctx context.Context, fiel
 		func(ctx context.Context) (any, error) {
 			return obj.SubscriptionType(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -1878,7 +2481,9 @@ func (ec *executionContext) ___Schema_directives(ctx context.Context, field grap
 		func(ctx context.Context) (any, error) {
 			return obj.Directives(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
 			return ec.marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx, selections, v)
 		},
@@ -1910,7 +2515,9 @@ func (ec *executionContext) ___Type_kind(ctx context.Context, field graphql.Coll
 		func(ctx context.Context) (any, error) {
 			return obj.Kind(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
 			return ec.marshalN__TypeKind2string(ctx, selections, v)
 		},
@@ -1933,7 +2540,9 @@ func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.Coll
 		func(ctx context.Context) (any, error) {
 			return obj.Name(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1956,7 +2565,9 @@ func (ec *executionContext) ___Type_description(ctx context.Context, field graph
 		func(ctx context.Context) (any, error) {
 			return obj.Description(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -1979,7 +2590,9 @@ func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field gr
 		func(ctx context.Context) (any, error) {
 			return obj.SpecifiedByURL(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
 			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
@@ -2003,7 +2616,9 @@ func (ec *executionContext) ___Type_fields(ctx context.Context, field graphql.Co
 			fc := graphql.GetFieldContext(ctx)
 			return obj.Fields(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Field) graphql.Marshaler {
 			return ec.marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(ctx, selections, v)
 		},
@@ -2046,7 +2661,9 @@ func (ec *executionContext) ___Type_interfaces(ctx context.Context, field graphq
 		func(ctx context.Context) (any, error) {
 			return obj.Interfaces(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
 			return ec.marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, selections, v)
 		},
@@ -2078,7 +2695,9 @@ func (ec *executionContext) ___Type_possibleTypes(ctx context.Context, field gra
 		func(ctx context.Context) (any, error) {
 			return obj.PossibleTypes(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
 			return ec.marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, selections, v)
 		},
@@ -2111,7 +2730,9 @@ func (ec *executionContext) ___Type_enumValues(ctx context.Context, field graphq
 			fc := graphql.GetFieldContext(ctx)
 			return obj.EnumValues(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 			return ec.marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx, selections, v)
 		},
@@ -2155,7 +2776,9 @@ func (ec *executionContext) ___Type_inputFields(ctx context.Context, field graph
 			fc := graphql.GetFieldContext(ctx)
 			return obj.VisibleInputFields(fc.Args["includeDeprecated"].(bool)), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
 			return ec.marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, selections, v)
 		},
@@ -2198,7 +2821,9 @@ func (ec *executionContext) ___Type_ofType(ctx context.Context, field graphql.Co
 		func(ctx context.Context) (any, error) {
 			return obj.OfType(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v *introspection.Type) graphql.Marshaler {
 			return ec.marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, selections, v)
 		},
@@ -2230,7 +2855,9 @@ func (ec *executionContext) ___Type_isOneOf(ctx context.Context, field graphql.C
 		func(ctx context.Context) (any, error) {
 			return obj.IsOneOf(), nil
 		},
-		nil,
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			return ec._fieldMiddleware(ctx, obj, next)
+		},
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
 			return ec.marshalOBoolean2bool(ctx, selections, v)
 		},
@@ -2277,11 +2904,45 @@ func (ec *executionContext) _Character(ctx context.Context, sel ast.SelectionSet
 	}
 }
 
+func (ec *executionContext) _SearchResult(ctx context.Context, sel ast.SelectionSet, obj starwars.SearchResult) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case starwars.Human:
+		return ec._Human(ctx, sel, &obj)
+	case *starwars.Human:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Human(ctx, sel, obj)
+	case starwars.Droid:
+		return ec._Droid(ctx, sel, &obj)
+	case *starwars.Droid:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Droid(ctx, sel, obj)
+	case starwars.Starship:
+		return ec._Starship(ctx, sel, &obj)
+	case *starwars.Starship:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Starship(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of SearchResult must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
 
-var droidImplementors = []string{"Droid", "Character"}
+var droidImplementors = []string{"Droid", "Character", "SearchResult"}
 
 func (ec *executionContext) _Droid(ctx context.Context, sel ast.SelectionSet, obj *starwars.Droid) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, droidImplementors)
@@ -2341,7 +3002,7 @@ func (ec *executionContext) _Droid(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
-var humanImplementors = []string{"Human", "Character"}
+var humanImplementors = []string{"Human", "Character", "SearchResult"}
 
 func (ec *executionContext) _Human(ctx context.Context, sel ast.SelectionSet, obj *starwars.Human) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, humanImplementors)
@@ -2438,6 +3099,24 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_droid(ctx, field)
 				})
+		case "search":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_search(ctx, field)
+				})
+		case "starship":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_starship(ctx, field)
+				})
+		case "starshipsBefore":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_starshipsBefore(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -2450,6 +3129,55 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				return ec._Query___schema(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var starshipImplementors = []string{"Starship", "SearchResult"}
+
+func (ec *executionContext) _Starship(ctx context.Context, sel ast.SelectionSet, obj *starwars.Starship) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, starshipImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Starship")
+		case "id":
+			out.Values[i] = ec._Starship_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Starship_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "length":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Starship_length(ctx, field, obj)
+				})
+		case "firstFlight":
+			out.Values[i] = ec._Starship_firstFlight(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -2845,6 +3573,83 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNDate2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
+	res, err := starwars.UnmarshalDate(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDate2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
+	_ = sel
+	res := starwars.MarshalDate(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Date!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNLengthUnit2githubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐLengthUnit(ctx context.Context, v any) (starwars.LengthUnit, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := starwars.LengthUnit(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLengthUnit2githubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐLengthUnit(ctx context.Context, sel ast.SelectionSet, v starwars.LengthUnit) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "LengthUnit!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNSearchResult2githubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐSearchResult(ctx context.Context, sel ast.SelectionSet, v starwars.SearchResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchResult!")
+		return graphql.Null
+	}
+	return ec._SearchResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchResult2ᚕgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐSearchResultᚄ(ctx context.Context, sel ast.SelectionSet, v []starwars.SearchResult) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchResult2githubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐSearchResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStarship2ᚕᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐStarshipᚄ(ctx context.Context, sel ast.SelectionSet, v []*starwars.Starship) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNStarship2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐStarship(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNStarship2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐStarship(ctx context.Context, sel ast.SelectionSet, v *starwars.Starship) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Starship!")
+		return graphql.Null
+	}
+	return ec._Starship(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -3051,6 +3856,24 @@ func (ec *executionContext) marshalOCharacter2ᚕgithubᚗcomᚋgraftgqlᚋgraft
 	return ret
 }
 
+func (ec *executionContext) unmarshalODate2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := starwars.UnmarshalDate(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODate2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := starwars.MarshalDate(*v)
+	return res
+}
+
 func (ec *executionContext) marshalODroid2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐDroid(ctx context.Context, sel ast.SelectionSet, v *starwars.Droid) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -3120,11 +3943,66 @@ func (ec *executionContext) marshalOEpisode2ᚖgithubᚗcomᚋgraftgqlᚋgraft�
 	return res
 }
 
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) marshalOHuman2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐHuman(ctx context.Context, sel ast.SelectionSet, v *starwars.Human) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Human(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLengthUnit2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐLengthUnit(ctx context.Context, v any) (*starwars.LengthUnit, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := starwars.LengthUnit(tmp)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLengthUnit2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐLengthUnit(ctx context.Context, sel ast.SelectionSet, v *starwars.LengthUnit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(string(*v))
+	return res
+}
+
+func (ec *executionContext) marshalOStarship2ᚖgithubᚗcomᚋgraftgqlᚋgraftᚋgqlgenᚋinternalᚋstarwarsᚐStarship(ctx context.Context, sel ast.SelectionSet, v *starwars.Starship) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Starship(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
