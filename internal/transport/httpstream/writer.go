@@ -70,9 +70,10 @@ func WriteHead(w http.ResponseWriter, resp *httpapi.Response) {
 // chunked transfer encoding, Connection: close), for ServeDetachable; each write is bounded
 // by timeout. It returns nil, having taken nothing over, when the stream
 // could not wait with no goroutine: HTTP/2, TLS, a ResponseWriter that
-// cannot hijack, or no poller on the platform.
+// cannot hijack, or no poller on the platform; or when the client speaks
+// HTTP/1.0, which has no chunked encoding.
 func Detach(w http.ResponseWriter, req *http.Request, resp *httpapi.Response, timeout time.Duration) Detached {
-	if req.ProtoMajor != 1 || req.TLS != nil || !poll.Supported() {
+	if req.ProtoMajor != 1 || req.ProtoMinor < 1 || req.TLS != nil || !poll.Supported() {
 		return nil
 	}
 	conn, _, err := http.NewResponseController(w).Hijack()
