@@ -181,12 +181,16 @@ func dialRawSSE(t *testing.T, addr string) net.Conn {
 
 // TestSSEIdleSubscriberCost holds n event streams (graphql-sse, distinct
 // connections), each one messageAdded subscription, idle, and measures
-// what each costs the server, as TestWebSocketIdleSubscriberCost does.
+// what each costs the server, as TestWebSocketIdleSubscriberCost does
+// (GRAFT_HEAP_PROFILE too).
 func TestSSEIdleSubscriberCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("holds hundreds of connections")
 	}
 	n := 500
+	if os.Getenv("GRAFT_HEAP_PROFILE") != "" {
+		runtime.MemProfileRate = 1
+	}
 	if raceEnabled {
 		n = 100
 	}
@@ -208,6 +212,12 @@ func TestSSEIdleSubscriberCost(t *testing.T) {
 	}
 	waitSubscribers(t, ps, "chat:idle", n+1)
 	g1, m1 := measure()
+	if p := os.Getenv("GRAFT_HEAP_PROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			_ = pprof.WriteHeapProfile(f)
+			_ = f.Close()
+		}
+	}
 	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
 	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks", float64(g1-g0)/float64(n), perBytes)
 	// On Linux a stream is taken over from net/http once it streams and

@@ -181,6 +181,9 @@ func (r *Router) serveHTTPStream(w http.ResponseWriter, req *http.Request, f *ht
 		r.refuseHTTP(w, req, e)
 		return
 	}
+	// A stream may last: its operation keeps the request's headers as
+	// lines rather than as the request's map.
+	raw.Header = httpapi.NewHeaderLines(req.Header, nil).Get
 	var resp httpapi.Response
 	p := pipeline{r, formatFor(f, req.Header.Values("Accept"))}
 	// An HTTP/1 stream is taken over from net/http once it streams: an

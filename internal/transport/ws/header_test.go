@@ -13,8 +13,8 @@ func TestWSHeaderGet(t *testing.T) {
 		"Authorization": "Bearer a:b", "AUTHORIZATION": "Bearer a:b", "x-many": "first",
 		"X-Empty": "", "Sec-WebSocket-Key": "", "X-Missing": "", "": "",
 	} {
-		if got := h.get(name); got != want {
-			t.Errorf("get(%q) = %q, want %q", name, got, want)
+		if got := h.Get(name); got != want {
+			t.Errorf("Get(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

@@ -262,7 +262,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The request's context ends when the handler returns; its values
 	// stay.
 	conn := &wsConn{s: s, c: c, ctx: context.WithoutCancel(ctx),
-		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
+		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).Get, Remote: req.RemoteAddr},
 		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
 	if conn.ready != nil {
 		conn.idle = poll.Watch(sb.conn, conn.resume)
