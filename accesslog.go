@@ -28,10 +28,10 @@ type accessLogHook struct {
 	fast *accesslog.Handler // l's handler, when it is an accesslog.Handler
 }
 
-// answerOnly: it acts in PhaseAnswered alone and reads no duration.
-func (accessLogHook) answerOnly() {}
-
 func (accessLogHook) Before(context.Context, *HookEvent) (context.Context, error) { return nil, nil }
+
+// Phases says the access log observes only PhaseAnswered (HookPhases).
+func (accessLogHook) Phases() []Phase { return []Phase{PhaseAnswered} }
 
 func (h accessLogHook) After(ctx context.Context, ev *HookEvent) {
 	if ev.Phase != PhaseAnswered {

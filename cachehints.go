@@ -122,8 +122,8 @@ func CacheHintsHook(s *schema.Schema) Hook { return cacheHintsHook{s.AST()} }
 
 type cacheHintsHook struct{ schema *ast.Schema }
 
-// answerOnly: it acts in PhaseAnswered alone and reads no duration.
-func (cacheHintsHook) answerOnly() {}
+// Phases says the cache hints act in PhaseAnswered alone (HookPhases).
+func (cacheHintsHook) Phases() []Phase { return []Phase{PhaseAnswered} }
 
 func (h cacheHintsHook) Before(ctx context.Context, ev *HookEvent) (context.Context, error) {
 	if ev.Phase != PhaseAnswered || ev.Operation == nil || ev.streamed || ev.ErrorCount > 0 ||

@@ -64,7 +64,7 @@ func (r *Router) AppendExecute(ctx context.Context, dst []byte, req Request) (st
 	// operation's last answer at once (further only for a larger answer),
 	// and it goes to the caller as it is, with no pooled buffer and no
 	// copy.
-	st := &requestState{}
+	st := r.newState()
 	resp := &st.answer
 	resp.Body = dst[len(dst):]
 	r.runExecute(ctx, st, &raw, &hreq)

@@ -120,6 +120,22 @@ type HookEvent struct {
 	// streamed: the answer was delivered in payloads (PhasePayload ran),
 	// so its headers were written before PhaseAnswered.
 	streamed bool
+	// run is the hooks' run the event belongs to (for SkipPhases), nil
+	// for an event built elsewhere.
+	run *phaseRun
+}
+
+// SkipPhases, called by a hook from its Before or After, tells the
+// request's run to call that hook for no later phase of the request but
+// PhaseAnswered (whose Before and After it still gets), as if its
+// Phases named only PhaseAnswered from the next phase on. A tracing hook
+// whose sampler left the request out calls it, so that an unsampled
+// request costs the phases nothing. It does nothing on an event the
+// router did not make.
+func (ev *HookEvent) SkipPhases() {
+	if p := ev.run; p != nil && p.calling >= 0 && p.calling < 64 {
+		p.skipNext |= 1 << p.calling
+	}
 }
 
 // DocumentHash returns the SHA-256 of the request's query text in
@@ -160,6 +176,42 @@ func (ev *HookEvent) DocumentHash() string {
 type Hook interface {
 	Before(ctx context.Context, ev *HookEvent) (context.Context, error)
 	After(ctx context.Context, ev *HookEvent)
+}
+
+// HookPhases is implemented by a Hook that observes only some phases:
+// the router asks once, when it is built, and calls the hook's Before
+// and After for those phases alone, and for PhaseAnswered, which every
+// hook sees. A phase no hook observes is not timed, so hooks that
+// observe only PhaseReceived and PhaseAnswered (the access log, metrics)
+// cost a request two calls and no clock reading per phase. A hook
+// without the method observes every phase.
+type HookPhases interface {
+	Phases() []Phase
+}
+
+// phaseMask is a set of phases, one bit per Phase.
+type phaseMask uint16
+
+const allPhases phaseMask = 1<<(PhaseAnswered+1) - 1
+
+func (m phaseMask) has(p Phase) bool { return m&(1<<p) != 0 }
+
+// hookMasks returns the phases each of hooks observes.
+func hookMasks(hooks []Hook) []phaseMask {
+	masks := make([]phaseMask, len(hooks))
+	for i, h := range hooks {
+		m := allPhases
+		if hp, ok := h.(HookPhases); ok {
+			m = 1 << PhaseAnswered
+			for _, p := range hp.Phases() {
+				if p >= 0 && p <= PhaseAnswered {
+					m |= 1 << p
+				}
+			}
+		}
+		masks[i] = m
+	}
+	return masks
 }
 
 // HookFuncs adapts functions to a Hook; nil fields do nothing.
@@ -203,12 +255,15 @@ func SetExtension(ctx context.Context, key string, value any) bool {
 
 // phaseRun tracks the phases of one request for the hooks.
 type phaseRun struct {
-	r       *Router
-	hooks   []Hook
-	ctx     context.Context // the latest context hooks returned
-	st      *requestState
-	ev      HookEvent
-	started time.Time // start of the current phase
+	r     *Router
+	hooks []Hook
+	ctx   context.Context // the latest context hooks returned
+	st    *requestState
+	ev    HookEvent
+	// started is when the current phase began, as time since
+	// ev.Start: the phases are timed on the monotonic clock alone
+	// (time.Since), half the cost of time.Now.
+	started time.Duration
 	phase   Phase
 	open    bool // Before of phase ran and After is due
 	// received is set once the Before of PhaseReceived ran; refuser is
@@ -221,38 +276,30 @@ type phaseRun struct {
 	// first maxHookErrors of them.
 	streamErrs  []*gqlerror.Error
 	streamCount int
-	// timed: some hook other than graft's answer-only ones (the access
-	// log's, the cache hints') is installed, so the phases are timed and
-	// every hook is called at every phase. Otherwise the hooks are called
-	// in PhaseAnswered alone and no clock is read per phase.
-	timed bool
+	// masks are the phases each hook observes (HookPhases); skip holds
+	// the hooks (by index, the first 64) that asked with SkipPhases to
+	// see no more phases but PhaseAnswered, skipNext those that asked
+	// during the current phase (skipped from the next one); calling is
+	// the index of the hook being called, -1 between calls.
+	masks    []phaseMask
+	skip     uint64
+	skipNext uint64
+	calling  int
 }
 
-// clock is the time now when the phases are timed.
-func (p *phaseRun) clock() time.Time {
-	if !p.timed {
-		return time.Time{}
+// wants reports whether hook i observes phase.
+func (p *phaseRun) wants(i int, phase Phase) bool {
+	if i == p.refuser || i < len(p.masks) && !p.masks[i].has(phase) {
+		return false
 	}
-	return time.Now()
+	return phase == PhaseAnswered || i >= 64 || p.skip&(1<<i) == 0
 }
 
-// since is how long the current phase has run, when the phases are timed.
-func (p *phaseRun) since(now time.Time) time.Duration {
-	if !p.timed {
-		return 0
-	}
-	return now.Sub(p.started)
-}
-
-// answerOnly is implemented by graft's hooks that act in PhaseAnswered
-// alone and read no phase's duration.
-type answerOnly interface{ answerOnly() }
-
-// timedHooks reports whether some hook of hooks may read the phases'
-// durations.
-func timedHooks(hooks []Hook) bool {
-	for _, h := range hooks {
-		if _, ok := h.(answerOnly); !ok {
+// observed reports whether some hook observes phase: a phase none
+// observes is neither called nor timed.
+func (p *phaseRun) observed(phase Phase) bool {
+	for i := range p.hooks {
+		if p.wants(i, phase) {
 			return true
 		}
 	}
@@ -272,7 +319,15 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	if !r.hooksEnabled() {
 		return nil
 	}
-	return &phaseRun{r: r, hooks: r.hooks, st: st, ctx: ctx, refuser: -1, timed: timedHooks(r.hooks), ev: HookEvent{Request: &st.info, Start: time.Now()}}
+	var p *phaseRun
+	if h := st.hookedState(); h != nil {
+		p = &h.ph
+	} else {
+		p = new(phaseRun)
+	}
+	*p = phaseRun{r: r, hooks: r.hooks, masks: r.hookMasks, st: st, ctx: ctx, refuser: -1, calling: -1, ev: HookEvent{Request: &st.info, Start: time.Now()}}
+	p.ev.run = p
+	return p
 }
 
 // rebase makes ctx (the request's, with Auth's values) the context the
@@ -289,31 +344,38 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	if p == nil {
 		return nil
 	}
-	if !p.timed {
-		p.open = false
-		p.phase, p.open, p.ev.Phase = phase, true, phase
-		p.received = p.received || phase == PhaseReceived
-		return nil
-	}
-	// One clock read ends the open phase and starts this one.
-	now := p.clock()
-	p.endAt(now)
-	p.phase, p.open, p.started = phase, true, now
-	p.ev.Phase, p.ev.Duration = phase, 0
 	if phase == PhaseReceived {
 		p.received = true
 	}
+	// One clock read ends the open phase and starts this one.
+	now, read := time.Duration(0), false
+	if p.open {
+		now, read = p.clock(), true
+		p.endAt(now)
+	}
+	p.skip |= p.skipNext // SkipPhases asked during the phase just ended
+	p.skipNext = 0
+	if !p.observed(phase) {
+		// No hook observes it: it is neither called nor timed.
+		p.phase, p.ev.Phase = phase, phase
+		return nil
+	}
+	if !read {
+		now = p.clock()
+	}
+	p.phase, p.open, p.started = phase, true, now
+	p.ev.Phase, p.ev.Duration = phase, 0
 	for i, h := range p.hooks {
-		if i == p.refuser {
+		if !p.wants(i, phase) {
 			continue
 		}
-		if e := p.callBefore(h); e != nil {
+		if e := p.callBefore(i, h); e != nil {
 			// The hooks before the refusing one end the phase; the
 			// refusing one is not called again.
-			p.ev.Duration = p.since(p.clock())
+			p.ev.Duration = p.clock() - p.started
 			for j := range i {
-				if j != p.refuser {
-					p.callAfter(p.ctx, p.hooks[j])
+				if p.wants(j, phase) {
+					p.callAfter(p.ctx, j, p.hooks[j])
 				}
 			}
 			p.open, p.refuser, p.refusedAt = false, i, phase
@@ -380,19 +442,20 @@ func (p *phaseRun) after() {
 	p.endAt(p.clock())
 }
 
-// endAt runs the After of the open phase, which ended at now.
-func (p *phaseRun) endAt(now time.Time) {
+// clock is the time since the request's start.
+func (p *phaseRun) clock() time.Duration { return time.Since(p.ev.Start) }
+
+// endAt runs the After of the open phase, which ended at now (since the
+// request's start).
+func (p *phaseRun) endAt(now time.Duration) {
 	if !p.open {
 		return
 	}
 	p.open = false
-	if !p.timed {
-		return
-	}
-	p.ev.Phase, p.ev.Duration = p.phase, p.since(now)
+	p.ev.Phase, p.ev.Duration = p.phase, now-p.started
 	for i, h := range p.hooks {
-		if i != p.refuser {
-			p.callAfter(p.ctx, h)
+		if p.wants(i, p.phase) {
+			p.callAfter(p.ctx, i, h)
 		}
 	}
 }
@@ -462,9 +525,11 @@ func (p *phaseRun) setErrors(errs []*gqlerror.Error, count int) {
 	p.ev.ErrorCodes = codes
 }
 
-func (p *phaseRun) callBefore(h Hook) (rej *httpapi.Error) {
+func (p *phaseRun) callBefore(i int, h Hook) (rej *httpapi.Error) {
 	ctx := p.ctx
+	p.calling = i
 	defer func() {
+		p.calling = -1
 		if v := recover(); v != nil {
 			p.r.logHookPanic(ctx, p.phase, "before", v)
 			rej = nil
@@ -515,8 +580,10 @@ func refusalError(err error) *httpapi.Error {
 	return &httpapi.Error{Status: status, Err: &gqlerror.Error{Message: ge.Message, Extensions: ge.Extensions()}}
 }
 
-func (p *phaseRun) callAfter(ctx context.Context, h Hook) {
+func (p *phaseRun) callAfter(ctx context.Context, i int, h Hook) {
+	p.calling = i
 	defer func() {
+		p.calling = -1
 		if v := recover(); v != nil {
 			p.r.logHookPanic(ctx, p.phase, "after", v)
 		}
@@ -535,14 +602,16 @@ func (r *Router) logHookPanic(ctx context.Context, phase Phase, which string, v 
 func (p *phaseRun) finish(resp *httpapi.Response) {
 	now := p.clock()
 	p.endAt(now)
+	p.skip |= p.skipNext
+	p.skipNext = 0
 	p.phase, p.open, p.started = PhaseAnswered, true, now
 	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
 	p.answered(resp)
 	for i, h := range p.hooks {
-		if i == p.refuser {
+		if !p.wants(i, PhaseAnswered) {
 			continue
 		}
-		if e := p.callBefore(h); e != nil {
+		if e := p.callBefore(i, h); e != nil {
 			p.r.fail(resp, resp.ContentType, e)
 			p.refuser, p.refusedAt = i, PhaseAnswered
 			p.answered(resp)
@@ -551,13 +620,13 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	}
 	spliceExtensions(p.st, resp)
 	p.open = false
-	p.ev.Duration = p.since(p.clock())
+	p.ev.Duration = p.clock() - now
 	for i, h := range p.hooks {
 		if i == p.refuser {
 			continue
 		}
 		p.ev.Received = p.received && !(p.refusedAt == PhaseReceived && p.refuser >= 0 && i > p.refuser)
-		p.callAfter(p.ctx, h)
+		p.callAfter(p.ctx, i, h)
 	}
 	// The query text may lie in a buffer the next request reuses.
 	p.ev.query = ""

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -36,7 +37,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	// The request's state and its answer in one allocation.
-	st := &requestState{}
+	st := r.newState()
 	resp := &st.answer
 	raw := httpapi.RawRequest{
 		Method:      req.Method,
@@ -83,6 +84,11 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	defer bufPool.Put(rb)
 	resp.Body = (*rb)[:0]
 	resp.MayShare = true // written below and let go: a cached answer is sent as it is
+	var hdr http.Header  // the answer's headers (X-Request-ID), from a pool
+	if r.cfg.RequestID {
+		hdr = headerPool.Get().(http.Header)
+		resp.Header = hdr
+	}
 	r.serveWith(req.Context(), &raw, resp, st)
 	if bp != nil {
 		// The answer holds nothing of the body: its buffer goes back now,
@@ -106,7 +112,19 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if !resp.Shared && cap(resp.Body) <= maxPooledResponse {
 		*rb = resp.Body[:0]
 	}
+	if hdr != nil {
+		// Written: a resolver still running can no longer set a header
+		// (SetResponseHeader reports false), and the map goes back.
+		st.detachResponse()
+		clear(hdr)
+		headerPool.Put(hdr)
+	}
 }
+
+// headerPool holds the header maps of answers served by ServeHTTP with
+// request IDs on: each answer has the X-Request-ID header, and a map of
+// its own would be an allocation per request.
+var headerPool = sync.Pool{New: func() any { return make(http.Header, 4) }}
 
 // maxPooledBody is the largest request-body buffer put back in the pool.
 const maxPooledBody = 64 << 10

@@ -27,7 +27,7 @@ import (
 // serve runs raw through the door and the pipeline and writes the
 // complete answer into resp.
 func (r *Router) serve(ctx context.Context, raw *httpapi.RawRequest, resp *httpapi.Response) {
-	st := &requestState{}
+	st := r.newState()
 	r.serveWith(ctx, raw, resp, st)
 	r.leave(st, resp)
 }

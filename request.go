@@ -69,6 +69,9 @@ type requestState struct {
 	deadlineUsed bool
 	// left is set once the request has left the door (door.go).
 	left bool
+	// hooked is set when the state is the first field of a hookedState
+	// (door.go, newState).
+	hooked bool
 	// idHeader is the value of the X-Request-ID header of its answer,
 	// carried here for the same reason.
 	idHeader [1]string

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"unsafe"
 
 	"github.com/graftgql/graft/internal/httpapi"
 )
@@ -32,6 +33,12 @@ func (r *Router) identify(raw *httpapi.RawRequest, st *requestState) {
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
+	if h := st.hookedState(); h != nil {
+		// In the state's own memory, written once: no allocation.
+		hex.Encode(h.id[:], b[:])
+		st.info.RequestID = unsafe.String(&h.id[0], len(h.id))
+		return
+	}
 	st.info.RequestID = hex.EncodeToString(b[:])
 }
 
@@ -83,6 +90,14 @@ func editHeader(ctx context.Context, edit func(http.Header)) bool {
 	}
 	edit(st.resp.Header)
 	return true
+}
+
+// detachResponse ends what attachResponse began, once the answer is
+// written: SetResponseHeader and SetCookie report false from then on.
+func (st *requestState) detachResponse() {
+	st.mu.Lock()
+	st.resp = nil
+	st.mu.Unlock()
 }
 
 // attachResponse lets resolvers reach resp, and echoes the request ID.

@@ -32,6 +32,9 @@ import (
 // of a fetch handler, and Execute without HTTP.
 type Router struct {
 	cfg Config
+	// hookMasks are the phases each hook observes (HookPhases).
+	hookMasks []phaseMask
+
 	// hooks are Config.Hooks and the built-in hooks Config asks for (the
 	// cache hints first, the access log last), in the order they run.
 	hooks  []Hook
@@ -144,6 +147,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 	if cfg.AccessLog != nil {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))
 	}
+	r.hookMasks = hookMasks(r.hooks)
 	r.uploads = uploadLimits(s, cfg.Uploads)
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -88,11 +89,13 @@ type HandlerOptions struct {
 // handlers write, with a fast path for access-log lines (Log). Records
 // logged through slog go through slog's handler of the same format.
 type Handler struct {
-	inner slog.Handler
-	w     *Writer   // the fast path's buffer, when the sink is a Writer
-	out   io.Writer // the sink
-	json  bool
-	level slog.Leveler
+	// second is the formatted second of the last line logged.
+	second atomic.Pointer[secondText]
+	inner  slog.Handler
+	w      *Writer   // the fast path's buffer, when the sink is a Writer
+	out    io.Writer // the sink
+	json   bool
+	level  slog.Leveler
 }
 
 // NewHandler returns a Handler writing to w: through w's buffer without
@@ -172,18 +175,64 @@ var linePool = sync.Pool{New: func() any { b := make([]byte, 0, maxLine); return
 // append appends e's line, newline included.
 func (h *Handler) append(b []byte, e *Entry) []byte {
 	if h.json {
-		return appendJSON(b, e)
+		return appendJSON(b, e, h.secondOf(e.Time))
 	}
-	return appendText(b, e)
+	return appendText(b, e, h.secondOf(e.Time))
+}
+
+// secondText is a second formatted for a line's time: its date and time
+// up to the second, and its zone. Lines logged within the same second
+// share it, so only the fraction is formatted per line.
+type secondText struct {
+	unix int64
+	loc  *time.Location
+	date []byte // 2006-01-02T15:04:05
+	zone []byte // Z07:00
+}
+
+// secondOf returns the formatted second of t.
+func (h *Handler) secondOf(t time.Time) *secondText {
+	if s := h.second.Load(); s != nil && s.unix == t.Unix() && s.loc == t.Location() {
+		return s
+	}
+	s := &secondText{unix: t.Unix(), loc: t.Location(),
+		date: t.AppendFormat(nil, "2006-01-02T15:04:05"), zone: t.AppendFormat(nil, "Z07:00")}
+	h.second.Store(s)
+	return s
+}
+
+// appendTime appends t as layout "2006-01-02T15:04:05.000Z07:00" (text)
+// or time.RFC3339Nano (json) would, from its formatted second sec.
+func appendTime(b []byte, t time.Time, sec *secondText, json bool) []byte {
+	b = append(b, sec.date...)
+	ns := t.Nanosecond()
+	switch {
+	case !json:
+		ms := ns / 1e6
+		b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	case ns != 0:
+		var frac [10]byte
+		frac[0] = '.'
+		for i := 9; i >= 1; i-- {
+			frac[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for frac[n-1] == '0' {
+			n--
+		}
+		b = append(b, frac[:n]...)
+	}
+	return append(b, sec.zone...)
 }
 
 // timeLayout is slog's text handler's: RFC 3339 with milliseconds (its
 // JSON handler writes time.RFC3339Nano).
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-func appendJSON(b []byte, e *Entry) []byte {
+func appendJSON(b []byte, e *Entry, sec *secondText) []byte {
 	b = append(b, `{"time":"`...)
-	b = e.Time.AppendFormat(b, time.RFC3339Nano)
+	b = appendTime(b, e.Time, sec, true)
 	b = append(b, `","level":"INFO","msg":"`+Message+`","method":`...)
 	b = appendJSONString(b, e.Method)
 	b = append(b, `,"status":`...)
@@ -209,9 +258,9 @@ func appendJSON(b []byte, e *Entry) []byte {
 	return append(b, "}\n"...)
 }
 
-func appendText(b []byte, e *Entry) []byte {
+func appendText(b []byte, e *Entry, sec *secondText) []byte {
 	b = append(b, "time="...)
-	b = e.Time.AppendFormat(b, timeLayout)
+	b = appendTime(b, e.Time, sec, false)
 	b = append(b, ` level=INFO msg="`+Message+`" method=`...)
 	b = appendTextString(b, e.Method)
 	b = append(b, " status="...)

@@ -132,3 +132,26 @@ func BenchmarkLog(b *testing.B) {
 		})
 	}
 }
+
+// TestTimeMatchesAppendFormat: the time of a line, formatted from its
+// cached second, is what time.Time.AppendFormat writes for slog's layouts,
+// whatever the fraction and the zone, and across seconds.
+func TestTimeMatchesAppendFormat(t *testing.T) {
+	h := NewHandler(discard{}, nil)
+	zones := []*time.Location{time.UTC, time.FixedZone("X", 3600), time.FixedZone("Y", -(9*3600 + 30*60)), time.Local}
+	base := time.Date(2026, 11, 27, 23, 59, 58, 0, time.UTC)
+	for i, ns := range []int{0, 1, 999, 1000000, 120000000, 123456789, 999999999, 500000000, 10} {
+		for _, loc := range zones {
+			for _, step := range []time.Duration{0, time.Second, 2 * time.Second, 0} {
+				at := base.Add(step).Add(time.Duration(ns)).In(loc)
+				sec := h.secondOf(at)
+				if got, want := string(appendTime(nil, at, sec, false)), at.Format(timeLayout); got != want {
+					t.Errorf("%d text: got %q, want %q", i, got, want)
+				}
+				if got, want := string(appendTime(nil, at, sec, true)), at.Format(time.RFC3339Nano); got != want {
+					t.Errorf("%d json: got %q, want %q", i, got, want)
+				}
+			}
+		}
+	}
+}

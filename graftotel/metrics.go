@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -19,19 +20,27 @@ import (
 	"github.com/graftgql/graft"
 )
 
-// instruments are the metrics graft records.
+// instruments are the metrics graft records. The counters are counted
+// in the instrumentation itself (an atomic add per measurement, on series
+// kept in sets) and handed to the SDK when a reader collects, through
+// observable instruments: a request costs the SDK one call, the
+// duration histogram's.
 type instruments struct {
-	sets      attrSets
-	meter     metric.Meter
-	requests  metric.Int64Counter
-	duration  metric.Float64Histogram
-	errors    metric.Int64Counter
-	inFlight  metric.Int64UpDownCounter
-	persisted metric.Int64Counter
-	documents metric.Int64Counter
-	names     *nameBound
-	codes     *nameBound
-	received  metric.Int64Counter
+	sets     attrSets
+	meter    metric.Meter
+	duration metric.Float64Histogram
+	names    *nameBound
+	codes    *nameBound
+	// inFlight and received are the unlabelled counts of
+	// graphql.server.active_requests and graphql.server.request.body.size.
+	inFlight atomic.Int64
+	received atomic.Int64
+	// The series of the lookup results, kept at hand.
+	docHit, docMiss, pqHit, pqMiss *series
+	// The observable instruments, by the kind of their series.
+	requests, errors, persisted, documents metric.Int64ObservableCounter
+	activeRequests                         metric.Int64ObservableUpDownCounter
+	bodySize                               metric.Int64ObservableCounter
 }
 
 // DurationBoundaries are the bucket boundaries of the request-duration
@@ -42,7 +51,7 @@ var DurationBoundaries = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0
 func newInstruments(m metric.Meter) (*instruments, error) {
 	in := &instruments{meter: m, names: newNameBound(0, nil), codes: newNameBound(DefaultMaxOperationNames, nil)}
 	var err error
-	if in.requests, err = m.Int64Counter("graphql.server.requests", metric.WithDescription("GraphQL requests served"),
+	if in.requests, err = m.Int64ObservableCounter("graphql.server.requests", metric.WithDescription("GraphQL requests served"),
 		metric.WithUnit("{request}")); err != nil {
 		return nil, err
 	}
@@ -50,79 +59,177 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(DurationBoundaries...)); err != nil {
 		return nil, err
 	}
-	if in.errors, err = m.Int64Counter("graphql.server.errors", metric.WithDescription("GraphQL errors answered, by code"),
+	if in.errors, err = m.Int64ObservableCounter("graphql.server.errors", metric.WithDescription("GraphQL errors answered, by code"),
 		metric.WithUnit("{error}")); err != nil {
 		return nil, err
 	}
-	if in.inFlight, err = m.Int64UpDownCounter("graphql.server.active_requests", metric.WithDescription("GraphQL requests being served"),
+	if in.activeRequests, err = m.Int64ObservableUpDownCounter("graphql.server.active_requests", metric.WithDescription("GraphQL requests being served"),
 		metric.WithUnit("{request}")); err != nil {
 		return nil, err
 	}
-	if in.persisted, err = m.Int64Counter("graphql.server.persisted_queries", metric.WithDescription("Persisted-query lookups, by result (hit or miss)"),
+	if in.persisted, err = m.Int64ObservableCounter("graphql.server.persisted_queries", metric.WithDescription("Persisted-query lookups, by result (hit or miss)"),
 		metric.WithUnit("{lookup}")); err != nil {
 		return nil, err
 	}
-	if in.documents, err = m.Int64Counter("graphql.server.document_cache", metric.WithDescription("Document-cache lookups, by result (hit or miss)"),
+	if in.documents, err = m.Int64ObservableCounter("graphql.server.document_cache", metric.WithDescription("Document-cache lookups, by result (hit or miss)"),
 		metric.WithUnit("{lookup}")); err != nil {
 		return nil, err
 	}
-	if in.received, err = m.Int64Counter("graphql.server.request.body.size", metric.WithDescription("Bytes of request bodies received, uploaded files included"),
+	if in.bodySize, err = m.Int64ObservableCounter("graphql.server.request.body.size", metric.WithDescription("Bytes of request bodies received, uploaded files included"),
 		metric.WithUnit("By")); err != nil {
 		return nil, err
 	}
+	if _, err = m.RegisterCallback(in.observe, in.requests, in.errors, in.persisted, in.documents, in.activeRequests, in.bodySize); err != nil {
+		return nil, err
+	}
+	in.docHit, in.docMiss = in.sets.get(setKey{kind: kindDoc, a: "hit"}), in.sets.get(setKey{kind: kindDoc, a: "miss"})
+	in.pqHit, in.pqMiss = in.sets.get(setKey{kind: kindPQ, a: "hit"}), in.sets.get(setKey{kind: kindPQ, a: "miss"})
 	return in, nil
 }
 
-// Attribute sets of the measurements, built once: the fixed ones here,
-// the per-operation ones on first use.
-var (
-	documentHit  = metric.WithAttributeSet(attribute.NewSet(attribute.String("result", "hit")))
-	documentMiss = metric.WithAttributeSet(attribute.NewSet(attribute.String("result", "miss")))
+// observe reports the counts to a collecting reader.
+func (m *instruments) observe(_ context.Context, o metric.Observer) error {
+	o.ObserveInt64(m.activeRequests, m.inFlight.Load())
+	if n := m.received.Load(); n > 0 {
+		o.ObserveInt64(m.bodySize, n)
+	}
+	m.sets.each(func(kind string, s *series) {
+		var inst metric.Int64Observable
+		switch kind {
+		case kindOp:
+			inst = m.requests
+		case kindCode:
+			inst = m.errors
+		case kindPQ:
+			inst = m.persisted
+		case kindDoc:
+			inst = m.documents
+		default:
+			return
+		}
+		if n := s.n.Load(); n > 0 {
+			o.ObserveInt64(inst, n, s.observe...)
+		}
+	})
+	return nil
+}
+
+// The kinds of series: requests by operation, errors by code,
+// persisted-query and document-cache lookups by result.
+const (
+	kindOp   = "op"
+	kindCode = "code"
+	kindPQ   = "pq"
+	kindDoc  = "doc"
 )
 
-// maxAttrSetBytes bounds the bytes of the attribute values whose sets are
+// maxAttrSetBytes bounds the bytes of the attribute values of the series
 // kept: operation names and error codes come from clients and resolvers,
-// so past it a set is built per measurement instead of kept.
+// so past it a new series of a kind is counted in that kind's overflow
+// series, marked otel.metric.overflow=true as the SDK marks its own.
 const maxAttrSetBytes = 64 << 10
 
-// attrSets caches the attribute set of each operation (name, type and
-// outcome), error code and persisted-query result, up to maxAttrSetBytes.
+// series is the count of one attribute set, with the options that
+// record and observe it.
+type series struct {
+	n       atomic.Int64
+	record  []metric.RecordOption
+	observe []metric.ObserveOption
+}
+
+func newSeries(set attribute.Set) *series {
+	return &series{record: []metric.RecordOption{metric.WithAttributeSet(set)},
+		observe: []metric.ObserveOption{metric.WithAttributeSet(set)}}
+}
+
+// attrSets keeps the series of each operation (name, type and outcome),
+// error code and lookup result, up to maxAttrSetBytes of values. The map
+// is read without a lock and replaced whole when a series is added (rare:
+// the names are bounded).
 type attrSets struct {
-	mu    sync.RWMutex
-	sets  map[setKey]metric.MeasurementOption
+	mu    sync.Mutex // held to add
+	sets  atomic.Pointer[map[setKey]*series]
 	bytes int
 }
 
-// setKey names an attribute set: its kind ("op", "code", "pq") and values.
+// kept returns the series kept, by key; the map is only read.
+func (a *attrSets) kept() map[setKey]*series {
+	if p := a.sets.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// setKey names a series: its kind and values.
 type setKey struct{ kind, a, b, c string }
 
 func (k setKey) size() int { return len(k.a) + len(k.b) + len(k.c) }
 
-// get returns the set of the attributes kvs, which key names.
-func (a *attrSets) get(key setKey, kvs ...attribute.KeyValue) metric.MeasurementOption {
-	a.mu.RLock()
-	o, ok := a.sets[key]
-	a.mu.RUnlock()
-	if ok {
-		return o
+// overflowKey is the key of kind's overflow series.
+func overflowKey(kind string) setKey { return setKey{kind: kind, a: "\x00overflow"} }
+
+// get returns the series of key, made on first use.
+func (a *attrSets) get(key setKey) *series {
+	if s, ok := a.kept()[key]; ok {
+		return s
 	}
-	o = metric.WithAttributeSet(attribute.NewSet(kvs...))
+	return a.add(key)
+}
+
+// add makes the series of key, or returns kind's overflow series once the
+// bound is reached.
+func (a *attrSets) add(key setKey) *series {
 	a.mu.Lock()
-	if a.sets == nil {
-		a.sets = make(map[setKey]metric.MeasurementOption)
+	defer a.mu.Unlock()
+	old := a.kept()
+	if s, ok := old[key]; ok {
+		return s
 	}
-	if _, ok := a.sets[key]; !ok && a.bytes+key.size() <= maxAttrSetBytes {
-		a.sets[key] = o
+	var s *series
+	if a.bytes+key.size() > maxAttrSetBytes {
+		over := overflowKey(key.kind)
+		if s, ok := old[over]; ok {
+			return s
+		}
+		key, s = over, newSeries(attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
+	} else {
+		key = setKey{key.kind, strings.Clone(key.a), strings.Clone(key.b), strings.Clone(key.c)} // not slices of a request's buffer
+		s = newSeries(key.attributes())
 		a.bytes += key.size()
 	}
-	a.mu.Unlock()
-	return o
+	sets := make(map[setKey]*series, len(old)+1)
+	for k, v := range old {
+		sets[k] = v
+	}
+	sets[key] = s
+	a.sets.Store(&sets)
+	return s
+}
+
+// attributes is the attribute set of the series key names.
+func (k setKey) attributes() attribute.Set {
+	switch k.kind {
+	case kindOp:
+		return attribute.NewSet(attribute.String("graphql.operation.name", k.a),
+			attribute.String("graphql.operation.type", k.b), attribute.String("outcome", k.c))
+	case kindCode:
+		return attribute.NewSet(attribute.String("code", k.a))
+	default: // kindPQ, kindDoc
+		return attribute.NewSet(attribute.String("result", k.a))
+	}
+}
+
+// each calls f with every series kept.
+func (a *attrSets) each(f func(kind string, s *series)) {
+	for k, s := range a.kept() {
+		f(k.kind, s)
+	}
 }
 
 // record measures one answered request.
 func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Duration) {
 	if ev.Received {
-		m.inFlight.Add(ctx, -1) // counted up in the Before of PhaseReceived
+		m.inFlight.Add(-1) // counted up in the Before of PhaseReceived
 	}
 	outcome := "success"
 	if ev.ErrorCount > 0 {
@@ -133,30 +240,34 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 		opType = "unknown"
 	}
 	name := m.names.name(ev.OperationName, ev.PersistedQuery == "hit")
-	set := m.sets.get(setKey{"op", name, opType, outcome},
-		attribute.String("graphql.operation.name", name),
-		attribute.String("graphql.operation.type", opType), attribute.String("outcome", outcome))
-	m.requests.Add(ctx, 1, set)
-	m.duration.Record(ctx, d.Seconds(), set)
+	op := m.sets.get(setKey{kindOp, name, opType, outcome})
+	op.n.Add(1)
+	m.duration.Record(ctx, d.Seconds(), op.record...)
 	for _, c := range ev.ErrorCodes {
 		if c == "" {
 			c = "UNKNOWN"
 		}
 		c = m.codes.name(c, true)
-		m.errors.Add(ctx, 1, m.sets.get(setKey{kind: "code", a: c}, attribute.String("code", c)))
+		m.sets.get(setKey{kind: kindCode, a: c}).n.Add(1)
 	}
 	if ev.Request != nil && ev.Request.BytesReceived > 0 {
-		m.received.Add(ctx, ev.Request.BytesReceived)
+		m.received.Add(ev.Request.BytesReceived)
 	}
-	if ev.PersistedQuery != "" {
-		m.persisted.Add(ctx, 1, m.sets.get(setKey{kind: "pq", a: ev.PersistedQuery}, attribute.String("result", ev.PersistedQuery)))
+	switch ev.PersistedQuery {
+	case "":
+	case "hit":
+		m.pqHit.n.Add(1)
+	case "miss":
+		m.pqMiss.n.Add(1)
+	default:
+		m.sets.get(setKey{kind: kindPQ, a: ev.PersistedQuery}).n.Add(1)
 	}
 	if ev.OperationType != "" { // the document parsed and validated
-		res := documentMiss
 		if ev.DocumentCached {
-			res = documentHit
+			m.docHit.n.Add(1)
+		} else {
+			m.docMiss.n.Add(1)
 		}
-		m.documents.Add(ctx, 1, res)
 	}
 }
 
@@ -200,11 +311,12 @@ const otherName = "other"
 
 // nameBound keeps the distinct values of a metric attribute bounded: up
 // to max names are kept, the rest recorded as "other"; every value is cut
-// to MaxLabelBytes.
+// to MaxLabelBytes. The set is read without a lock and replaced whole
+// when a name is admitted.
 type nameBound struct {
 	max   int
-	mu    sync.RWMutex
-	names map[string]struct{}
+	mu    sync.Mutex // held to admit
+	names atomic.Pointer[map[string]struct{}]
 }
 
 // newNameBound returns the bound of max names (0: the default, negative:
@@ -213,12 +325,14 @@ func newNameBound(max int, known []string) *nameBound {
 	if max == 0 {
 		max = DefaultMaxOperationNames
 	}
-	b := &nameBound{max: max, names: map[string]struct{}{}}
+	b := &nameBound{max: max}
+	names := map[string]struct{}{}
 	for _, n := range known {
-		if len(b.names) < b.max {
-			b.names[cut(n)] = struct{}{}
+		if len(names) < b.max {
+			names[cut(n)] = struct{}{}
 		}
 	}
+	b.names.Store(&names)
 	return b
 }
 
@@ -230,10 +344,7 @@ func (b *nameBound) name(n string, known bool) string {
 		return n
 	}
 	n = cut(n)
-	b.mu.RLock()
-	_, ok := b.names[n]
-	b.mu.RUnlock()
-	if ok {
+	if _, ok := (*b.names.Load())[n]; ok {
 		return n
 	}
 	if !known || b.max < 0 {
@@ -241,14 +352,20 @@ func (b *nameBound) name(n string, known bool) string {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.names[n]; ok {
+	old := *b.names.Load()
+	if _, ok := old[n]; ok {
 		return n
 	}
-	if len(b.names) >= b.max {
+	if len(old) >= b.max {
 		return otherName
 	}
 	n = strings.Clone(n) // not a slice of a request's buffer
-	b.names[n] = struct{}{}
+	names := make(map[string]struct{}, len(old)+1)
+	for k := range old {
+		names[k] = struct{}{}
+	}
+	names[n] = struct{}{}
+	b.names.Store(&names)
 	return n
 }
 

@@ -160,9 +160,6 @@ type reqState struct {
 	context.Context // carries the request span
 	span            trace.Span
 	phase           trace.Span
-	// unsampled: span records nothing (the sampler left the request
-	// out), so no phase span or attribute is made.
-	unsampled bool
 }
 
 // Value answers stateKey with the state, other keys from the parent.
@@ -176,14 +173,27 @@ func (st *reqState) Value(key any) any {
 // headerCarrier reads request headers for the propagator.
 type headerCarrier func(string) string
 
-func (h headerCarrier) Get(key string) string { return h(key) }
-func (h headerCarrier) Set(string, string)    {}
-func (h headerCarrier) Keys() []string        { return nil }
+// Get returns the header key, asked for in its canonical form: the
+// propagators name their headers in lower case, which net/http's
+// Header.Get would canonicalize into a new string on every request.
+func (h headerCarrier) Get(key string) string {
+	switch key {
+	case "traceparent":
+		key = "Traceparent"
+	case "tracestate":
+		key = "Tracestate"
+	case "baggage":
+		key = "Baggage"
+	}
+	return h(key)
+}
+func (h headerCarrier) Set(string, string) {}
+func (h headerCarrier) Keys() []string     { return nil }
 
 // Span names and start options, built once rather than per request.
 var (
 	phaseSpanNames [graft.PhaseAnswered + 1]string
-	serverKind     = trace.WithSpanKind(trace.SpanKindServer)
+	serverKind     = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)} // passed as is: no slice per call
 )
 
 func init() {
@@ -199,54 +209,95 @@ func phaseSpanName(p graft.Phase) string {
 	return "graphql." + p.String()
 }
 
-func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
-	in := h.in
-	if ev.Phase == graft.PhaseReceived {
-		if in.m != nil {
-			in.m.inFlight.Add(ctx, 1)
-		}
-		if in.tracer == nil {
-			return nil, nil
-		}
-		if ev.Request.Header != nil {
-			ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
-		}
-		ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind)
-		if span.IsRecording() {
-			if ev.Request.Method != "" {
-				span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
-			}
-			if in.route != "" {
-				span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
-			}
-		}
-		st := &reqState{Context: ctx, span: span, unsampled: !span.IsRecording()}
-		if in.opts.TraceIDExtension && span.SpanContext().HasTraceID() {
-			graft.SetExtension(ctx, "traceId", span.SpanContext().TraceID().String())
-		}
-		if !in.opts.NoPhaseSpans && !st.unsampled {
-			_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
-		}
-		return st, nil
+// Phases says which phases the hook observes (graft.HookPhases): every
+// one when it traces (a request left out by the sampler skips them, see
+// Before), else PhaseReceived and PhaseAnswered, where the metrics count.
+func (h hook) Phases() []graft.Phase {
+	if h.in.tracer != nil {
+		return []graft.Phase{graft.PhaseReceived, graft.PhaseParsed, graft.PhaseValidated, graft.PhaseAnalyzed,
+			graft.PhaseExecuted, graft.PhasePayload, graft.PhaseAnswered}
 	}
+	return []graft.Phase{graft.PhaseReceived, graft.PhaseAnswered}
+}
+
+func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context, error) {
+	if ev.Phase == graft.PhaseReceived {
+		return h.in.received(ctx, ev), nil
+	}
+	return h.in.phaseStart(ctx, ev), nil
+}
+
+// received starts the request's span (nil: the context is kept). It
+// runs deep in the pipeline's stack, so it keeps its own frame small and
+// leaves the work of a sampled request to sampled: a frame that grows
+// the goroutine's stack past its size would copy the stack again after
+// every garbage collection shrank it.
+func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) context.Context {
+	if in.m != nil {
+		in.m.inFlight.Add(1)
+	}
+	if in.tracer == nil {
+		return nil
+	}
+	if ev.Request.Header != nil {
+		ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+	}
+	// The sampler decides here, once: a request it leaves out has a
+	// span that records nothing, and nothing to do until its end, where
+	// it is measured.
+	ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind...)
+	if in.opts.TraceIDExtension {
+		traceIDExtension(ctx, span)
+	}
+	if !span.IsRecording() {
+		ev.SkipPhases()
+		return ctx // resolver spans would be children of the request's span
+	}
+	return in.sampled(ctx, span, ev)
+}
+
+// traceIDExtension adds span's trace ID to the answer's extensions.
+func traceIDExtension(ctx context.Context, span trace.Span) {
+	if sc := span.SpanContext(); sc.HasTraceID() {
+		graft.SetExtension(ctx, "traceId", sc.TraceID().String())
+	}
+}
+
+// sampled sets up the spans of a sampled request: the request span's
+// attributes and the span of PhaseReceived.
+func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *graft.HookEvent) context.Context {
+	if ev.Request.Method != "" {
+		span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+	}
+	if in.route != "" {
+		span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+	}
+	st := &reqState{Context: ctx, span: span}
+	if !in.opts.NoPhaseSpans {
+		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
+	}
+	return st
+}
+
+// phaseStart starts the span of a phase after PhaseReceived (nil: the
+// context is kept).
+func (in *Instrumentation) phaseStart(ctx context.Context, ev *graft.HookEvent) context.Context {
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
-		return nil, nil
+		return nil
 	}
-	if in.opts.NoPhaseSpans || st.unsampled {
-		// A request not sampled has no phase spans: starting one under
-		// a span that records nothing costs as much as a sampled one.
+	if in.opts.NoPhaseSpans {
 		if ev.Phase == graft.PhaseExecuted {
-			return st, nil // resolver spans are children of the request's span
+			return st // resolver spans are children of the request's span
 		}
-		return nil, nil
+		return nil
 	}
 	pctx, phase := in.tracer.Start(st, phaseSpanName(ev.Phase))
 	st.phase = phase
 	if ev.Phase == graft.PhaseExecuted {
-		return pctx, nil // resolver spans are children of the execution
+		return pctx // resolver spans are children of the execution
 	}
-	return st, nil
+	return st
 }
 
 func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
@@ -259,8 +310,8 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 	}
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
-		// A request refused before it was decoded has no span: it is
-		// measured all the same.
+		// A request refused before it was decoded has no span, and one
+		// the sampler left out no state: it is measured all the same.
 		if ev.Phase == graft.PhaseAnswered && in.m != nil {
 			in.m.record(ctx, ev, time.Since(ev.Start))
 		}
@@ -273,7 +324,7 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		st.phase.End()
 		st.phase = nil
 	}
-	if ev.Phase == graft.PhasePayload && !st.unsampled {
+	if ev.Phase == graft.PhasePayload {
 		for i := range ev.Parts {
 			in.partSpan(st, &ev.Parts[i])
 		}
@@ -282,13 +333,6 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		return
 	}
 	span := st.span
-	if st.unsampled {
-		span.End()
-		if in.m != nil {
-			in.m.record(st.Context, ev, time.Since(ev.Start))
-		}
-		return
-	}
 	if ev.OperationType != "" {
 		name := ev.OperationType
 		if ev.OperationName != "" {

@@ -97,7 +97,7 @@ func (s Server) Runs(q workload.Query) bool {
 // order is where each server stands in All: the ceilings, the in-memory
 // servers, then the upstream servers. Every registered name must be here.
 var order = []string{
-	"ceiling", "ceiling-decode", "gqlgen", "gqlgen-via-graft", "graph-gophers", "graphql-go",
+	"ceiling", "ceiling-decode", "ceiling-fasthttp", "gqlgen", "gqlgen-via-graft", "graph-gophers", "graphql-go",
 	"graft", "graft-fasthttp", "graft-shipped", "graft-shipped-nolog", "graft-shipped-metrics", "graft-shipped-tracing",
 	"mercurius", "yoga", "apollo",
 	"gqlgen-upstream", "graph-gophers-upstream",

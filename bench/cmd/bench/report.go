@@ -247,6 +247,17 @@ func (m *measurement) markdown() string {
 			return cpuRatio(m.summary(s, q.Name), m.summary("ceiling", q.Name))
 		})
 	}
+	if len(mem) > 0 && slices.Contains(m.servers, "ceiling-fasthttp") && slices.Contains(m.servers, "graft-fasthttp") {
+		b.WriteString("\n## graft-fasthttp against the fasthttp ceiling\n\n")
+		b.WriteString("graft over fasthttp as a ratio to ceiling-fasthttp (canned answers through fasthttp, its own limit): throughput, then the ceiling's CPU per request over graft's.\n\n")
+		ratioTable(&b, []string{"graft-fasthttp req/s", "graft-fasthttp CPU"}, mem, func(s string, q workload.Query) string {
+			g, c := m.summary("graft-fasthttp", q.Name), m.summary("ceiling-fasthttp", q.Name)
+			if strings.HasSuffix(s, "CPU") {
+				return cpuRatio(g, c)
+			}
+			return ratio(g, c)
+		})
+	}
 	for _, q := range mem {
 		fmt.Fprintf(&b, "\n## %s: %s (%d connections)\n\n", q.Name, q.Description, o.conns)
 		b.WriteString("| server | req/s | × ceiling | × gqlgen | × mercurius | p50 µs | p99 µs | server CPU µs/req | RSS MiB | anon MiB |\n")

@@ -348,6 +348,7 @@ func pairOrder(base workload.Query, variants []workload.Query, r int) []workload
 // whole round, and the machine's drift between them is small.
 var judgedTogether = [][]string{
 	{"ceiling", "graft"},
+	{"ceiling-fasthttp", "graft-fasthttp"},
 	{"gqlgen-upstream", graftUpstreamStructs, graftUpstreamRaw},
 	{"gqlgen-tailcall", graftTailcallStructs, graftTailcallRaw, graftTailcallDedupe},
 	{"graft-shipped-nolog", "graft-shipped", "graft-shipped-metrics", "graft-shipped-tracing"},

@@ -73,7 +73,11 @@ func ratioTarget(query string, min float64) target {
 				_, fig, _ = m.judgedRatio("graft", "ceiling", query, "%.3f")
 			}
 			if f, fok := m.rpsRatio("graft-fasthttp", "ceiling", query); fok {
-				fig += fmt.Sprintf(" (graft-fasthttp %.2f)", f)
+				fig += fmt.Sprintf(" (graft-fasthttp %.2f", f)
+				if _, ff, fok := m.judgedRatio("graft-fasthttp", "ceiling-fasthttp", query, "%.2f"); fok {
+					fig += "; " + ff + " of ceiling-fasthttp"
+				}
+				fig += ")"
 			}
 			return fig, r >= min, ok
 		},

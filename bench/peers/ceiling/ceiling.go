@@ -29,14 +29,9 @@ var bodyPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b
 // q3-apq) with the precomputed answer of that query, found by the body's
 // exact bytes; any other body gets 400.
 func Handler(d *data.Set) (http.Handler, error) {
-	expected, err := Expected(d)
+	byBody, err := Answers(d)
 	if err != nil {
 		return nil, err
-	}
-	byBody := make(map[string][]byte)
-	for _, q := range workload.All() {
-		byBody[string(q.Body())] = expected[q.Base]
-		byBody[string(q.RegisterBody())] = expected[q.Base]
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bp := bodyPool.Get().(*[]byte)
@@ -50,6 +45,23 @@ func Handler(d *data.Set) (http.Handler, error) {
 		}
 		writeAnswer(w, resp)
 	}), nil
+}
+
+// Answers returns the precomputed answer of every body the load
+// generator sends for a workload query (q1 to q7, and the hash-only and
+// registering bodies of the persisted queries), by the body's exact
+// bytes: what Handler answers, for a ceiling on another HTTP server.
+func Answers(d *data.Set) (map[string][]byte, error) {
+	expected, err := Expected(d)
+	if err != nil {
+		return nil, err
+	}
+	byBody := make(map[string][]byte)
+	for _, q := range workload.All() {
+		byBody[string(q.Body())] = expected[q.Base]
+		byBody[string(q.RegisterBody())] = expected[q.Base]
+	}
+	return byBody, nil
 }
 
 // readBody appends the body, up to maxBody bytes, to buf.
