@@ -318,6 +318,13 @@ func (r *Router) pump(op *operation, send func(body []byte) error) error {
 // sctx into buf, within Config.Timeout, through the hooks' PhasePayload.
 func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Context, ev unsafe.Pointer, buf []byte) []byte {
 	ph := st.ph
+	if ph == nil {
+		// An answer another subscriber's execution left is copied, with
+		// no execution context to set up.
+		if out, ok := s.Shared(ev, buf); ok {
+			return out
+		}
+	}
 	pctx, e := ph.beginPayload(sctx)
 	if e != nil {
 		ph.endPayload(sctx, []*gqlerror.Error{e.Err})

@@ -181,9 +181,20 @@ func (r *Router) serveHTTPStream(w http.ResponseWriter, req *http.Request, f *ht
 		r.refuseHTTP(w, req, e)
 		return
 	}
+	// A stream may last: its operation keeps the request's headers as
+	// lines rather than as the request's map.
+	raw.Header = httpapi.NewHeaderLines(req.Header, nil).Get
 	var resp httpapi.Response
 	p := pipeline{r, formatFor(f, req.Header.Values("Accept"))}
-	body := httpstream.Serve(req.Context(), p, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, &resp)
+	// An HTTP/1 stream is taken over from net/http once it streams: an
+	// idle one then holds no goroutine or buffer of the server's.
+	body, detached := httpstream.ServeDetachable(req.Context(), p, r.subs.Hub, r.subs.cfg.KeepAlive, f, raw, &resp,
+		func(resp *httpapi.Response) httpstream.Detached {
+			return httpstream.Detach(w, req, resp, r.subs.cfg.WriteTimeout)
+		})
+	if detached {
+		return
+	}
 	if body == nil {
 		r.writeStreamResponse(w, &resp)
 		return

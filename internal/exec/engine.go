@@ -81,11 +81,14 @@ type Engine struct {
 	// cachedBytes is the size of the introspection answers cached in live
 	// operations (see cacheAnswer).
 	cachedBytes atomic.Int64
-	coerce      *coerce.Coercer
-	concurrency int
-	mwFor       MiddlewareFor
-	present     func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
-	onPanic     func(ctx context.Context, v any, stack []byte)
+	// eventsEncoded counts the subscription events executed into an
+	// answer rather than copied from another subscriber's (EventsEncoded).
+	eventsEncoded atomic.Int64
+	coerce        *coerce.Coercer
+	concurrency   int
+	mwFor         MiddlewareFor
+	present       func(ctx context.Context, err error, ge *gqlerror.Error) *gqlerror.Error
+	onPanic       func(ctx context.Context, v any, stack []byte)
 	// docDirs runs the directives documents apply, when the schema has
 	// such a hook (docdirectives.go).
 	docDirs *schema.DocumentDirectives

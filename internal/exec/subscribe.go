@@ -119,6 +119,11 @@ func (s *Stream) start(r *request) (src schema.Source, err error) {
 	return src, err
 }
 
+// EventsEncoded returns how many subscription events the engine has
+// executed into an answer, of every subscriber: an event delivered to
+// many subscribers of one selection counts once (see eventShare).
+func (e *Engine) EventsEncoded() int64 { return e.eventsEncoded.Load() }
+
 // Queue returns the queue of a push source (schema.SubscriptionSink),
 // through which a transport is told of events instead of waiting for
 // them with Next; nil for other sources.
@@ -159,8 +164,25 @@ func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf
 	return out
 }
 
+// Shared appends to buf the answer to event that an earlier execution,
+// for another subscriber of the same selection and variables, left (see
+// eventShare), and reports true; it reports false when there is none,
+// and the event must be executed.
+func (s *Stream) Shared(event unsafe.Pointer, buf []byte) ([]byte, bool) {
+	sh := s.share
+	if sh == nil || event == nil {
+		return buf, false
+	}
+	ans := sh.lookup(unsafe.Slice((*byte)(event), sh.size), s.vars)
+	if ans == nil {
+		return buf, false
+	}
+	return append(buf, ans...), true
+}
+
 // execute executes the selection against event.
 func (s *Stream) execute(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) ([]byte, bool) {
+	s.e.eventsEncoded.Add(1)
 	pre := make([]prefetched, len(s.op.root.object.fields))
 	p, err := s.field.def.Resolve(ctx, event, nil)
 	pre[s.index] = prefetched{ptr: p, err: err, set: true}

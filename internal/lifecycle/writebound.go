@@ -103,6 +103,10 @@ func (c *boundConn) SetDeadline(t time.Time) error {
 	return c.Conn.SetDeadline(t)
 }
 
+// PlainConn returns the connection c wraps: c reads through it unchanged,
+// so a transport may wait for input on its socket (package poll).
+func (c *boundConn) PlainConn() net.Conn { return c.Conn }
+
 // CloseWrite shuts down the writing side of a TCP connection: net/http
 // does so before closing a connection whose request body it did not read,
 // so the client reads the answer rather than a reset.

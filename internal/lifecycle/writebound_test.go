@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/graftgql/graft/internal/transport/poll"
 )
 
 // recordingConn records the write deadlines set on it.
@@ -131,3 +133,7 @@ func TestBoundConnCloseWrite(t *testing.T) {
 		t.Fatal("CloseWrite on a connection without one succeeded")
 	}
 }
+
+// A bound connection reads through the connection it wraps, so the
+// streaming transports may wait for input on its socket.
+var _ poll.Wrapper = (*boundConn)(nil)

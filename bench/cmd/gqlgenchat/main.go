@@ -1,5 +1,6 @@
-// Command gqlgenchat serves the chat schema with gqlgen and its WebSocket
-// transport (graphql-transport-ws) on $HOST:$PORT, for cmd/subsbench.
+// Command gqlgenchat serves the chat schema with gqlgen, its WebSocket
+// transport (graphql-transport-ws) and its SSE transport (graphql-sse's
+// distinct connections mode, POST) on $HOST:$PORT, for cmd/subsbench.
 package main
 
 import (
@@ -20,6 +21,9 @@ func main() {
 	// gqlgen's WebSocket transport uses github.com/coder/websocket, as
 	// graft does; pings every 12 s, as graft's default.
 	srv.AddTransport(transport.Websocket{KeepAlivePingInterval: 12 * time.Second})
+	// SSE before POST: both take a JSON POST, SSE the one that accepts
+	// text/event-stream. Keep-alive comments every 12 s, as graft's.
+	srv.AddTransport(transport.SSE{KeepAlivePingInterval: 12 * time.Second})
 	srv.AddTransport(transport.POST{})
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", srv)

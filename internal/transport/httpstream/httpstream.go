@@ -179,11 +179,37 @@ func MatchIncremental(accept []string) *Format {
 // ended. A nil body means resp is the whole answer. Heartbeats go every
 // keepAlive (none when it is not positive).
 func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAlive time.Duration, f *Format, raw *httpapi.RawRequest, resp *httpapi.Response) (body func(write func(chunks ...[]byte) error)) {
+	body, _ = ServeDetachable(ctx, p, h, keepAlive, f, raw, resp, nil)
+	return body
+}
+
+// ServeDetachable is Serve for a host that can take a stream's
+// connection over from its HTTP server once the operation is known to
+// stream: detach, given the stream's status and headers, writes them and
+// returns the connection (nil when it cannot take it over, and the host
+// then writes the head and calls body as after Serve). A stream on a
+// detached connection is served with no goroutine while idle (see
+// Detached) and detached reports true: there is nothing more for the
+// host to write, and the host's handler returns while the stream goes
+// on. ctx ends when the client goes away, as long as the host serves the
+// stream.
+func ServeDetachable(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAlive time.Duration, f *Format, raw *httpapi.RawRequest, resp *httpapi.Response, detach func(resp *httpapi.Response) Detached) (body func(write func(chunks ...[]byte) error), detached bool) {
 	if !h.AcquireConn() {
 		*resp = *p.Refuse(ctx, raw, transport.TooManyConnections())
-		return nil
+		return nil, false
 	}
-	sctx, cancel := context.WithCancelCause(ctx)
+	parent := ctx
+	if detach != nil {
+		// A detached stream outlives the host's request, whose context
+		// ends with the handler; until it is detached, the request's
+		// end ends the operation (unwatch).
+		parent = context.WithoutCancel(ctx)
+	}
+	sctx, cancel := context.WithCancelCause(parent)
+	unwatch := func() bool { return false }
+	if detach != nil {
+		unwatch = context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	}
 	var once sync.Once
 	stop := func(cause error) {
 		cancel(cause)
@@ -210,19 +236,26 @@ func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAliv
 				defer release()
 				chunks := append([][]byte{f.Open}, f.Payload(payload)...)
 				_ = write(append(chunks, f.Complete)...)
-			}
+			}, false
 		}
 		*resp = *r
 		stop(nil)
-		return nil
+		return nil, false
 	}
 	if !h.AcquireSub() {
 		stop(nil)
 		op.Abandon(transport.TooManySubscriptions())
 		*resp = *op.Response()
-		return nil
+		return nil, false
 	}
 	streamHeader(resp, f, op.Response().Header)
+	if detach != nil {
+		if d := detach(resp); d != nil {
+			unwatch()
+			serveDetached(d, f, h, keepAlive, op, sctx, stop)
+			return nil, true
+		}
+	}
 	return func(write func(...[]byte) error) {
 		write = serialised(write)
 		defer stop(nil)
@@ -240,7 +273,7 @@ func Serve(ctx context.Context, p transport.Pipeline, h *transport.Hub, keepAliv
 			func() error { return write(f.Heartbeat) }) {
 			_ = write(f.Complete)
 		}
-	}
+	}, false
 }
 
 // streamHeader sets the status and headers of a stream in format f,

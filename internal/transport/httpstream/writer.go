@@ -1,12 +1,16 @@
 package httpstream
 
 import (
+	"bytes"
+	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/poll"
 )
 
 // Writer writes one streamed net/http response: every write within the
@@ -59,4 +63,115 @@ func WriteHead(w http.ResponseWriter, resp *httpapi.Response) {
 	}
 	h.Set("Content-Type", resp.ContentType)
 	w.WriteHeader(resp.Status)
+}
+
+// Detach takes the connection of w, which serves req, over from net/http
+// and writes the head of resp to it (its status, w's headers with resp's,
+// chunked transfer encoding, Connection: close), for ServeDetachable; each write is bounded
+// by timeout. It returns nil, having taken nothing over, when the stream
+// could not wait with no goroutine: HTTP/2, TLS, a ResponseWriter that
+// cannot hijack, or no poller on the platform; or when the client speaks
+// HTTP/1.0, which has no chunked encoding.
+func Detach(w http.ResponseWriter, req *http.Request, resp *httpapi.Response, timeout time.Duration) Detached {
+	if req.ProtoMajor != 1 || req.ProtoMinor < 1 || req.TLS != nil || !poll.Supported() {
+		return nil
+	}
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return nil
+	}
+	d := &hijacked{conn: conn, timeout: timeout}
+	d.idle = poll.Watch(conn, d.wake)
+	h := w.Header()
+	for k, v := range resp.Header {
+		h[k] = append(h[k], v...)
+	}
+	h.Set("Content-Type", resp.ContentType)
+	h.Set("Transfer-Encoding", "chunked")
+	// The connection closes with the stream: the client must not send
+	// another request on it.
+	h.Set("Connection", "close")
+	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+	var head bytes.Buffer
+	head.WriteString("HTTP/1.1 " + strconv.Itoa(resp.Status) + " " + http.StatusText(resp.Status) + "\r\n")
+	_ = h.Write(&head)
+	head.WriteString("\r\n")
+	if d.send(head.Bytes()) != nil {
+		d.Close(false)
+		// The stream's first write fails and ends it.
+	}
+	return d
+}
+
+// hijacked is a connection taken over from net/http (Detach): its
+// response body in chunked transfer encoding.
+type hijacked struct {
+	conn    net.Conn
+	timeout time.Duration
+	// idle waits for the client's leaving; nil where sockets cannot be
+	// watched (a goroutine reads then).
+	idle *poll.Handle
+	gone func()
+}
+
+// chunkPool holds the buffers a chunk is gathered in.
+var chunkPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// Write writes chunks as one chunk of the body, in one write.
+func (d *hijacked) Write(chunks ...[]byte) error {
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	if n == 0 {
+		return nil
+	}
+	b := chunkPool.Get().(*[]byte)
+	buf := strconv.AppendInt((*b)[:0], int64(n), 16)
+	buf = append(buf, "\r\n"...)
+	for _, c := range chunks {
+		buf = append(buf, c...)
+	}
+	buf = append(buf, "\r\n"...)
+	err := d.send(buf)
+	if cap(buf) <= 64<<10 {
+		*b = buf[:0]
+		chunkPool.Put(b)
+	}
+	return err
+}
+
+// send writes b within the timeout.
+func (d *hijacked) send(b []byte) error {
+	_ = d.conn.SetWriteDeadline(time.Now().Add(d.timeout))
+	_, err := d.conn.Write(b)
+	return err
+}
+
+// Wait calls gone once the client sends anything or goes away.
+func (d *hijacked) Wait(gone func()) bool {
+	d.gone = gone
+	if d.idle == nil {
+		go func() {
+			var b [1]byte
+			_, _ = d.conn.Read(b[:])
+			gone()
+		}()
+		return true
+	}
+	return d.idle.Arm()
+}
+
+// wake is the poller's notice of input or of the client's leaving.
+func (d *hijacked) wake() { d.gone() }
+
+// Close ends the body when complete and closes the connection.
+func (d *hijacked) Close(complete bool) {
+	if complete {
+		_ = d.send([]byte("0\r\n\r\n"))
+	}
+	if d.idle != nil {
+		d.idle.Stop()
+	}
+	_ = d.conn.Close()
 }

@@ -64,4 +64,24 @@ func TestSeamWebSocketAccept(t *testing.T) {
 	if err != nil || typ != websocket.MessageText || string(b) != `{"type":"ping"}` {
 		t.Fatalf("after the wait the message reads %v %q %v: the wait must not take input", typ, b, err)
 	}
+	// The library writes through the connection it was handed: a
+	// message is gathered whole while written (collect) and goes out in
+	// one write (flush).
+	a.sb.src.collect()
+	if err := a.c.Write(ctx, websocket.MessageText, []byte(`{"type":"pong"}`)); err != nil {
+		t.Fatal(err)
+	}
+	a.sb.src.omu.Lock()
+	gathered := len(*a.sb.src.out)
+	a.sb.src.omu.Unlock()
+	if want := 2 + len(`{"type":"pong"}`); gathered != want {
+		t.Fatalf("%d bytes gathered while the library wrote a message, want %d (header and payload): review smallBuffers' writer", gathered, want)
+	}
+	if err := a.sb.src.flush(); err != nil {
+		t.Fatal(err)
+	}
+	typ, b, err = client.Read(ctx)
+	if err != nil || typ != websocket.MessageText || string(b) != `{"type":"pong"}` {
+		t.Fatalf("client read %v %q %v", typ, b, err)
+	}
 }

@@ -5,6 +5,8 @@ package ws
 import (
 	"net"
 	"syscall"
+
+	"github.com/graftgql/graft/internal/transport/poll"
 )
 
 // readyFunc returns a func that waits until conn has input (or is closed
@@ -13,7 +15,7 @@ import (
 // TestSeamWebSocketAccept.
 func readyFunc(conn net.Conn) func() error {
 	var sc syscall.Conn
-	switch c := conn.(type) {
+	switch c := poll.Unwrap(conn).(type) {
 	case *net.TCPConn:
 		sc = c
 	case *net.UnixConn:

@@ -26,6 +26,7 @@ import (
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
+	"github.com/graftgql/graft/internal/transport/poll"
 )
 
 // wsProtocol is the WebSocket subprotocol of the graphql-ws library.
@@ -77,9 +78,12 @@ type wsConn struct {
 	// Tickets of the connection's deadlines in the hub's clocks.
 	initTicket, pingTicket atomic.Uint64
 
-	// The reader, when the socket allows it, waits for input on a
-	// goroutine of its own with a fresh, small stack (see wait); br and
-	// src hold the input not yet handled, ready waits for more.
+	// An idle connection has no goroutine: idle, when the socket allows
+	// it, wakes the reader when input arrives (see resume). Otherwise the
+	// reader, when the socket allows it, waits for input on a goroutine
+	// of its own with a fresh, small stack (see wait). br and src hold
+	// the input not yet handled, ready waits for more.
+	idle  *poll.Handle
 	br    *bufio.Reader
 	src   *wsSource
 	ready func() error
@@ -178,14 +182,14 @@ type Server struct {
 	hub *transport.Hub
 	// inits closes connections not initialised in time; pings sends the
 	// keep-alive pings of the initialised ones.
-	inits, pings *wsClock
+	inits, pings *transport.Clock[*wsConn]
 }
 
 // New returns the transport, reporting to hub.
 func New(cfg Config, p Pipeline, hub *transport.Hub) *Server {
 	s := &Server{cfg: cfg, p: p, hub: hub}
-	s.inits = &wsClock{after: cfg.InitTimeout, fire: (*wsConn).initExpired}
-	s.pings = &wsClock{after: cfg.KeepAlive, fire: (*wsConn).keepAlive}
+	s.inits = transport.NewClock(cfg.InitTimeout, (*wsConn).initExpired)
+	s.pings = transport.NewClock(cfg.KeepAlive, (*wsConn).keepAlive)
 	return s
 }
 
@@ -237,7 +241,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-	sb := &smallBuffers{ResponseWriter: w}
+	sb := &smallBuffers{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
 	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
 		Subprotocols:   []string{wsProtocol},
 		OriginPatterns: s.cfg.OriginPatterns,
@@ -258,16 +262,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// The request's context ends when the handler returns; its values
 	// stay.
 	conn := &wsConn{s: s, c: c, ctx: context.WithoutCancel(ctx),
-		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).get, Remote: req.RemoteAddr},
+		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).Get, Remote: req.RemoteAddr},
 		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
+	if conn.ready != nil {
+		conn.idle = poll.Watch(sb.conn, conn.resume)
+		sb.src.idle = conn.idle
+	}
 	if !s.hub.Track(conn) {
 		conn.Shutdown()
 	}
-	conn.initTicket.Store(s.inits.add(conn))
-	if conn.ready == nil {
-		go conn.serve()
-	} else {
+	conn.initTicket.Store(s.inits.Add(conn))
+	switch {
+	case conn.idle != nil:
+		go conn.resume()
+	case conn.ready != nil:
 		go conn.wait()
+	default:
+		go conn.serve()
 	}
 }
 
@@ -300,15 +311,17 @@ func crossSiteWithCredentials(req *http.Request, patterns []string) bool {
 }
 
 // The sizes of the read and of the write buffer of a WebSocket
-// connection. A message larger than a buffer is read into, or written
-// from, the message itself, so small buffers cost a system call more per
-// large message and save memory on every idle connection. Clients send
-// few and small messages (subscribe, complete, ping, pong): the read
-// buffer holds the small ones whole. The write buffer holds a frame
-// header and a typical event, so an event costs one system call.
+// connection. A message larger than the read buffer is read into the
+// message itself, so a small buffer costs a system call more per large
+// message and saves memory on every idle connection. Clients send few and
+// small messages (subscribe, complete, ping, pong): the read buffer holds
+// the small ones whole. The connection's own messages are gathered in a
+// pooled buffer while they are written (wsSource.collect) and go out in
+// one system call, so the library's write buffer only has to hold a frame
+// header.
 const (
 	wsReadBufferSize  = 128
-	wsWriteBufferSize = 512
+	wsWriteBufferSize = 16
 )
 
 // smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
@@ -319,9 +332,10 @@ const (
 // TestSeamWebSocketAccept, fails when a library upgrade changes that.
 type smallBuffers struct {
 	http.ResponseWriter
-	conn net.Conn
-	br   *bufio.Reader
-	src  *wsSource
+	timeout time.Duration // bounds each write (none when zero)
+	conn    net.Conn
+	br      *bufio.Reader
+	src     *wsSource
 }
 
 // Hijack takes over the connection.
@@ -340,9 +354,9 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	// library reads them through the connection it is handed, so they
 	// stay where the connection's reader can see them (see buffered).
 	b, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b)}
+	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b), timeout: w.timeout}
 	w.br = bufio.NewReaderSize(w.src, wsReadBufferSize)
-	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(conn, wsWriteBufferSize)), nil
+	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(w.src, wsWriteBufferSize)), nil
 }
 
 // wsSource is the connection handed to the WebSocket library: the bytes
@@ -350,6 +364,87 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 type wsSource struct {
 	net.Conn
 	pending []byte
+	// idle, when the connection waits with no goroutine, is woken when
+	// the library (or the connection) closes the socket, so that the
+	// reader sees the end.
+	idle *poll.Handle
+	// out, while the connection writes a message (collect), gathers
+	// what the library writes; otherwise (the library's own control
+	// frames) writes go to the socket.
+	omu sync.Mutex
+	out *[]byte
+	// timeout bounds every write to the socket: the write deadline is
+	// moved forward only when less than seven eighths of it is left
+	// (until), rather than set and cleared around every write (two
+	// runtime timer changes), so a write may fail after between 7/8 of
+	// timeout and timeout.
+	timeout time.Duration
+	until   atomic.Int64 // the deadline set, in Unix nanoseconds
+}
+
+// bound keeps the write deadline at least 7/8 of the timeout away.
+func (s *wsSource) bound() {
+	if s.timeout <= 0 {
+		return
+	}
+	now := time.Now()
+	if s.until.Load()-now.UnixNano() < int64(s.timeout-s.timeout/8) {
+		dl := now.Add(s.timeout)
+		_ = s.Conn.SetWriteDeadline(dl)
+		s.until.Store(dl.UnixNano())
+	}
+}
+
+// outPool holds the buffers messages are gathered in while written.
+var outPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// Write writes p to the socket, or to the message being gathered.
+func (s *wsSource) Write(p []byte) (int, error) {
+	s.omu.Lock()
+	if s.out != nil {
+		*s.out = append(*s.out, p...)
+		s.omu.Unlock()
+		return len(p), nil
+	}
+	s.omu.Unlock()
+	s.bound()
+	return s.Conn.Write(p)
+}
+
+// collect gathers what the library writes from now on, until flush.
+func (s *wsSource) collect() {
+	b := outPool.Get().(*[]byte)
+	s.omu.Lock()
+	s.out = b
+	s.omu.Unlock()
+}
+
+// flush writes what was gathered since collect to the socket in one
+// write, within the write timeout, and writes to the socket again.
+func (s *wsSource) flush() error {
+	s.omu.Lock()
+	b := s.out
+	s.out = nil
+	s.omu.Unlock()
+	var err error
+	if len(*b) > 0 {
+		s.bound()
+		_, err = s.Conn.Write(*b)
+	}
+	if cap(*b) <= smallAnswer+64 {
+		*b = (*b)[:0]
+		outPool.Put(b)
+	}
+	return err
+}
+
+// Close closes the socket and wakes a reader waiting for it.
+func (s *wsSource) Close() error {
+	err := s.Conn.Close()
+	if s.idle != nil {
+		s.idle.Closed()
+	}
+	return err
 }
 
 // Read reads the pending bytes, then the socket.
@@ -396,6 +491,21 @@ func (c *wsConn) wait() {
 	c.end()
 }
 
+// resume reads and handles the messages that have arrived, then waits
+// for more with no goroutine (idle.Arm): resume runs again, on a new
+// goroutine, when input arrives or the socket is closed.
+func (c *wsConn) resume() {
+	for c.handle() {
+		if !c.buffered() && c.idle.Arm() {
+			return
+		}
+		// Input is buffered, or the socket cannot be waited for: the
+		// next read takes the input or reports the end.
+	}
+	c.idle.Stop()
+	c.end()
+}
+
 // buffered reports whether the reader's buffer holds input.
 func (c *wsConn) buffered() bool {
 	c.rmu.Lock()
@@ -410,8 +520,8 @@ func (c *wsConn) end() {
 	s := c.s
 	c.ended.Store(true)
 	s.hub.Untrack(c)
-	s.inits.remove(c, c.initTicket.Load())
-	s.pings.remove(c, c.pingTicket.Load())
+	s.inits.Remove(c, c.initTicket.Load())
+	s.pings.Remove(c, c.pingTicket.Load())
 	// The connection's end cancels every subscription.
 	c.mu.Lock()
 	for _, sub := range c.subs {
@@ -498,9 +608,9 @@ func (c *wsConn) init(payload json.RawMessage) bool {
 	c.write([]byte(`{"type":"connection_ack"}`))
 	c.acked.Store(true)
 	s := c.s
-	s.inits.remove(c, c.initTicket.Load())
+	s.inits.Remove(c, c.initTicket.Load())
 	if s.cfg.KeepAlive > 0 {
-		c.pingTicket.Store(s.pings.add(c))
+		c.pingTicket.Store(s.pings.Add(c))
 	}
 	return true
 }
@@ -519,7 +629,7 @@ func (c *wsConn) keepAlive() {
 	if c.ended.Load() {
 		return
 	}
-	c.pingTicket.Store(c.s.pings.add(c))
+	c.pingTicket.Store(c.s.pings.Add(c))
 	go c.write([]byte(`{"type":"ping"}`))
 }
 
@@ -803,34 +913,38 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 
 // write sends one message within the write timeout; a consumer too slow
 // for it loses the connection. It reports whether the write succeeded.
-// The timeout is the socket's write deadline, set for each write and
-// cleared after it, rather than a context, which the WebSocket library
-// would keep, with its timer, until the next write.
+// The message is gathered in a pooled buffer and written in one system
+// call (wsSource.collect). The timeout is the socket's write deadline,
+// kept ahead of every write (wsSource.bound), rather than a context,
+// which the WebSocket library would keep, with its timer, until the next
+// write.
 func (c *wsConn) write(msg []byte) bool {
 	if c.ended.Load() {
 		return false
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
-	if c.c.Write(context.Background(), websocket.MessageText, msg) != nil {
+	c.src.collect()
+	err := c.c.Write(context.Background(), websocket.MessageText, msg)
+	if ferr := c.src.flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
 		_ = c.c.CloseNow()
 		return false
 	}
-	// The library's own writes (pongs, close frames) bound themselves.
-	_ = c.src.SetWriteDeadline(time.Time{})
 	return true
 }
 
-// writeParts sends one message made of parts, as write does, without
-// copying them into one buffer.
+// writeParts sends one large message made of parts, as write does,
+// without copying them into one buffer: the library writes them to the
+// socket as they come.
 func (c *wsConn) writeParts(parts ...[]byte) bool {
 	if c.ended.Load() {
 		return false
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_ = c.src.SetWriteDeadline(time.Now().Add(c.s.cfg.WriteTimeout))
 	w, err := c.c.Writer(context.Background(), websocket.MessageText)
 	if err == nil {
 		for _, p := range parts {
@@ -846,7 +960,6 @@ func (c *wsConn) writeParts(parts ...[]byte) bool {
 		_ = c.c.CloseNow()
 		return false
 	}
-	_ = c.src.SetWriteDeadline(time.Time{})
 	return true
 }
 

@@ -1,0 +1,104 @@
+package graft_test
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/graftgql/graft"
+)
+
+// fanOutTransports opens a subscriber of query over each streaming
+// transport and returns, per transport, a function that reads the
+// subscriber's next event.
+var fanOutTransports = []struct {
+	name string
+	open func(t *testing.T, srv *httptest.Server, query string) (next func() string)
+}{
+	{"websocket", func(t *testing.T, srv *httptest.Server, query string) func() string {
+		w := dialWS(t, srv)
+		w.init()
+		w.send(`{"id":"1","type":"subscribe","payload":{"query":"` + query + `"}}`)
+		return w.read
+	}},
+	{"sse distinct connections", func(t *testing.T, srv *httptest.Server, query string) func() string {
+		resp := streamPost(t, srv, "text/event-stream", `{"query":"`+query+`"}`)
+		br := bufio.NewReader(resp.Body)
+		readUntil(t, br, ":\n\n")
+		return func() string { return readUntil(t, br, "\n\n") }
+	}},
+	{"multipart", func(t *testing.T, srv *httptest.Server, query string) func() string {
+		resp := streamPost(t, srv, `multipart/mixed;subscriptionSpec="1.0"`, `{"query":"`+query+`"}`)
+		br := bufio.NewReader(resp.Body)
+		readUntil(t, br, "\r\n--graphql")
+		return func() string { return readUntil(t, br, "\r\n--graphql") }
+	}},
+	{"sse single connection", func(t *testing.T, srv *httptest.Server, query string) func() string {
+		req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
+		get.Header.Set("Accept", "text/event-stream")
+		stream, err := http.DefaultClient.Do(get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { stream.Body.Close() })
+		br := bufio.NewReader(stream.Body)
+		readUntil(t, br, ":\n\n")
+		op := streamPost(t, srv, "", `{"query":"`+query+`","extensions":{"operationId":"op"}}`, "X-GraphQL-Event-Stream-Token", string(tok))
+		if op.StatusCode != http.StatusAccepted {
+			t.Fatalf("operation: %d", op.StatusCode)
+		}
+		return func() string { return readUntil(t, br, "\n\n") }
+	}},
+}
+
+// TestFanOutEncodesOncePerSelection: a message posted to a room whose
+// subscribers run two distinct selections, several over each streaming
+// transport, reaches every subscriber with its selection's answer and is
+// executed into an answer twice, once per selection, not once per
+// subscriber.
+func TestFanOutEncodesOncePerSelection(t *testing.T) {
+	srv, r, ps := chatServerPS(t, graft.Config{})
+	selections := []struct{ query, want string }{
+		{`subscription { messageAdded(room: \"fan\") { text author } }`, `{"data":{"messageAdded":{"text":"hello","author":"a"}}}`},
+		{`subscription { messageAdded(room: \"fan\") { text } }`, `{"data":{"messageAdded":{"text":"hello"}}}`},
+	}
+	const perTransport = 3
+	type subscriber struct {
+		transport string
+		want      string
+		next      func() string
+	}
+	var subs []subscriber
+	for _, tr := range fanOutTransports {
+		for _, sel := range selections {
+			for range perTransport {
+				subs = append(subs, subscriber{tr.name, sel.want, tr.open(t, srv, sel.query)})
+			}
+		}
+	}
+	waitSubscribers(t, ps, "chat:fan", len(subs))
+	before := graft.SubscriptionEventsEncoded(r)
+	m := streamPost(t, srv, "", `{"query":"mutation { postMessage(room: \"fan\", author: \"a\", text: \"hello\") { id } }"}`)
+	if m.StatusCode != http.StatusOK {
+		t.Fatalf("mutation: %d", m.StatusCode)
+	}
+	for _, s := range subs {
+		if got := s.next(); !strings.Contains(got, s.want) {
+			t.Errorf("%s: got %q, want the payload %s", s.transport, got, s.want)
+		}
+	}
+	if n := graft.SubscriptionEventsEncoded(r) - before; n != int64(len(selections)) {
+		t.Errorf("the event was executed %d times for %d subscribers of %d selections, want %d",
+			n, len(subs), len(selections), len(selections))
+	}
+}
