@@ -82,17 +82,8 @@ func supported() bool {
 }
 
 func watch(conn net.Conn, wake func()) *Handle {
-	var sc syscall.Conn
-	switch c := Unwrap(conn).(type) {
-	case *net.TCPConn:
-		sc = c
-	case *net.UnixConn:
-		sc = c
-	default:
-		return nil
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
+	raw := RawConn(conn)
+	if raw == nil {
 		return nil
 	}
 	p.once.Do(p.init)

@@ -14,17 +14,8 @@ import (
 // (a TLS connection holds input the socket no longer shows). Its test is
 // TestSeamWebSocketAccept.
 func readyFunc(conn net.Conn) func() error {
-	var sc syscall.Conn
-	switch c := poll.Unwrap(conn).(type) {
-	case *net.TCPConn:
-		sc = c
-	case *net.UnixConn:
-		sc = c
-	default:
-		return nil
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
+	raw := poll.RawConn(conn)
+	if raw == nil {
 		return nil
 	}
 	return func() error { return raw.Read(peek) }
