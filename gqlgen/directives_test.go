@@ -8,7 +8,6 @@ import (
 
 	gqlgraphql "github.com/99designs/gqlgen/graphql"
 
-	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/grafttest"
 )
 
@@ -68,19 +67,7 @@ type Agent {
 // TestDirectives runs gqlgen-shaped directive functions given to Load
 // with Directive, with their typed arguments.
 func TestDirectives(t *testing.T) {
-	p, err := Load(project(t, "schema: graph/*.graphqls\n", secretSchema), secretRes{}, Directive("hasRole", hasRole), Directive("upper", upper))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, project(t, "schema: graph/*.graphqls\n", secretSchema), secretRes{}, Directive("hasRole", hasRole), Directive("upper", upper))
 	resp := c.Do(t, `{ agent { name code } }`, nil)
 	if want := `{"errors":[{"message":"needs role ADMIN","locations":[{"line":1,"column":16}],"path":["agent","code"]}],"data":{"agent":{"name":"BOND","code":null}}}`; string(resp.Body) != want {
 		t.Errorf("got  %s\nwant %s", resp.Body, want)

@@ -114,19 +114,7 @@ func project(t *testing.T, yml, sdl string) string {
 
 func TestServesAProject(t *testing.T) {
 	cfg := project(t, "schema:\n  - graph/*.graphqls\nmodels:\n  Todo:\n    model: github.com/graftgql/graft/gqlgen.Todo\n", todoSchema)
-	p, err := Load(cfg, &Resolver{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, cfg, &Resolver{})
 	resp := c.Do(t, `mutation { a: createTodo(input: {text: "milk", userId: "u1"}) { id } b: createTodo(input: {text: "eggs", userId: "u2"}) { id text } }`, nil)
 	if want := `{"data":{"a":{"id":"T0"},"b":{"id":"T1","text":"eggs"}}}`; string(resp.Body) != want {
 		t.Errorf("got %s, want %s", resp.Body, want)
@@ -241,19 +229,7 @@ func (chatSub) MessageAdded(ctx context.Context, room string) (<-chan *Message, 
 // returning a receive-only channel, on both streaming transports.
 func TestSubscription(t *testing.T) {
 	cfg := project(t, "schema: graph/*.graphqls\n", "type Query {\n  rooms: [String!]!\n}\n\ntype Subscription {\n  messageAdded(room: String!): Message!\n}\n\ntype Message {\n  room: String!\n  text: String!\n}\n")
-	p, err := Load(cfg, chatResolver{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, cfg, chatResolver{})
 	for _, tr := range []grafttest.Transport{grafttest.SSE, grafttest.WebSocket} {
 		t.Run(tr.String(), func(t *testing.T) {
 			sub := c.Subscribe(t, tr, `subscription { messageAdded(room: "go") { room text } }`, nil)
@@ -316,19 +292,7 @@ func (priceQuery) Cheaper(ctx context.Context, than Cents) ([]*Item, error) {
 // UnmarshalGQL methods.
 func TestCustomScalar(t *testing.T) {
 	cfg := project(t, "schema: graph/*.graphqls\n", "scalar Cents\n\ntype Query {\n  cheaper(than: Cents!): [Item!]!\n}\n\ntype Item {\n  name: String!\n  price: Cents!\n}\n")
-	p, err := Load(cfg, priceResolver{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, cfg, priceResolver{})
 	resp := c.Do(t, `{ cheaper(than: "4.00") { name price } }`, nil)
 	if want := `{"data":{"cheaper":[{"name":"tea","price":"1.50"}]}}`; string(resp.Body) != want {
 		t.Errorf("got %s, want %s", resp.Body, want)
@@ -372,4 +336,23 @@ func TestAddErrorShim(t *testing.T) {
 	if string(resp.Body) != want {
 		t.Errorf("got  %s\nwant %s", resp.Body, want)
 	}
+}
+
+// serveProject loads the project of configFile with resolver and opts,
+// builds it and returns a client of a router serving it.
+func serveProject(t *testing.T, configFile string, resolver any, opts ...LoadOption) *grafttest.Client {
+	t.Helper()
+	p, err := Load(configFile, resolver, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return grafttest.New(r)
 }

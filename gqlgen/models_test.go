@@ -5,9 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/grafttest"
 )
 
 // gqlgen's directives, declared as gqlgen projects declare them.
@@ -66,19 +63,7 @@ type Member @goModel(model: "github.com/graftgql/graft/gqlgen.Member") {
 // renamed by gqlgen.yml's fieldName, and checks @goModel.
 func TestModelMethodsAndGoField(t *testing.T) {
 	cfg := project(t, "schema: graph/*.graphqls\nmodels:\n  Member:\n    fields:\n      rank:\n        fieldName: Score\n", memberSchema)
-	p, err := Load(cfg, memberResolver{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, cfg, memberResolver{})
 	resp := c.Do(t, `{ members { first fullName en: greeting(lang: "en") fr: greeting(lang: "fr") handle rank } }`, nil)
 	if want := `{"data":{"members":[{"first":"Ada","fullName":"Ada Lovelace","en":"Hello, Ada","fr":"Bonjour, Ada","handle":"countess","rank":40}]}}`; string(resp.Body) != want {
 		t.Errorf("got  %s\nwant %s", resp.Body, want)
@@ -86,6 +71,10 @@ func TestModelMethodsAndGoField(t *testing.T) {
 	resp = c.Do(t, `{ members { greeting(lang: "de") } }`, nil)
 	if want := `{"errors":[{"message":"no greeting in de","locations":[{"line":1,"column":13}],"path":["members",0,"greeting"]}],"data":{"members":[{"greeting":null}]}}`; string(resp.Body) != want {
 		t.Errorf("got  %s\nwant %s", resp.Body, want)
+	}
+	p, err := Load(cfg, memberResolver{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if _, err := p.Build(NoReflection()); err == nil {
 		t.Error("NoReflection: want the model methods named")

@@ -14,7 +14,6 @@ import (
 	gqlgraphql "github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/grafttest"
 )
 
@@ -122,20 +121,8 @@ func TestOperationDirectives(t *testing.T) {
 		return next(ctx)
 	}
 	calls := &atomic.Int64{}
-	p, err := Load(project(t, "schema: graph/*.graphqls\n", opSchema), opRes{calls},
+	c := serveProject(t, project(t, "schema: graph/*.graphqls\n", opSchema), opRes{calls},
 		Directive("tag", tag), Directive("deny", deny), Directive("constant", constant), Directive("shout", shout), Directive("label", label))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
 	for _, tc := range []struct {
 		name, query string
 		vars        map[string]any

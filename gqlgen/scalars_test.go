@@ -7,9 +7,6 @@ import (
 	"time"
 
 	gqlgraphql "github.com/99designs/gqlgen/graphql"
-
-	"github.com/graftgql/graft"
-	"github.com/graftgql/graft/grafttest"
 )
 
 type (
@@ -41,19 +38,7 @@ func (eventQuery) After(ctx context.Context, t time.Time) ([]*Event, error) {
 func TestFunctionScalar(t *testing.T) {
 	cfg := project(t, "schema: graph/*.graphqls\nmodels:\n  Time:\n    model: github.com/99designs/gqlgen/graphql.Time\n",
 		"scalar Time\n\ntype Query {\n  after(t: Time!): [Event!]!\n}\n\ntype Event {\n  name: String!\n  at: Time!\n}\n")
-	p, err := Load(cfg, eventResolver{}, Scalar("Time", gqlgraphql.MarshalTime, gqlgraphql.UnmarshalTime))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, cfg, eventResolver{}, Scalar("Time", gqlgraphql.MarshalTime, gqlgraphql.UnmarshalTime))
 	resp := c.Do(t, `{ after(t: "2025-01-01T00:00:00Z") { name at } }`, nil)
 	if want := `{"data":{"after":[{"name":"review","at":"2025-06-30T08:30:00Z"}]}}`; string(resp.Body) != want {
 		t.Errorf("got %s, want %s", resp.Body, want)

@@ -8,7 +8,6 @@ import (
 
 	gqlgraphql "github.com/99designs/gqlgen/graphql"
 
-	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/grafttest"
 )
 
@@ -65,19 +64,7 @@ type Probe {
   where: String!
 }
 `)
-	p, err := Load(cfg, probeResolver{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := grafttest.New(r)
+	c := serveProject(t, cfg, probeResolver{})
 	resp := c.Do(t, `query Look($t: String!) { probe(tag: $t, limit: 3) { seen ...F } } fragment F on Probe { w: where }`, map[string]any{"t": "x"}, grafttest.OperationName("Look"))
 	want := `{"data":{"probe":{"seen":"Query.probe tag=x limit=3 parent=false fields=seen,where op=Look vars=map[t:x]","w":"Probe.where of x at where"}}}`
 	if string(resp.Body) != want {
