@@ -66,52 +66,8 @@ func dialRawSubscriber(t *testing.T, addr string) net.Conn {
 // file to write the heap profile (and, beside it, the goroutine profile)
 // to while the subscribers are idle.
 func TestWebSocketIdleSubscriberCost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("holds hundreds of connections")
-	}
-	n := 500
-	if os.Getenv("GRAFT_HEAP_PROFILE") != "" {
-		runtime.MemProfileRate = 1
-	}
-	if raceEnabled {
-		n = 100
-	}
-	srv, _, ps := chatServerPS(t, graft.Config{})
-	addr := strings.TrimPrefix(srv.URL, "http://")
-	var stacks [2]uint64
-	measure := func(i int) (goroutines int, mem uint64) {
-		runtime.GC()
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		stacks[i] = m.StackInuse
-		return settledGoroutines(), m.HeapAlloc + m.StackInuse
-	}
-	// A first connection warms the caches (document cache, pools).
-	first := dialRawSubscriber(t, addr)
-	waitSubscribers(t, ps, "chat:idle", 1)
-	g0, m0 := measure(0)
-	conns := make([]net.Conn, n)
-	for i := range conns {
-		conns[i] = dialRawSubscriber(t, addr)
-	}
-	waitSubscribers(t, ps, "chat:idle", n+1)
-	g1, m1 := measure(1)
-	if p := os.Getenv("GRAFT_HEAP_PROFILE"); p != "" {
-		f, err := os.Create(p)
-		if err == nil {
-			_ = pprof.WriteHeapProfile(f)
-			_ = f.Close()
-		}
-		if f, err := os.Create(p + ".goroutines"); err == nil {
-			_ = pprof.Lookup("goroutine").WriteTo(f, 1)
-			_ = f.Close()
-		}
-	}
-	perGoroutines := float64(g1-g0) / float64(n)
-	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
-	perStack := (int64(stacks[1]) - int64(stacks[0])) / int64(n)
-	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks (%d of stacks)", perGoroutines, perBytes, perStack)
+	c := holdIdleSubscribers(t, dialRawSubscriber)
+	n, g0, g1, perBytes, perStack := c.n, c.g0, c.g1, c.perBytes, c.perStack
 	// On Linux an idle connection has no goroutine: the process's one
 	// poller (internal/transport/poll) waits for its input. Elsewhere its
 	// reader waits, one goroutine per connection; none per subscription.
@@ -142,10 +98,7 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 	if !raceEnabled && perStack > wantStack {
 		t.Errorf("%d bytes of stack per idle subscriber, want at most %d", perStack, wantStack)
 	}
-	for _, c := range append(conns, first) {
-		_ = c.Close()
-	}
-	waitSubscribers(t, ps, "chat:idle", 0)
+	c.close()
 	// Every goroutine of the connections is gone once they leave (on
 	// Linux the poller's too, once no socket is registered).
 	waitGoroutines(t, g0-1)
@@ -184,42 +137,8 @@ func dialRawSSE(t *testing.T, addr string) net.Conn {
 // what each costs the server, as TestWebSocketIdleSubscriberCost does
 // (GRAFT_HEAP_PROFILE too).
 func TestSSEIdleSubscriberCost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("holds hundreds of connections")
-	}
-	n := 500
-	if os.Getenv("GRAFT_HEAP_PROFILE") != "" {
-		runtime.MemProfileRate = 1
-	}
-	if raceEnabled {
-		n = 100
-	}
-	srv, _, ps := chatServerPS(t, graft.Config{})
-	addr := strings.TrimPrefix(srv.URL, "http://")
-	measure := func() (goroutines int, mem uint64) {
-		runtime.GC()
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return settledGoroutines(), m.HeapAlloc + m.StackInuse
-	}
-	first := dialRawSSE(t, addr)
-	waitSubscribers(t, ps, "chat:idle", 1)
-	g0, m0 := measure()
-	conns := make([]net.Conn, n)
-	for i := range conns {
-		conns[i] = dialRawSSE(t, addr)
-	}
-	waitSubscribers(t, ps, "chat:idle", n+1)
-	g1, m1 := measure()
-	if p := os.Getenv("GRAFT_HEAP_PROFILE"); p != "" {
-		if f, err := os.Create(p); err == nil {
-			_ = pprof.WriteHeapProfile(f)
-			_ = f.Close()
-		}
-	}
-	perBytes := float64(int64(m1)-int64(m0)) / float64(n)
-	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks", float64(g1-g0)/float64(n), perBytes)
+	c := holdIdleSubscribers(t, dialRawSSE)
+	n, g0, g1, perBytes := c.n, c.g0, c.g1, c.perBytes
 	// On Linux a stream is taken over from net/http once it streams and
 	// has no goroutine while idle; elsewhere net/http's connection
 	// goroutine serves it, and a second one sends its heartbeats.
@@ -234,11 +153,77 @@ func TestSSEIdleSubscriberCost(t *testing.T) {
 			t.Errorf("%.0f bytes per idle subscriber, want at most 4.5 KiB", perBytes)
 		}
 	}
-	for _, c := range append(conns, first) {
-		_ = c.Close()
-	}
-	waitSubscribers(t, ps, "chat:idle", 0)
+	c.close()
 	waitGoroutines(t, g0)
+}
+
+// idleCost is what holdIdleSubscribers measured: n subscribers, the
+// goroutines before and after (g0, g1), and per subscriber the bytes of
+// live heap and stacks and of stacks alone.
+type idleCost struct {
+	n, g0, g1 int
+	perBytes  float64
+	perStack  int64
+	close     func() // closes the subscribers and waits until they are gone
+}
+
+// holdIdleSubscribers serves the chat example, opens one subscriber with
+// dial to warm the caches (document cache, pools), then n more, each
+// subscribed to messageAdded(room: "idle") and left idle, and measures
+// what they cost the server (the bare client sockets of the test are
+// counted too). GRAFT_HEAP_PROFILE names a file to write the heap profile
+// (and, beside it, the goroutine profile) to while they are idle.
+func holdIdleSubscribers(t *testing.T, dial func(*testing.T, string) net.Conn) idleCost {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("holds hundreds of connections")
+	}
+	n := 500
+	if os.Getenv("GRAFT_HEAP_PROFILE") != "" {
+		runtime.MemProfileRate = 1
+	}
+	if raceEnabled {
+		n = 100
+	}
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	measure := func() (goroutines int, mem, stacks uint64) {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return settledGoroutines(), m.HeapAlloc + m.StackInuse, m.StackInuse
+	}
+	first := dial(t, addr)
+	waitSubscribers(t, ps, "chat:idle", 1)
+	g0, m0, s0 := measure()
+	conns := make([]net.Conn, n)
+	for i := range conns {
+		conns[i] = dial(t, addr)
+	}
+	waitSubscribers(t, ps, "chat:idle", n+1)
+	g1, m1, s1 := measure()
+	if p := os.Getenv("GRAFT_HEAP_PROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			_ = pprof.WriteHeapProfile(f)
+			_ = f.Close()
+		}
+		if f, err := os.Create(p + ".goroutines"); err == nil {
+			_ = pprof.Lookup("goroutine").WriteTo(f, 1)
+			_ = f.Close()
+		}
+	}
+	c := idleCost{n: n, g0: g0, g1: g1,
+		perBytes: float64(int64(m1)-int64(m0)) / float64(n),
+		perStack: (int64(s1) - int64(s0)) / int64(n),
+		close: func() {
+			for _, c := range append(conns, first) {
+				_ = c.Close()
+			}
+			waitSubscribers(t, ps, "chat:idle", 0)
+		}}
+	t.Logf("per idle subscriber: %.2f goroutines, %.0f bytes of heap and stacks (%d of stacks)", float64(g1-g0)/float64(n), c.perBytes, c.perStack)
+	return c
 }
 
 // settledGoroutines counts the goroutines that stay: the fewest seen over
