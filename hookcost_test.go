@@ -91,9 +91,8 @@ func (h twoPhaseHook) After(_ context.Context, ev *graft.HookEvent) {
 // line is formatted into the writer's buffer, the request ID into the
 // state's memory, and the answer's header map comes from a pool).
 func TestHookAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates on its own")
-	}
+	// The race detector allocates on its own: the counts are checked in
+	// builds without it (.ci/run runs this test so too).
 	s, err := blog.Schema()
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +119,7 @@ func TestHookAllocations(t *testing.T) {
 	}
 	plain := allocs(graft.Config{})
 	var n int
-	if got := allocs(graft.Config{Hooks: []graft.Hook{twoPhaseHook{&n}}}); got > plain {
+	if got := allocs(graft.Config{Hooks: []graft.Hook{twoPhaseHook{&n}}}); !raceEnabled && got > plain {
 		t.Errorf("a hook observing two phases costs %.0f allocations per request, none wanted (%.0f against %.0f)", got-plain, got, plain)
 	}
 	if n == 0 {
@@ -129,7 +128,7 @@ func TestHookAllocations(t *testing.T) {
 	w := accesslog.NewWriter(io.Discard, accesslog.WriterOptions{})
 	defer w.Close()
 	logger := slog.New(accesslog.NewHandler(w, nil))
-	if got := allocs(graft.Config{AccessLog: logger}); got > plain {
+	if got := allocs(graft.Config{AccessLog: logger}); !raceEnabled && got > plain {
 		t.Errorf("the access log costs %.0f allocations per request, want none (%.0f against %.0f)", got-plain, got, plain)
 	}
 }
