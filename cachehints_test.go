@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/persisted"
 	"github.com/graftgql/graft/schema"
 )
 
@@ -152,5 +153,50 @@ func TestCacheHintsIsAHook(t *testing.T) {
 	want := "received:- parsed:- validated:config analyzed:config executed:config answered:config"
 	if got := strings.Join(seen, " "); got != want {
 		t.Fatalf("hook events carried operations %q, want %q", got, want)
+	}
+}
+
+// TestCacheHintsDecidePersistedHits: with a CacheHints hook, a persisted
+// GET hit gets the hook's Cache-Control (or none), never the persisted
+// queries' configured one; the hints are private for a user Auth
+// accepted.
+func TestCacheHintsDecidePersistedHits(t *testing.T) {
+	s := cacheHintSchema(t)
+	auth := func(ctx context.Context, raw *graft.AuthRequest) (context.Context, error) {
+		if raw.Header("X-User") != "" {
+			return context.WithValue(ctx, userKey{}, raw.Header("X-User")), nil
+		}
+		return ctx, nil
+	}
+	cases := []struct {
+		name, query string
+		hints       graft.Hook
+		headers     []string
+		want        string
+	}{
+		{"hinted", `{ config }`, nil, nil, "public, max-age=300"},
+		{"unhinted gets none, not the store's", `{ hello }`, nil, nil, ""},
+		{"a user Auth accepted", `{ config }`, nil, []string{"X-User", "ada"}, "private, max-age=300"},
+		{"the hook turned off", `{ config }`, graft.HookFuncs{}, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger, Auth: auth, CacheHints: c.hints,
+				PersistedQueries: &persisted.Options{CacheControl: "public, max-age=999"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := persisted.Hash(persisted.SHA256, c.query)
+			if got := send(t, r, http.MethodPost, "/graphql", pqBody(t, c.query, "sha256Hash", h, 1)); got.status != http.StatusOK {
+				t.Fatalf("registration: %d %s", got.status, got.raw)
+			}
+			got := send(t, r, http.MethodGet, pqGet("", "sha256Hash", h), "", c.headers...)
+			if got.status != http.StatusOK {
+				t.Fatalf("GET: %d %s", got.status, got.raw)
+			}
+			if cc := got.header.Get("Cache-Control"); cc != c.want {
+				t.Fatalf("Cache-Control %q, want %q", cc, c.want)
+			}
+		})
 	}
 }
