@@ -116,8 +116,10 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		// Written: a resolver still running can no longer set a header
 		// (SetResponseHeader reports false), and the map goes back.
 		st.detachResponse()
-		clear(hdr)
-		headerPool.Put(hdr)
+		if len(hdr) <= maxPooledHeaders {
+			clear(hdr)
+			headerPool.Put(hdr)
+		}
 	}
 }
 
@@ -125,6 +127,11 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // request IDs on: each answer has the X-Request-ID header, and a map of
 // its own would be an allocation per request.
 var headerPool = sync.Pool{New: func() any { return make(http.Header, 4) }}
+
+// maxPooledHeaders is the most headers an answer's map may have held to
+// go back to headerPool: clear keeps a map's buckets, so one that
+// resolvers grew large is dropped rather than kept.
+const maxPooledHeaders = 16
 
 // maxPooledBody is the largest request-body buffer put back in the pool.
 const maxPooledBody = 64 << 10
