@@ -510,22 +510,7 @@ func declareAbstracts(sd *schemadef.Builder, doc *ast.Schema, root reflect.Value
 			}
 		}
 	}
-	for _, def := range doc.Types {
-		if def.Kind != ast.Object || def.BuiltIn {
-			continue
-		}
-		m := root.MethodByName(def.Name)
-		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
-			continue
-		}
-		v := m.Call(nil)[0]
-		if v.Kind() == reflect.Interface {
-			v = v.Elem()
-		}
-		if v.IsValid() {
-			methods(v)
-		}
-	}
+	typeResolvers(root, doc, func(_ *ast.Definition, v reflect.Value) { methods(v) })
 }
 
 // declareScalars declares the schema's custom scalars whose Go types
@@ -598,6 +583,17 @@ func (w *appendWriter) Write(p []byte) (int, error) {
 
 // eachResolver calls fn with the type of every resolver method.
 func eachResolver(root reflect.Value, doc *ast.Schema, fn func(reflect.Type)) {
+	typeResolvers(root, doc, func(_ *ast.Definition, v reflect.Value) {
+		for i := 0; i < v.NumMethod(); i++ {
+			fn(v.Method(i).Type())
+		}
+	})
+}
+
+// typeResolvers calls fn with each object type of doc that the root
+// resolver gives a resolver for (its method named after the type, as
+// gqlgen's ResolverRoot has: Query(), Todo(), ...), and that resolver.
+func typeResolvers(root reflect.Value, doc *ast.Schema, fn func(def *ast.Definition, v reflect.Value)) {
 	for _, def := range doc.Types {
 		if def.Kind != ast.Object || def.BuiltIn {
 			continue
@@ -610,11 +606,8 @@ func eachResolver(root reflect.Value, doc *ast.Schema, fn func(reflect.Type)) {
 		if v.Kind() == reflect.Interface {
 			v = v.Elem()
 		}
-		if !v.IsValid() {
-			continue
-		}
-		for i := 0; i < v.NumMethod(); i++ {
-			fn(v.Method(i).Type())
+		if v.IsValid() {
+			fn(def, v)
 		}
 	}
 }

@@ -44,21 +44,7 @@ func modelTypes(doc *ast.Schema, root reflect.Value, fieldName func(typeName, fi
 			}
 		}
 	}
-	for _, def := range doc.Types {
-		if def.Kind != ast.Object || def.BuiltIn {
-			continue
-		}
-		m := root.MethodByName(def.Name)
-		if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
-			continue
-		}
-		v := m.Call(nil)[0]
-		if v.Kind() == reflect.Interface {
-			v = v.Elem()
-		}
-		if !v.IsValid() {
-			continue
-		}
+	typeResolvers(root, doc, func(def *ast.Definition, v reflect.Value) {
 		for _, f := range def.Fields {
 			method := v.MethodByName(goName(f.Name))
 			if !method.IsValid() {
@@ -72,7 +58,7 @@ func modelTypes(doc *ast.Schema, root reflect.Value, fieldName func(typeName, fi
 				link(def.Name, mt.In(1))
 			}
 		}
-	}
+	})
 	return types
 }
 
