@@ -135,6 +135,14 @@ func (h *contractHook) After(ctx context.Context, ev *graft.HookEvent) {
 	}
 }
 
+// phasedContractHook is a contractHook that names the phases it
+// observes (graft.HookPhases): it must see the same answers and payloads.
+type phasedContractHook struct{ contractHook }
+
+func (*phasedContractHook) Phases() []graft.Phase {
+	return []graft.Phase{graft.PhasePayload, graft.PhaseAnswered}
+}
+
 // logLines collects access-log records.
 type logLines struct {
 	mu    sync.Mutex
@@ -158,6 +166,7 @@ func (l *logLines) Handle(_ context.Context, rec slog.Record) error {
 type contractFixture struct {
 	router *graft.Router
 	hook   *contractHook
+	phased *phasedContractHook
 	log    *logLines
 	reader *sdkmetric.ManualReader
 	// uncounted is the answers measured besides the case's own (an event
@@ -172,7 +181,7 @@ type contractOptions struct {
 
 func newContractFixture(t *testing.T, o contractOptions) *contractFixture {
 	t.Helper()
-	f := &contractFixture{hook: &contractHook{}, log: &logLines{}, reader: sdkmetric.NewManualReader()}
+	f := &contractFixture{hook: &contractHook{}, phased: &phasedContractHook{}, log: &logLines{}, reader: sdkmetric.NewManualReader()}
 	in, err := graftotel.New(graftotel.Options{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(f.reader)), NoTracing: true})
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +196,7 @@ func newContractFixture(t *testing.T, o contractOptions) *contractFixture {
 	cfg := graft.Config{
 		Logger:       quietLogger,
 		AccessLog:    slog.New(f.log),
-		Hooks:        []graft.Hook{contractLimiter, f.hook},
+		Hooks:        []graft.Hook{contractLimiter, f.hook, f.phased},
 		CSRF:         &graft.CSRFConfig{},
 		MaxBodyBytes: 2048,
 		MaxBatch:     4,
@@ -380,6 +389,13 @@ func checkContract(t *testing.T, tr contractTransport, c contractCase) {
 	}
 	if seenPayloads != payloads {
 		t.Errorf("hook saw %d payloads, want %d", seenPayloads, payloads)
+	}
+	f.phased.mu.Lock()
+	phasedAnswers, phasedPayloads := f.phased.answers, f.phased.payloads
+	f.phased.mu.Unlock()
+	if len(phasedAnswers) != 1 || phasedAnswers[0].status != a.status || phasedPayloads != payloads {
+		t.Errorf("a hook naming its phases saw answers %+v and %d payloads, want one with status %d and %d payloads",
+			phasedAnswers, phasedPayloads, a.status, payloads)
 	}
 	f.log.mu.Lock()
 	lines := f.log.lines
@@ -681,9 +697,11 @@ func sseSingle(t *testing.T, f *contractFixture, c contractCase) contractResult 
 	}
 	// Forget the reservation's answer: what remains is the operation's
 	// (the stream's answer comes when it ends, after the test).
-	f.hook.mu.Lock()
-	f.hook.answers = dropStatus(f.hook.answers, http.StatusCreated)
-	f.hook.mu.Unlock()
+	for _, h := range []*contractHook{f.hook, &f.phased.contractHook} {
+		h.mu.Lock()
+		h.answers = dropStatus(h.answers, http.StatusCreated)
+		h.mu.Unlock()
+	}
 	f.log.mu.Lock()
 	var kept []map[string]any
 	for _, l := range f.log.lines {
