@@ -108,9 +108,11 @@ type wsConn struct {
 	mu sync.Mutex
 	// subs holds the running operations by id, in a slice: a connection
 	// has few (MaxSubscriptionsPerConnection), and a map costs more.
-	subs     []*wsSub
-	pending  []*wsSub // push subscriptions with news, for drain
-	draining bool     // a drain goroutine is running
+	subs []*wsSub
+	// head and tail are the queue of push subscriptions with news, for
+	// drain, linked through wsSub.nextQueued.
+	head, tail *wsSub
+	draining   bool // a drain goroutine is running
 }
 
 // wsSub is a running operation of a connection.
@@ -126,11 +128,12 @@ type wsSub struct {
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
-	op     transport.Operation
-	sctx   context.Context // the subscription's
-	queued bool            // in pending; guarded by the connection's mu
-	done   bool            // released; used by drain only
-	failed bool            // a write failed; used by drain only
+	op         transport.Operation
+	sctx       context.Context // the subscription's
+	queued     bool            // in the connection's queue; guarded by its mu
+	nextQueued *wsSub          // the next in the queue; guarded by its mu
+	done       bool            // released; used by drain only
+	failed     bool            // a write failed; used by drain only
 }
 
 // closedChan is a closed channel: a started operation's.
@@ -740,38 +743,68 @@ func (c *wsConn) complete(sctx context.Context, id []byte) {
 }
 
 // schedule queues sub for the drain goroutine, starting one when none
-// runs. It is called by sub's source, which it must not block.
+// runs. It is called by sub's source, which it must not block. It
+// allocates nothing.
 func (c *wsConn) schedule(sub *wsSub) {
 	c.mu.Lock()
 	if !sub.queued {
 		sub.queued = true
-		c.pending = append(c.pending, sub)
+		if c.tail == nil {
+			c.head = sub
+		} else {
+			c.tail.nextQueued = sub
+		}
+		c.tail = sub
 	}
 	start := !c.draining
 	c.draining = true
 	c.mu.Unlock()
 	if start {
-		go c.drain()
+		go getDrainer(c).start()
 	}
 }
 
-// drain sends the events of the push subscriptions with news, one
-// subscription at a time, and returns once none has any: an idle
-// connection has no drain goroutine.
-func (c *wsConn) drain() {
-	d := drainers.Get().(*drainer)
+// drainer is the drain goroutine of a connection: it sends the events of
+// the push subscriptions with news, one subscription at a time, and
+// returns once none has any, so an idle connection has no drain
+// goroutine. Drainers are pooled with their functions bound (start,
+// send), so that starting one and handing it the events allocates
+// nothing.
+type drainer struct {
+	c     *wsConn
+	sub   *wsSub
+	start func()                  // d.drain
+	send  func(body []byte) error // d.next
+}
+
+var drainers sync.Pool
+
+// getDrainer returns a drainer for c, its functions bound.
+func getDrainer(c *wsConn) *drainer {
+	d, _ := drainers.Get().(*drainer)
+	if d == nil {
+		d = new(drainer)
+		d.start, d.send = d.drain, d.next
+	}
 	d.c = c
+	return d
+}
+
+// drain delivers the queued subscriptions' events until none waits.
+func (d *drainer) drain() {
+	c := d.c
 	for {
 		c.mu.Lock()
-		if len(c.pending) == 0 {
-			c.pending = nil
+		sub := c.head
+		if sub == nil {
 			c.draining = false
 			c.mu.Unlock()
 			break
 		}
-		sub := c.pending[0]
-		c.pending[0] = nil
-		c.pending = c.pending[1:]
+		c.head, sub.nextQueued = sub.nextQueued, nil
+		if c.head == nil {
+			c.tail = nil
+		}
 		sub.queued = false
 		c.mu.Unlock()
 		d.deliver(sub)
@@ -779,21 +812,6 @@ func (c *wsConn) drain() {
 	d.c = nil
 	drainers.Put(d)
 }
-
-// drainer delivers the events of a connection's push subscriptions; the
-// drain goroutine takes one from drainers, so that handing the events
-// over (send) allocates nothing.
-type drainer struct {
-	c    *wsConn
-	sub  *wsSub
-	send func(body []byte) error // d.next
-}
-
-var drainers = sync.Pool{New: func() any {
-	d := new(drainer)
-	d.send = d.next
-	return d
-}}
 
 // deliver executes and sends the events waiting for sub and, once its
 // stream has ended, completes and releases it.
@@ -831,21 +849,28 @@ func (d *drainer) next(body []byte) error {
 // held in the router's budget and in the connection's share while it
 // is written; the SERVER_BUSY answer goes in its place when they cannot
 // hold it. The message is built in a pooled buffer after the room for
-// its header and written in one write; a large payload is written as it
-// is, with the header and the message around it, in one writev.
+// its header and written in one write.
 func (c *wsConn) sendNext(id, body []byte) bool {
-	body, held := c.s.p.Hold(&c.held, body)
-	defer c.s.p.Release(&c.held, held)
+	p := c.s.p
+	body, held := p.Hold(&c.held, body)
+	var ok bool
 	if len(body) >= smallAnswer {
-		prefix := append(append([]byte(`{"id":`), id...), `,"type":"next","payload":`...)
-		bufs := buffers(ws.OpText, prefix, body, []byte("}"))
-		return c.writeBuffers(bufs)
+		ok = c.sendLarge(id, body)
+	} else {
+		f := getFrame()
+		f.b = appendMessage(f.b, id, "next", body)
+		ok = c.writeFrame(f.bytes(ws.OpText))
+		f.put()
 	}
-	f := getFrame()
-	f.b = appendMessage(f.b, id, "next", body)
-	ok := c.writeFrame(f.bytes(ws.OpText))
-	f.put()
+	p.Release(&c.held, held)
 	return ok
+}
+
+// sendLarge writes a next message with a large payload as it is, the
+// header and the message around it, in one writev.
+func (c *wsConn) sendLarge(id, body []byte) bool {
+	prefix := append(append([]byte(`{"id":`), id...), `,"type":"next","payload":`...)
+	return c.writeBuffers(buffers(ws.OpText, prefix, body, []byte("}")))
 }
 
 // sendErrors sends an error message whose payload is the errors array of
