@@ -66,7 +66,7 @@ func (rd *reader) put() {
 }
 
 // buffered reports whether input was read and not yet handled.
-func (rd *reader) buffered() bool { return rd.r < rd.w || len(rd.c.early) > 0 }
+func (rd *reader) buffered() bool { return rd.r < rd.w || rd.c.early != nil }
 
 // Read reads what is buffered, else reads the socket once (the bytes
 // read with the upgrade request first).
@@ -84,10 +84,9 @@ func (rd *reader) Read(p []byte) (int, error) {
 // fill reads more input into the empty buffer.
 func (rd *reader) fill() error {
 	rd.r, rd.w = 0, 0
-	if p := rd.c.early; len(p) > 0 {
-		n := copy(rd.buf[:], p)
-		rd.c.early = p[n:]
-		if len(rd.c.early) == 0 {
+	if e := rd.c.early; e != nil {
+		n := copy(rd.buf[:], *e)
+		if *e = (*e)[n:]; len(*e) == 0 {
 			rd.c.early = nil
 		}
 		rd.w = n

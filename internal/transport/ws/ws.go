@@ -74,9 +74,9 @@ type wsConn struct {
 	conn net.Conn
 	ctx  context.Context // the connection's: Auth's and OnConnect's values
 	// What each operation enters the pipeline with of the upgrade
-	// request: its headers, path and client address.
-	header       func(name string) string
-	path, remote string
+	// request: its headers and client address.
+	header func(name string) string
+	remote string
 
 	acked   atomic.Bool
 	ended   atomic.Bool // the reader stopped: nothing more is sent
@@ -93,7 +93,7 @@ type wsConn struct {
 	// upgrade request, which come before the socket's; the reader's
 	// goroutine alone uses it.
 	idle  *poll.Handle
-	early []byte
+	early *[]byte
 
 	// wmu makes writes one at a time, each one frame in one write within
 	// the write timeout. until is the write deadline set, in Unix
@@ -118,7 +118,7 @@ type wsConn struct {
 // wsSub is a running operation of a connection.
 type wsSub struct {
 	key  string // the operation's id
-	id   []byte // as JSON
+	id   string // as JSON
 	stop context.CancelCauseFunc
 	// started is closed once the operation has started: its source
 	// stream is open (a subscription) or its answer is known. A ping
@@ -130,8 +130,8 @@ type wsSub struct {
 	// connection's drain goroutine executes and sends them.
 	op         transport.Operation
 	sctx       context.Context // the subscription's
+	nextQueued *wsSub          // the next in the connection's queue; guarded by its mu
 	queued     bool            // in the connection's queue; guarded by its mu
-	nextQueued *wsSub          // the next in the queue; guarded by its mu
 	done       bool            // released; used by drain only
 	failed     bool            // a write failed; used by drain only
 }
@@ -174,7 +174,7 @@ type Pipeline interface {
 	// Run runs one operation a connection received (decoded from its
 	// subscribe message) through the door and the pipeline with ctx,
 	// which the transport cancels to end a subscription; raw describes
-	// the upgrade request (method, path, headers, client address).
+	// the upgrade request (method, headers, client address).
 	Run(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) transport.Operation
 	// Enter counts an operation toward the router's in-flight bound until
 	// Leave, or returns the error to answer it with when the bound is
@@ -277,16 +277,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		s.hub.ReleaseConn()
 		return
 	}
+	if s.cfg.WriteTimeout > 0 {
+		// The connection bounds its writes itself (bound): a listener's
+		// wrapper that bounds them too (graft.Serve's, a poll.Wrapper) is
+		// left out, with its memory.
+		conn = poll.Unwrap(conn)
+	}
 	// The connection is served by goroutines of its own, so this handler
 	// returns and net/http lets go of the request, its buffers and its
 	// goroutine. The request's context ends when the handler returns; its
 	// values stay.
 	c := &wsConn{s: s, conn: conn, ctx: context.WithoutCancel(ctx),
-		header: newWSHeader(req.Header).Get, path: req.URL.Path, remote: req.RemoteAddr}
+		header: newWSHeader(req.Header).Get, remote: req.RemoteAddr}
 	if n := rw.Reader.Buffered(); n > 0 {
 		// What the client sent after the request, before the answer.
 		b, _ := rw.Reader.Peek(n)
-		c.early = bytes.Clone(b)
+		early := bytes.Clone(b)
+		c.early = &early
 	}
 	c.idle = poll.Watch(conn, c.resume)
 	if !s.hub.Track(c) {
@@ -589,7 +596,8 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) {
 		c.close(wsSubscriberExists, "Subscriber for "+id+" already exists")
 		return
 	}
-	idJSON, _ := json.Marshal(id)
+	b, _ := json.Marshal(id)
+	idJSON := string(b)
 	select {
 	case <-c.s.hub.Closing():
 		// No operation starts once shutdown has begun.
@@ -699,7 +707,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		c.sendErrors(id, errorsBody(err))
 		return false
 	}
-	raw := &httpapi.RawRequest{Method: http.MethodGet, Path: c.path, Header: c.header, Remote: c.remote}
+	raw := &httpapi.RawRequest{Method: http.MethodGet, Header: c.header, Remote: c.remote}
 	op := c.s.p.Run(sctx, &req, raw)
 	c.markStarted(sub)
 	if op.Streaming() {
@@ -732,7 +740,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 
 // complete sends the complete message of a subscription that ended,
 // unless the client asked for the end or the connection is gone.
-func (c *wsConn) complete(sctx context.Context, id []byte) {
+func (c *wsConn) complete(sctx context.Context, id string) {
 	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
 		return
 	}
@@ -850,7 +858,7 @@ func (d *drainer) next(body []byte) error {
 // is written; the SERVER_BUSY answer goes in its place when they cannot
 // hold it. The message is built in a pooled buffer after the room for
 // its header and written in one write.
-func (c *wsConn) sendNext(id, body []byte) bool {
+func (c *wsConn) sendNext(id string, body []byte) bool {
 	p := c.s.p
 	body, held := p.Hold(&c.held, body)
 	var ok bool
@@ -868,14 +876,14 @@ func (c *wsConn) sendNext(id, body []byte) bool {
 
 // sendLarge writes a next message with a large payload as it is, the
 // header and the message around it, in one writev.
-func (c *wsConn) sendLarge(id, body []byte) bool {
+func (c *wsConn) sendLarge(id string, body []byte) bool {
 	prefix := append(append([]byte(`{"id":`), id...), `,"type":"next","payload":`...)
 	return c.writeBuffers(buffers(ws.OpText, prefix, body, []byte("}")))
 }
 
 // sendErrors sends an error message whose payload is the errors array of
 // body, a {"errors":[...]} response.
-func (c *wsConn) sendErrors(id, body []byte) {
+func (c *wsConn) sendErrors(id string, body []byte) {
 	var resp struct {
 		Errors json.RawMessage `json:"errors"`
 	}
@@ -893,7 +901,7 @@ func (c *wsConn) sendErrors(id, body []byte) {
 const smallAnswer = 64 << 10
 
 // appendMessage appends {"id":id,"type":typ,"payload":payload} to b.
-func appendMessage(b, id []byte, typ string, payload []byte) []byte {
+func appendMessage(b []byte, id, typ string, payload []byte) []byte {
 	b = append(b, `{"id":`...)
 	b = append(b, id...)
 	b = append(b, `,"type":"`...)
