@@ -197,7 +197,7 @@ func TestWebSocketOperationsSeeTheUpgradeHeaders(t *testing.T) {
 	i := 0
 	for name, want := range map[string]string{
 		"Authorization": "Bearer a:b", "authorization": "Bearer a:b", "x-many": "first", "X-Empty": "",
-		"Sec-WebSocket-Key": "", "X-Missing": "", "Upgrade": "websocket",
+		"Sec-WebSocket-Key": "", "X-Missing": "", "Upgrade": "", "Sec-WebSocket-Protocol": "",
 	} {
 		i++
 		id := strconv.Itoa(i)

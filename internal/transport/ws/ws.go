@@ -287,8 +287,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// returns and net/http lets go of the request, its buffers and its
 	// goroutine. The request's context ends when the handler returns; its
 	// values stay.
-	c := &wsConn{s: s, conn: conn, ctx: context.WithoutCancel(ctx),
-		header: newWSHeader(req.Header).Get, remote: req.RemoteAddr}
+	c := &wsConn{s: s, conn: conn, ctx: context.WithoutCancel(ctx), header: noHeader, remote: req.RemoteAddr}
+	if h := newWSHeader(req.Header); h != "" {
+		c.header = h.Get
+	}
 	if n := rw.Reader.Buffered(); n > 0 {
 		// What the client sent after the request, before the answer.
 		b, _ := rw.Reader.Peek(n)
@@ -309,6 +311,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		go c.serve()
 	}
 }
+
+// noHeader is the header of an upgrade with none but the handshake's.
+func noHeader(string) string { return "" }
 
 // checkHandshake checks an upgrade request as RFC 6455 asks (the version,
 // the key) and its Origin against patterns, and returns the refusal to
