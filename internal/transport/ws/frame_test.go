@@ -160,3 +160,35 @@ func TestReaderProtocolErrors(t *testing.T) {
 		t.Fatalf("a message of the limit: %d bytes, %v", len(p), err)
 	}
 }
+
+// repeat reads b again and again.
+type repeat struct {
+	b []byte
+	i int
+}
+
+func (r *repeat) Read(p []byte) (int, error) {
+	n := copy(p, r.b[r.i:])
+	r.i = (r.i + n) % len(r.b)
+	return n, nil
+}
+
+// The keep-alive messages of an idle connection, the client's pong and
+// its ping (answered with a pong), allocate nothing.
+func TestKeepAliveMessagesAllocateNothing(t *testing.T) {
+	for _, msg := range []string{`{"type":"pong"}`, `{"type":"ping"}`} {
+		fc := &fakeConn{in: &repeat{b: clientFrame(ws.OpText, true, msg)}}
+		c := &wsConn{s: New(Config{WriteTimeout: time.Minute, ReadLimit: 1 << 20}, nil, nil), conn: fc}
+		rd := getReader(c)
+		allocs := testing.AllocsPerRun(100, func() {
+			if !c.handle(rd) {
+				t.Fatal("the connection ended")
+			}
+			fc.out.Reset()
+		})
+		rd.put()
+		if allocs != 0 {
+			t.Errorf("%s: %.1f allocations per message, want 0", msg, allocs)
+		}
+	}
+}

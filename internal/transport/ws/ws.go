@@ -113,6 +113,7 @@ type wsConn struct {
 	// drain, linked through wsSub.nextQueued.
 	head, tail *wsSub
 	draining   bool // a drain goroutine is running
+	pingDue    bool // a keep-alive ping waits for the drain goroutine
 }
 
 // wsSub is a running operation of a connection.
@@ -475,6 +476,18 @@ func (c *wsConn) handle(rd *reader) bool {
 		// client's is dropped.
 		return true
 	}
+	if op == ws.OpText {
+		// The keep-alive messages as clients write them are known by
+		// their bytes, with nothing decoded: an idle connection's pings
+		// and pongs leave no garbage.
+		switch string(data) {
+		case `{"type":"pong"}`:
+			return true
+		case `{"type":"ping"}`:
+			c.pong()
+			return true
+		}
+	}
 	var m wsMessage
 	if op != ws.OpText || json.Unmarshal(data, &m) != nil {
 		c.close(wsBadRequest, "Invalid message received")
@@ -573,7 +586,16 @@ func (c *wsConn) keepAlive() {
 		return
 	}
 	c.pingTicket.Store(c.s.pings.Add(c))
-	go c.writeFrame(framePing)
+	// The ping goes out on the connection's drain goroutine, started as
+	// for an event: nothing is allocated per ping.
+	c.mu.Lock()
+	c.pingDue = true
+	start := !c.draining
+	c.draining = true
+	c.mu.Unlock()
+	if start {
+		go getDrainer(c).start()
+	}
 }
 
 // Shutdown is the hub's notice of shutdown (transport.Closer).
@@ -803,11 +825,18 @@ func getDrainer(c *wsConn) *drainer {
 	return d
 }
 
-// drain delivers the queued subscriptions' events until none waits.
+// drain sends a ping that is due and delivers the queued subscriptions'
+// events, until none waits.
 func (d *drainer) drain() {
 	c := d.c
 	for {
 		c.mu.Lock()
+		if c.pingDue {
+			c.pingDue = false
+			c.mu.Unlock()
+			c.writeFrame(framePing)
+			continue
+		}
 		sub := c.head
 		if sub == nil {
 			c.draining = false
