@@ -15,8 +15,9 @@ import (
 
 // What the transport relies on of github.com/gobwas/ws: HTTPUpgrader
 // takes the connection over from net/http, answers 101 with the
-// subprotocol Protocol chose and hands back the bytes the client sent
-// after its request (a client may send connection_init at once); and
+// subprotocol Protocol chose, negotiates no extension (messages are not
+// compressed, as before) and hands back the bytes the client sent after
+// its request (a client may send connection_init at once); and
 // ws.WriteHeaderBuffer writes a header of the size ws.HeaderSize gives,
 // which frame.bytes makes room for.
 func TestSeamUpgrader(t *testing.T) {
@@ -48,7 +49,8 @@ func TestSeamUpgrader(t *testing.T) {
 	msg := clientFrame(ws.OpText, true, `{"type":"connection_init"}`)
 	req := "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
 		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
-		"Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws\r\n\r\n"
+		"Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws\r\n" +
+		"Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
 	if _, err := c.Write(append([]byte(req), msg...)); err != nil {
 		t.Fatal(err)
 	}

@@ -829,6 +829,12 @@ func getDrainer(c *wsConn) *drainer {
 // events, until none waits.
 func (d *drainer) drain() {
 	c := d.c
+	// The write deadline is moved here, where the goroutine's stack is
+	// shallow: moving it deep in a write (a runtime timer change) would
+	// grow the stack of every drain goroutine that does.
+	c.wmu.Lock()
+	c.bound()
+	c.wmu.Unlock()
 	for {
 		c.mu.Lock()
 		if c.pingDue {
