@@ -3,6 +3,7 @@ package graft
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -257,6 +258,8 @@ func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, 
 // Abandon ends op with e as its answer.
 func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
 
+var _ transport.FramedDrainer = (*operation)(nil)
+
 // Watch registers notify with the queue of a push subscription.
 func (op *operation) Watch(notify func()) bool {
 	if op.stream == nil {
@@ -272,10 +275,37 @@ func (op *operation) Watch(notify func()) bool {
 
 // Drain executes the events waiting in op's queue through the hooks'
 // PhasePayload and hands each to send, dropping the rest once send
-// fails; once the stream has ended, op leaves the door.
+// fails; once the stream has ended, op leaves the door. send returning
+// transport.ErrPause stops the drain and leaves the rest waiting.
 func (op *operation) Drain(send func([]byte) error) bool {
+	return op.drain(nil, plainFraming(send))
+}
+
+// DrainFramed is Drain handing f.Send each payload framed by f.Frame; an
+// answer shared by the subscribers of one selection is framed once per
+// key (transport.FramedDrainer).
+func (op *operation) DrainFramed(key any, f transport.Framing) bool {
+	return op.drain(key, f)
+}
+
+// plainFraming sends payloads as they are.
+type plainFraming func([]byte) error
+
+func (plainFraming) Frame(dst, payload []byte) []byte { return payload }
+func (f plainFraming) Send(b []byte) error            { return f(b) }
+
+// drainBufs holds the buffers events are executed and framed in while a
+// stream drains: an idle stream holds none.
+var drainBufs = sync.Pool{New: func() any { return new([2][]byte) }}
+
+func (op *operation) drain(key any, f transport.Framing) bool {
 	q := op.stream.Queue()
-	var buf []byte
+	var bufs *[2][]byte
+	defer func() {
+		if bufs != nil && cap(bufs[0])+cap(bufs[1]) <= 128<<10 {
+			drainBufs.Put(bufs)
+		}
+	}()
 	failed := false
 	for {
 		ev, ok, ended := q.TryNext()
@@ -288,8 +318,30 @@ func (op *operation) Drain(send func([]byte) error) bool {
 		if failed {
 			continue
 		}
-		buf = op.r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
-		failed = send(buf) != nil
+		var out []byte
+		if key != nil && op.st.ph == nil {
+			out, ok = op.stream.SharedFrame(ev, key, f.Frame)
+		} else {
+			ok = false
+		}
+		if !ok {
+			if bufs == nil {
+				bufs = drainBufs.Get().(*[2][]byte)
+			}
+			bufs[0] = op.r.executeEvent(op.st, op.stream, op.ctx, ev, bufs[0][:0])
+			out = bufs[0]
+			if key != nil {
+				bufs[1] = f.Frame(bufs[1][:0], out)
+				out = bufs[1]
+			}
+		}
+		switch err := f.Send(out); err {
+		case nil:
+		case transport.ErrPause:
+			return false
+		default:
+			failed = true
+		}
 	}
 }
 

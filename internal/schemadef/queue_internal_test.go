@@ -10,7 +10,7 @@ func TestQueueGrowsOnDemandAndEndsWhenFull(t *testing.T) {
 	if q.items != nil {
 		t.Fatal("a new queue holds a buffer")
 	}
-	s := Sink[int]{q}
+	s := Sink[int]{q: q}
 	for i := range DefaultSinkQueue {
 		if !s.Send(i) {
 			t.Fatalf("send %d refused", i)
@@ -31,7 +31,7 @@ func TestQueueGrowsOnDemandAndEndsWhenFull(t *testing.T) {
 
 func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 	q := newQueue()
-	s := Sink[string]{q}
+	s := Sink[string]{q: q}
 	notified := 0
 	s.Send("a")
 	q.Watch(func() { notified++ })
@@ -61,7 +61,7 @@ func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 
 func TestQueuePullForm(t *testing.T) {
 	q := newQueue()
-	s := Sink[int]{q}
+	s := Sink[int]{q: q}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan []int)
 	go func() {

@@ -1,0 +1,146 @@
+package graft_test
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/graftgql/graft"
+)
+
+// dialRawSSERoom subscribes to messageAdded(room:) { id text } in
+// graphql-sse's distinct connections mode on a bare TCP socket and reads
+// the stream's head and opening comment.
+func dialRawSSERoom(t *testing.T, addr, room string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	body := `{"query":"subscription { messageAdded(room: \"` + room + `\") { id text } }"}`
+	req := "POST /graphql HTTP/1.1\r\nHost: " + addr + "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	if _, err := c.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReaderSize(c, 16)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("stream: %v %v", resp, err)
+	}
+	if open := readUntil(t, br, ":\n\n\r\n"); !strings.HasSuffix(open, "\r\n:\n\n\r\n") {
+		t.Fatalf("opening chunk %q", open)
+	}
+	if br.Buffered() != 0 {
+		t.Fatalf("%d bytes past the opening chunk", br.Buffered())
+	}
+	return c
+}
+
+// TestFanOutDeliveryAllocations publishes a message to n event streams
+// (graphql-sse, distinct connections, taken over from net/http) and
+// counts the allocations of the whole delivery, from the publish to the
+// last byte every client reads: none per subscriber. The event is queued
+// as one value for every subscriber, its answer framed once for the
+// stream format and shared, and each stream writes that frame with one
+// write(2) from one of the hub's workers, with no goroutine, buffer or
+// deadline of its own. The bytes each client reads are the frame: one
+// chunk holding one event.
+func TestFanOutDeliveryAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds hundreds of connections")
+	}
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("streams are taken over from net/http on Linux only")
+	}
+	const n = 200
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	conns := make([]net.Conn, n)
+	for i := range conns {
+		conns[i] = dialRawSSERoom(t, addr, "alloc")
+	}
+	waitSubscribers(t, ps, "chat:alloc", n)
+
+	// The first event, read whole by the first client: exactly one
+	// chunk carrying one event.
+	payload := []byte(`{"id":"m1","room":"alloc","author":"a","text":"hi","createdAt":"2026-01-01T00:00:00Z"}`)
+	if err := ps.Publish(context.Background(), "chat:alloc", payload); err != nil {
+		t.Fatal(err)
+	}
+	event := "event: next\ndata: " + `{"data":{"messageAdded":{"id":"m1","text":"hi"}}}` + "\n\n"
+	frame := strconv.FormatInt(int64(len(event)), 16) + "\r\n" + event + "\r\n"
+	for _, c := range conns {
+		got := make([]byte, len(frame))
+		if _, err := readFull(c, got); err != nil || string(got) != frame {
+			t.Fatalf("read %q (%v), want %q", got, err, frame)
+		}
+	}
+
+	// Every client reads into a buffer of its own and counts the bytes.
+	var total, want atomic.Int64
+	reached := make(chan struct{}, 1)
+	for _, c := range conns {
+		go func() {
+			var buf [512]byte
+			for {
+				k, err := c.Read(buf[:])
+				if got := total.Add(int64(k)); got >= want.Load() {
+					select {
+					case reached <- struct{}{}:
+					default:
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	target := int64(0)
+	publish := func() {
+		target += int64(n * len(frame))
+		want.Store(target)
+		if err := ps.Publish(context.Background(), "chat:alloc", payload); err != nil {
+			t.Fatal(err)
+		}
+		for total.Load() < target {
+			<-reached
+		}
+	}
+	publish() // warm the pools
+	allocs := testing.AllocsPerRun(20, publish)
+	t.Logf("%.1f allocations per event delivered to %d subscribers", allocs, n)
+	// The few left are the workers' and the runtime's, not the
+	// subscribers': before, every subscriber cost at least four (the
+	// event, its queue, its answer's buffer and the write's chunks).
+	if allocs > n/20 {
+		t.Errorf("%.1f allocations per event for %d subscribers, want at most %d", allocs, n, n/20)
+	}
+	if got := total.Load(); got != target {
+		t.Errorf("the clients read %d bytes, want %d (%d events of %d bytes each)", got, target, target/int64(len(frame)), len(frame))
+	}
+}
+
+// readFull reads len(b) bytes from c.
+func readFull(c net.Conn, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		k, err := c.Read(b[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
