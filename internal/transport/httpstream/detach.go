@@ -61,6 +61,8 @@ type detached struct {
 	beats  *transport.Clock[*detached]
 	ticket atomic.Uint64
 	ended  atomic.Bool
+	// beatDue says a heartbeat waits for the delivery to write it.
+	beatDue atomic.Bool
 
 	wmu    sync.Mutex // one write at a time
 	failed bool       // a write failed; guarded by wmu
@@ -184,6 +186,16 @@ func (s *detached) deliver(wait bool) {
 			}
 		}
 		s.waiting = wait
+		if s.beatDue.Swap(false) && s.rest == nil {
+			if wait {
+				if s.writeRaw(s.f.heartbeatChunk()) != nil {
+					s.stop(transport.ErrClientGone)
+				}
+			} else if s.tryWrite(s.f.heartbeatChunk(), 0) == transport.ErrPause {
+				go s.deliver(true)
+				return
+			}
+		}
 		var ended bool
 		if s.framed != nil {
 			ended = s.framed.DrainFramed(s.f, s)
@@ -235,8 +247,14 @@ func (s *detached) Send(framed []byte) error {
 // once is kept, held, in rest, and the delivery pauses.
 func (s *detached) tryFramed(framed []byte) error {
 	framed, held := s.hold(framed)
+	return s.tryWrite(framed, held)
+}
+
+// tryWrite writes framed without waiting; held is what it holds in the
+// hub's budget, given back once written.
+func (s *detached) tryWrite(framed []byte, held int) error {
 	if !s.wmu.TryLock() {
-		// A heartbeat is being written: the delivery goes on after it.
+		// Another write is under way: the delivery goes on after it.
 		s.rest, s.restHeld = append(s.rest[:0], framed...), held
 		return transport.ErrPause
 	}
@@ -319,16 +337,24 @@ func (s *detached) finish() {
 	s.stop(nil)
 }
 
-// beat sends a heartbeat and schedules the next one. It runs in the
-// clock's goroutine.
+// beat schedules a heartbeat, written by the stream's delivery, and the
+// next one. It runs in the clock's goroutine.
 func (s *detached) beat() {
 	if s.ended.Load() {
 		return
 	}
 	s.ticket.Store(s.beats.Add(s))
-	go func() {
-		if s.write(s.f.Heartbeat) != nil {
-			s.stop(transport.ErrClientGone)
-		}
-	}()
+	s.beatDue.Store(true)
+	s.schedule()
+}
+
+// heartbeatChunks holds each format's heartbeat framed as a chunk.
+var heartbeatChunks sync.Map // *Format → []byte
+
+func (f *Format) heartbeatChunk() []byte {
+	if b, ok := heartbeatChunks.Load(f); ok {
+		return b.([]byte)
+	}
+	b, _ := heartbeatChunks.LoadOrStore(f, appendChunk(nil, f.Heartbeat))
+	return b.([]byte)
 }
