@@ -185,3 +185,24 @@ func TestDeliveryDoesNotWaitForASlowClient(t *testing.T) {
 		}
 	}
 }
+
+// refuseBudget refuses every body with a busy answer.
+type refuseBudget struct{}
+
+func (refuseBudget) Hold([]byte) ([]byte, int) { return []byte(`{"errors":"busy"}`), 0 }
+func (refuseBudget) Release(int)               {}
+
+// TestDeliveryBusyInPlaceOfAnEventTheBudgetRefuses: an event the budget
+// cannot hold is answered, in its place, by the budget's refusal framed
+// as an event of the stream.
+func TestDeliveryBusyInPlaceOfAnEventTheBudgetRefuses(t *testing.T) {
+	h := transport.NewHub(10, 10)
+	h.SetBudget(refuseBudget{})
+	c := newFakeConn(-1)
+	op := &fakeOp{}
+	serveDetached(c, &SSE, h, 0, op, context.Background(), func(error) {})
+	open := string(appendChunk(nil, SSE.Open))
+	waitWrote(t, c, open)
+	op.push(`{"data":1}`)
+	waitWrote(t, c, open+string(SSE.chunk(nil, []byte(`{"errors":"busy"}`))))
+}
