@@ -3,6 +3,7 @@ package graft_test
 import (
 	"bufio"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"runtime"
@@ -143,4 +144,66 @@ func readFull(c net.Conn, b []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// TestSSESingleConnectionOperationsHoldNoGoroutine: the subscriptions of
+// a single-connection event stream whose source pushes its events hold
+// no goroutine while idle (their events are queued for the stream from
+// the hub's workers); each still delivers its events, tagged with its
+// id, and its complete once it ends.
+func TestSSESingleConnectionOperationsHoldNoGoroutine(t *testing.T) {
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
+	get.Header.Set("Accept", "text/event-stream")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	br := bufio.NewReader(stream.Body)
+	readUntil(t, br, ":\n\n")
+	g0 := settledGoroutines()
+	const n = 20
+	for i := range n {
+		op := streamPost(t, srv, "", `{"query":"subscription { messageAdded(room: \"single\") { text } }","extensions":{"operationId":"op`+strconv.Itoa(i)+`"}}`,
+			"X-GraphQL-Event-Stream-Token", string(tok))
+		if op.StatusCode != http.StatusAccepted {
+			t.Fatalf("operation: %d", op.StatusCode)
+		}
+	}
+	waitSubscribers(t, ps, "chat:single", n)
+	http.DefaultClient.CloseIdleConnections()
+	if g1 := settledGoroutines(); g1 > g0 {
+		t.Errorf("%d goroutines for %d idle subscriptions of one stream, want none", g1-g0, n)
+	}
+	if err := ps.Publish(context.Background(), "chat:single", []byte(`{"id":"1","text":"hi"}`)); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for range n {
+		ev := readUntil(t, br, "\n\n")
+		for i := range n {
+			id := "op" + strconv.Itoa(i)
+			if ev == "event: next\ndata: {\"id\":\""+id+"\",\"payload\":{\"data\":{\"messageAdded\":{\"text\":\"hi\"}}}}\n\n" {
+				seen[id] = true
+			}
+		}
+	}
+	if len(seen) != n {
+		t.Errorf("%d of %d subscriptions delivered the event", len(seen), n)
+	}
+	// DELETE completes one: its subscription ends and leaves the pubsub.
+	del, _ := http.NewRequest(http.MethodDelete, srv.URL+"/graphql?operationId=op0", nil)
+	del.Header.Set("X-GraphQL-Event-Stream-Token", string(tok))
+	if resp, err := http.DefaultClient.Do(del); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE: %v %v", resp, err)
+	}
+	waitSubscribers(t, ps, "chat:single", n-1)
 }
