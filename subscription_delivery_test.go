@@ -55,6 +55,15 @@ func dialRawSSERoom(t *testing.T, addr, room string) net.Conn {
 // deadline of its own. The bytes each client reads are the frame: one
 // chunk holding one event.
 func TestFanOutDeliveryAllocations(t *testing.T) {
+	t.Run("no hooks", func(t *testing.T) { fanOutDeliveryAllocations(t, graft.Config{}) })
+	// A hook that observes requests but not their payloads changes
+	// nothing.
+	t.Run("a hook observing answers only", func(t *testing.T) {
+		fanOutDeliveryAllocations(t, graft.Config{Hooks: []graft.Hook{&answeredOnly{}}})
+	})
+}
+
+func fanOutDeliveryAllocations(t *testing.T, cfg graft.Config) {
 	if testing.Short() {
 		t.Skip("holds hundreds of connections")
 	}
@@ -65,7 +74,7 @@ func TestFanOutDeliveryAllocations(t *testing.T) {
 		t.Skip("streams are taken over from net/http on Linux only")
 	}
 	const n = 200
-	srv, _, ps := chatServerPS(t, graft.Config{})
+	srv, _, ps := chatServerPS(t, cfg)
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	conns := make([]net.Conn, n)
 	for i := range conns {
@@ -207,3 +216,69 @@ func TestSSESingleConnectionOperationsHoldNoGoroutine(t *testing.T) {
 	}
 	waitSubscribers(t, ps, "chat:single", n-1)
 }
+
+// phaseCounter counts the payloads it observes; phases, when set, are
+// the phases it names (graft.HookPhases).
+type phaseCounter struct {
+	payloads atomic.Int64
+}
+
+func (h *phaseCounter) Before(context.Context, *graft.HookEvent) (context.Context, error) {
+	return nil, nil
+}
+
+func (h *phaseCounter) After(_ context.Context, ev *graft.HookEvent) {
+	if ev.Phase == graft.PhasePayload {
+		h.payloads.Add(1)
+	}
+}
+
+// answeredOnly observes PhaseAnswered alone, as the access log does.
+type answeredOnly struct{ phaseCounter }
+
+func (*answeredOnly) Phases() []graft.Phase { return []graft.Phase{graft.PhaseAnswered} }
+
+// TestFanOutSharesUnlessHooksObservePayloads: an event posted to n
+// subscribers of one selection is executed once; with a hook observing
+// PhasePayload every subscriber's payload passes the hook on its own,
+// and with one that observes requests but not their payloads (as the
+// access log and metrics do) none does (their delivery is as without
+// hooks: TestFanOutDeliveryAllocations).
+func TestFanOutSharesUnlessHooksObservePayloads(t *testing.T) {
+	const n = 6
+	for _, c := range []struct {
+		name      string
+		hook      interface{ count() int64 }
+		encodings int64
+		payloads  int64
+	}{
+		{"a hook observing answers only", &answeredOnly{}, 1, 0},
+		{"a hook observing payloads", &phaseCounter{}, 1, n},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, r, ps := chatServerPS(t, graft.Config{Hooks: []graft.Hook{c.hook.(graft.Hook)}})
+			var nexts []func() string
+			for range n {
+				nexts = append(nexts, fanOutTransports[1].open(t, srv, `subscription { messageAdded(room: \"hooked\") { text } }`))
+			}
+			waitSubscribers(t, ps, "chat:hooked", n)
+			before := graft.SubscriptionEventsEncoded(r)
+			if err := ps.Publish(context.Background(), "chat:hooked", []byte(`{"id":"1","text":"hi"}`)); err != nil {
+				t.Fatal(err)
+			}
+			for _, next := range nexts {
+				if got := next(); got != "event: next\ndata: {\"data\":{\"messageAdded\":{\"text\":\"hi\"}}}\n\n" {
+					t.Fatalf("event %q", got)
+				}
+			}
+			if got := graft.SubscriptionEventsEncoded(r) - before; got != c.encodings {
+				t.Errorf("%d executions of the event for %d subscribers, want %d", got, n, c.encodings)
+			}
+			if got := c.hook.count(); got != c.payloads {
+				t.Errorf("the hook observed %d payloads, want %d", got, c.payloads)
+			}
+		})
+	}
+}
+
+func (h *phaseCounter) count() int64 { return h.payloads.Load() }

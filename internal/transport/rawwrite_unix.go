@@ -28,13 +28,24 @@ type RawWriter struct {
 // NewRawWriter returns the RawWriter of conn, a plain socket (or a
 // poll.Wrapper of one), or nil for any other connection (TLS, a pipe).
 func NewRawWriter(conn net.Conn) *RawWriter {
-	raw := poll.RawConn(conn)
-	if raw == nil {
+	w := new(RawWriter)
+	if !w.Init(conn) {
 		return nil
 	}
-	w := &RawWriter{raw: raw}
-	w.write = w.writeFD
 	return w
+}
+
+// Init makes w the RawWriter of conn, as NewRawWriter does, for a w held
+// in place (not copied afterwards), and reports false for a connection
+// that is not a plain socket.
+func (w *RawWriter) Init(conn net.Conn) bool {
+	raw := poll.RawConn(conn)
+	if raw == nil {
+		return false
+	}
+	w.raw = raw
+	w.write = w.writeFD
+	return true
 }
 
 // TryWrite writes as much of b as the socket takes now and returns how
