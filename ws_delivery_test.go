@@ -1,0 +1,123 @@
+package graft_test
+
+import (
+	"context"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/graftgql/graft"
+)
+
+// dialRawWSRoom opens a graphql-transport-ws connection on a bare TCP
+// socket, initialises it and subscribes, as operation "1", to
+// messageAdded(room:) { id text }.
+func dialRawWSRoom(t *testing.T, addr, room string) *rawWS {
+	t.Helper()
+	w := dialRawWS(t, addr)
+	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
+	w.expect(0x1, `{"type":"connection_ack"}`)
+	w.write(wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"subscription { messageAdded(room: \"`+room+`\") { id text } }"}}`), 256)
+	return w
+}
+
+// goroutinesCreated is the count of goroutines the process has started.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// TestWebSocketFanOutDeliveryAllocations publishes a message to n
+// graphql-transport-ws subscribers (bare sockets, every subscription
+// with id "1") and counts the allocations and the goroutines started by
+// the whole delivery, from the publish to the last byte every client
+// reads: none per subscriber. The event's next frame is built once and
+// shared, and each connection writes it with one write(2) from one of
+// the hub's workers, with no goroutine or deadline of its own. The bytes
+// each client reads are that frame.
+func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds hundreds of connections")
+	}
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("connections are written without waiting on Linux only")
+	}
+	const n = 200
+	srv, _, ps := chatServerPS(t, graft.Config{})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	conns := make([]*rawWS, n)
+	for i := range conns {
+		conns[i] = dialRawWSRoom(t, addr, "wsalloc")
+	}
+	waitSubscribers(t, ps, "chat:wsalloc", n)
+
+	payload := []byte(`{"id":"m1","room":"wsalloc","author":"a","text":"hi","createdAt":"2026-01-01T00:00:00Z"}`)
+	if err := ps.Publish(context.Background(), "chat:wsalloc", payload); err != nil {
+		t.Fatal(err)
+	}
+	msg := `{"id":"1","type":"next","payload":{"data":{"messageAdded":{"id":"m1","text":"hi"}}}}`
+	frame := string(append([]byte{0x81, byte(len(msg))}, msg...))
+	for _, w := range conns {
+		w.expect(0x1, msg)
+		if w.br.Buffered() != 0 {
+			t.Fatalf("%d bytes past the frame", w.br.Buffered())
+		}
+		_ = w.c.SetDeadline(time.Time{})
+	}
+
+	var total, want atomic.Int64
+	reached := make(chan struct{}, 1)
+	for _, w := range conns {
+		go func() {
+			var buf [512]byte
+			for {
+				k, err := w.br.Read(buf[:])
+				if got := total.Add(int64(k)); got >= want.Load() {
+					select {
+					case reached <- struct{}{}:
+					default:
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	target := int64(0)
+	publish := func() {
+		target += int64(n * len(frame))
+		want.Store(target)
+		if err := ps.Publish(context.Background(), "chat:wsalloc", payload); err != nil {
+			t.Fatal(err)
+		}
+		for total.Load() < target {
+			<-reached
+		}
+	}
+	publish() // warm the pools
+	g0 := goroutinesCreated()
+	allocs := testing.AllocsPerRun(20, publish)
+	started := float64(goroutinesCreated()-g0) / 21
+	t.Logf("%.1f allocations and %.1f goroutines started per event delivered to %d subscribers", allocs, started, n)
+	if allocs > n/20 {
+		t.Errorf("%.1f allocations per event for %d subscribers, want at most %d", allocs, n, n/20)
+	}
+	// The workers' only: before, every connection started one.
+	if started > n/20 {
+		t.Errorf("%.1f goroutines started per event for %d subscribers, want at most %d", started, n, n/20)
+	}
+	if got := total.Load(); got != target {
+		t.Errorf("the clients read %d bytes, want %d", got, target)
+	}
+}
