@@ -2,8 +2,12 @@ package graft_test
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/json"
+	"io"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -120,4 +124,94 @@ func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {
 	if got := total.Load(); got != target {
 		t.Errorf("the clients read %d bytes, want %d", got, target)
 	}
+}
+
+// readWSFrame reads one server frame of any length (unmasked).
+func (w *rawWS) readFrame() (opcode byte, payload []byte) {
+	w.t.Helper()
+	var h [10]byte
+	if _, err := io.ReadFull(w.br, h[:2]); err != nil {
+		w.t.Fatal(err)
+	}
+	n := uint64(h[1] & 0x7f)
+	switch n {
+	case 126:
+		if _, err := io.ReadFull(w.br, h[2:4]); err != nil {
+			w.t.Fatal(err)
+		}
+		n = uint64(binary.BigEndian.Uint16(h[2:4]))
+	case 127:
+		if _, err := io.ReadFull(w.br, h[2:10]); err != nil {
+			w.t.Fatal(err)
+		}
+		n = binary.BigEndian.Uint64(h[2:10])
+	}
+	p := make([]byte, n)
+	if _, err := io.ReadFull(w.br, p); err != nil {
+		w.t.Fatal(err)
+	}
+	return h[0] & 0x0f, p
+}
+
+// TestWebSocketSlowClientHoldsNoWorker: with one worker delivering, a
+// client that stops reading while large events keep coming never holds
+// it: its connection's delivery goes on on a goroutine of its own, whose
+// write waits (within the write timeout, a minute here), while the
+// worker delivers every event to another subscriber. Once the slow client
+// reads, the frames it gets are whole, in order: the part of a frame the
+// socket did not take was written before anything else.
+func TestWebSocketSlowClientHoldsNoWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a socket's buffers")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{WriteTimeout: time.Minute, KeepAlive: -1}})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	slow := dialRawWSRoom(t, addr, "slow")
+	fast := dialRawWSRoom(t, addr, "slow")
+	waitSubscribers(t, ps, "chat:slow", 2)
+
+	// Far more than the sockets' buffers hold.
+	const events = 200
+	text := strings.Repeat("x", 60000)
+	for i := range events {
+		msg, _ := json.Marshal(map[string]string{"id": strconv.Itoa(i), "room": "slow", "author": "a", "text": text, "createdAt": "2026-01-01T00:00:00Z"})
+		if err := ps.Publish(context.Background(), "chat:slow", msg); err != nil {
+			t.Fatal(err)
+		}
+		// The fast client reads each event as it comes (its read
+		// deadline catches a worker held by the slow client).
+		op, p := fast.readFrame()
+		want := `{"id":"1","type":"next","payload":{"data":{"messageAdded":{"id":"` + strconv.Itoa(i) + `","text":"` + text + `"}}}}`
+		if op != 0x1 || string(p) != want {
+			t.Fatalf("event %d: the fast client got %#x %.80q, want %.80q", i, op, p, want)
+		}
+	}
+	// The slow client reads: whole next frames of its subscription, in
+	// order (the events its subscription could not hold may be missing).
+	last := -1
+	for last < events-1 {
+		op, p := slow.readFrame()
+		var m struct {
+			ID      string `json:"id"`
+			Type    string `json:"type"`
+			Payload struct {
+				Data struct {
+					MessageAdded struct{ ID, Text string }
+				}
+			}
+		}
+		if op != 0x1 || json.Unmarshal(p, &m) != nil || m.ID != "1" {
+			t.Fatalf("after event %d the slow client got %#x %.80q", last, op, p)
+		}
+		if m.Type != "next" {
+			break // its subscription ended, its queue overrun
+		}
+		i, _ := strconv.Atoi(m.Payload.Data.MessageAdded.ID)
+		if i <= last || m.Payload.Data.MessageAdded.Text != text {
+			t.Fatalf("after event %d the slow client got event %d", last, i)
+		}
+		last = i
+	}
+	t.Logf("the slow client read up to event %d of %d", last, events-1)
 }
