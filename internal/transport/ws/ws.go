@@ -96,8 +96,10 @@ type wsConn struct {
 	early *[]byte
 
 	// wmu makes writes one at a time, each one frame in one write within
-	// the write timeout. until is the write deadline set, in Unix
-	// nanoseconds (see bound).
+	// the write timeout, or, from a worker, without waiting: a frame the
+	// socket took a part of holds wmu until its rest is written (see
+	// tryWrite). until is the write deadline set, in Unix nanoseconds
+	// (see bound).
 	wmu   sync.Mutex
 	until atomic.Int64
 	// held is the bytes of the messages built for the client and not yet
