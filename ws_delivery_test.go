@@ -215,3 +215,22 @@ func TestWebSocketSlowClientHoldsNoWorker(t *testing.T) {
 	}
 	t.Logf("the slow client read up to event %d of %d", last, events-1)
 }
+
+// TestWebSocketEventsPastAWriteDeadline: a write that waits (the
+// acknowledgement) leaves a write deadline on the socket; an event
+// written from a worker after that deadline passed still goes out (the
+// worker's write, which does not wait, has no deadline).
+func TestWebSocketEventsPastAWriteDeadline(t *testing.T) {
+	srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{WriteTimeout: time.Millisecond, KeepAlive: -1}})
+	w := dialRawWSRoom(t, strings.TrimPrefix(srv.URL, "http://"), "deadline")
+	waitSubscribers(t, ps, "chat:deadline", 1)
+	// Time passes beyond the acknowledgement's write deadline.
+	time.Sleep(10 * time.Millisecond)
+	for i := range 3 {
+		id := strconv.Itoa(i)
+		if err := ps.Publish(context.Background(), "chat:deadline", []byte(`{"id":"`+id+`","room":"deadline","author":"a","text":"hi","createdAt":"2026-01-01T00:00:00Z"}`)); err != nil {
+			t.Fatal(err)
+		}
+		w.expect(0x1, `{"id":"1","type":"next","payload":{"data":{"messageAdded":{"id":"`+id+`","text":"hi"}}}}`)
+	}
+}

@@ -98,7 +98,7 @@ type wsConn struct {
 	// wmu makes writes one at a time, each one frame in one write within
 	// the write timeout, or, from a worker, without waiting: a frame the
 	// socket took a part of holds wmu until its rest is written (see
-	// tryWrite). until is the write deadline set, in Unix nanoseconds
+	// tryWrite). until is the write deadline set, in Unix nanoseconds, or 0
 	// (see bound).
 	wmu   sync.Mutex
 	until atomic.Int64
@@ -1043,6 +1043,12 @@ func (c *wsConn) tryWrite(frame []byte, held int) error {
 		c.wmu.Unlock()
 		c.s.p.Release(&c.held, held)
 		return errNotStream
+	}
+	if c.until.Load() != 0 {
+		// A write that waited left its deadline, which would fail this
+		// write once passed: it is cleared, once per such write.
+		_ = c.conn.SetWriteDeadline(time.Time{})
+		c.until.Store(0)
 	}
 	n, err := c.raw.TryWrite(frame)
 	if err == nil && n < len(frame) {
