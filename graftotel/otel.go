@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/graftgql/graft"
@@ -83,7 +84,12 @@ type Instrumentation struct {
 	opts   Options
 	tracer trace.Tracer // nil with NoTracing
 	prop   propagation.TextMapPropagator
-	m      *instruments
+	// sampler is the sampler of a *TracerProvider, which the
+	// instrumentation asks itself before starting a request's span, and
+	// sdkTP that provider's SDK provider; nil for another provider.
+	sampler sdktrace.Sampler
+	sdkTP   trace.TracerProvider
+	m       *instruments
 	// route is the GraphQL endpoint's path (http.route and url.path of
 	// the server span), set by Install.
 	route string
@@ -105,6 +111,9 @@ func New(opts Options) (*Instrumentation, error) {
 	in := &Instrumentation{opts: opts, prop: prop}
 	if !opts.NoTracing {
 		in.tracer = tp.Tracer(ScopeName)
+		if p, ok := tp.(*TracerProvider); ok && p.decides {
+			in.sampler, in.sdkTP = p.sampler, p.TracerProvider
+		}
 	}
 	if !opts.NoMetrics {
 		mp := opts.MeterProvider
@@ -224,6 +233,12 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 	if ev.Phase == graft.PhaseReceived {
 		return h.in.received(ctx, ev), nil
 	}
+	if h.in.tracer == nil {
+		return nil, nil // metrics alone start nothing
+	}
+	if _, ok := ctx.(*dropped); ok {
+		return nil, nil // a request its sampler dropped has no phases to trace
+	}
 	return h.in.phaseStart(ctx, ev), nil
 }
 
@@ -245,7 +260,12 @@ func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) co
 	// The sampler decides here, once: a request it leaves out has a
 	// span that records nothing, and nothing to do until its end, where
 	// it is measured.
-	ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind...)
+	var span trace.Span
+	if in.sampler != nil {
+		ctx, span = in.startRequestSpan(ctx)
+	} else {
+		ctx, span = in.tracer.Start(ctx, requestSpanName, serverKind...)
+	}
 	if in.opts.TraceIDExtension {
 		traceIDExtension(ctx, span)
 	}
@@ -308,7 +328,10 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		}
 		return
 	}
-	st, _ := ctx.Value(stateKey{}).(*reqState)
+	var st *reqState
+	if _, ok := ctx.(*dropped); !ok {
+		st, _ = ctx.Value(stateKey{}).(*reqState)
+	}
 	if st == nil {
 		// A request refused before it was decoded has no span, and one
 		// the sampler left out no state: it is measured all the same.
