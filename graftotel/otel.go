@@ -286,12 +286,14 @@ func traceIDExtension(ctx context.Context, span trace.Span) {
 // sampled sets up the spans of a sampled request: the request span's
 // attributes and the span of PhaseReceived.
 func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *graft.HookEvent) context.Context {
+	attrs := make([]attribute.KeyValue, 0, 3) // one slice for the SDK to copy
 	if ev.Request.Method != "" {
-		span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+		attrs = append(attrs, attribute.String("http.request.method", ev.Request.Method))
 	}
 	if in.route != "" {
-		span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+		attrs = append(attrs, attribute.String("http.route", in.route), attribute.String("url.path", in.route))
 	}
+	span.SetAttributes(attrs...)
 	st := &reqState{Context: ctx, span: span}
 	if !in.opts.NoPhaseSpans {
 		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])

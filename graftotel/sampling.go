@@ -141,19 +141,22 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 	if !tid.IsValid() {
 		tid = newTraceID()
 	}
-	res := in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: ctx, TraceID: tid,
+	// While the sampler decides, d stands for the parent in the context
+	// it is given (the sampler reads the parent's span context, found at
+	// once rather than at the end of the request's context chain).
+	d := &dropped{Context: ctx, sc: psc, tp: in.sdkTP}
+	res := in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
 		Name: requestSpanName, Kind: trace.SpanKindServer})
 	if res.Decision == sdktrace.Drop {
-		d := &dropped{Context: ctx, tp: in.sdkTP}
 		d.sc = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(),
 			TraceFlags: psc.TraceFlags() &^ trace.FlagsSampled, TraceState: res.Tracestate})
 		return d, d
 	}
-	// The SDK starts it with tid and this decision (presetIDs,
-	// presetSampler); its context is rebuilt on ctx so that the decision
-	// does not reach the request's resolvers.
-	_, span := in.tracer.Start(context.WithValue(ctx, decisionKey{}, &decision{tid: tid, res: res}), requestSpanName, serverKind...)
-	return trace.ContextWithSpan(ctx, span), span
+	// The SDK starts it with tid and this decision, which d holds for
+	// presetIDs and presetSampler: taken once, it is gone for every
+	// later span. (In the span's context d stands under the span.)
+	d.decided = &decision{tid: tid, res: res}
+	return in.tracer.Start(d, requestSpanName, serverKind...)
 }
 
 // dropped is the span of a request its sampler dropped, and the context
@@ -164,6 +167,9 @@ type dropped struct {
 	embedded.Span
 	sc trace.SpanContext
 	tp trace.TracerProvider
+	// decided is the decision for the SDK of a request sampled: d is
+	// then the parent context of the SDK's span.
+	decided *decision
 }
 
 // spanKey is the key trace.ContextWithSpan stores a span under, which the
@@ -194,6 +200,8 @@ func (d *dropped) Value(key any) any {
 		return trace.Span(d)
 	case stateKey{}:
 		return (*reqState)(nil)
+	case decisionKey{}:
+		return d.decided
 	}
 	return d.Context.Value(key)
 }
