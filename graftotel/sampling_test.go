@@ -130,9 +130,9 @@ func TestDroppedRequestKeepsTraceContext(t *testing.T) {
 type startCounter struct{ n *atomic.Int64 }
 
 func (c startCounter) OnStart(context.Context, sdktrace.ReadWriteSpan) { c.n.Add(1) }
-func (startCounter) OnEnd(sdktrace.ReadOnlySpan)                      {}
-func (startCounter) Shutdown(context.Context) error                   { return nil }
-func (startCounter) ForceFlush(context.Context) error                 { return nil }
+func (startCounter) OnEnd(sdktrace.ReadOnlySpan)                       {}
+func (startCounter) Shutdown(context.Context) error                    { return nil }
+func (startCounter) ForceFlush(context.Context) error                  { return nil }
 
 // spanShape is a span without its IDs and times: its name, kind, its
 // parent's name ("" for a root, "remote" for a remote parent),
