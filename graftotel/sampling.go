@@ -144,7 +144,7 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 	// While the sampler decides, d stands for the parent in the context
 	// it is given (the sampler reads the parent's span context, found at
 	// once rather than at the end of the request's context chain).
-	d := &dropped{Context: ctx, sc: psc, tp: in.sdkTP}
+	d := &dropped{Context: ctx, sc: psc, in: in}
 	res := in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
 		Name: requestSpanName, Kind: trace.SpanKindServer})
 	if res.Decision == sdktrace.Drop {
@@ -166,7 +166,7 @@ type dropped struct {
 	context.Context
 	embedded.Span
 	sc trace.SpanContext
-	tp trace.TracerProvider
+	in *Instrumentation // its sdkTP is the span's provider
 	// decided is the decision for the SDK of a request sampled: d is
 	// then the parent context of the SDK's span.
 	decided *decision
@@ -216,4 +216,4 @@ func (d *dropped) RecordError(error, ...trace.EventOption) {}
 func (d *dropped) SetStatus(codes.Code, string)            {}
 func (d *dropped) SetName(string)                          {}
 func (d *dropped) SetAttributes(...attribute.KeyValue)     {}
-func (d *dropped) TracerProvider() trace.TracerProvider    { return d.tp }
+func (d *dropped) TracerProvider() trace.TracerProvider    { return d.in.sdkTP }
