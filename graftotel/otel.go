@@ -84,10 +84,15 @@ type Instrumentation struct {
 	opts   Options
 	tracer trace.Tracer // nil with NoTracing
 	prop   propagation.TextMapPropagator
+	// w3c says prop is graftotel's own W3C propagator (traceparent and
+	// tracestate, then baggage), which leaves a context without
+	// traceparent and baggage headers as it is.
+	w3c bool
 	// sampler is the sampler of a *TracerProvider, which the
 	// instrumentation asks itself before starting a request's span, and
 	// sdkTP that provider's SDK provider; nil for another provider.
 	sampler sdktrace.Sampler
+	known   *knownSampler
 	sdkTP   trace.TracerProvider
 	m       *instruments
 	// route is the GraphQL endpoint's path (http.route and url.path of
@@ -101,18 +106,18 @@ func New(opts Options) (*Instrumentation, error) {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
-	prop := opts.Propagator
+	prop, w3c := opts.Propagator, false
 	if prop == nil {
 		prop = otel.GetTextMapPropagator()
 		if len(prop.Fields()) == 0 {
-			prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+			prop, w3c = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}), true
 		}
 	}
-	in := &Instrumentation{opts: opts, prop: prop}
+	in := &Instrumentation{opts: opts, prop: prop, w3c: w3c}
 	if !opts.NoTracing {
 		in.tracer = tp.Tracer(ScopeName)
 		if p, ok := tp.(*TracerProvider); ok && p.decides {
-			in.sampler, in.sdkTP = p.sampler, p.TracerProvider
+			in.sampler, in.known, in.sdkTP = p.sampler, p.known, p.TracerProvider
 		}
 	}
 	if !opts.NoMetrics {
@@ -254,8 +259,8 @@ func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) co
 	if in.tracer == nil {
 		return nil
 	}
-	if ev.Request.Header != nil {
-		ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+	if h := ev.Request.Header; h != nil && (!in.w3c || h("Traceparent") != "" || h("Baggage") != "") {
+		ctx = in.prop.Extract(ctx, headerCarrier(h))
 	}
 	// The sampler decides here, once: a request it leaves out has a
 	// span that records nothing, and nothing to do until its end, where

@@ -28,6 +28,7 @@ import (
 type TracerProvider struct {
 	*sdktrace.TracerProvider
 	sampler sdktrace.Sampler
+	known   *knownSampler // nil unless sampler is one of the SDK's
 	// decides is false when the SDK's own observability metrics are on
 	// (OTEL_GO_X_OBSERVABILITY): they count every span the SDK starts,
 	// so every request goes through it.
@@ -44,7 +45,8 @@ func NewTracerProvider(sampler sdktrace.Sampler, opts ...sdktrace.TracerProvider
 		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
 	}
 	opts = append(opts[:len(opts):len(opts)], sdktrace.WithSampler(presetSampler{sampler}), sdktrace.WithIDGenerator(presetIDs{}))
-	return &TracerProvider{TracerProvider: sdktrace.NewTracerProvider(opts...), sampler: sampler, decides: !sdkObservability()}
+	return &TracerProvider{TracerProvider: sdktrace.NewTracerProvider(opts...), sampler: sampler,
+		known: knownSamplerOf(sampler), decides: !sdkObservability()}
 }
 
 // sdkObservability reports whether the SDK counts the spans it starts
@@ -141,12 +143,22 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 	if !tid.IsValid() {
 		tid = newTraceID()
 	}
-	// While the sampler decides, d stands for the parent in the context
-	// it is given (the sampler reads the parent's span context, found at
-	// once rather than at the end of the request's context chain).
 	d := &dropped{Context: ctx, sc: psc, in: in}
-	res := in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
-		Name: requestSpanName, Kind: trace.SpanKindServer})
+	var res sdktrace.SamplingResult
+	if k := in.known; k != nil {
+		// One of the SDK's samplers: its decision, taken here.
+		res.Tracestate = psc.TraceState()
+		if k.samples(psc, tid) {
+			res.Decision = sdktrace.RecordAndSample
+		}
+	} else {
+		// While the sampler decides, d stands for the parent in the
+		// context it is given (the sampler reads the parent's span
+		// context, found at once rather than at the end of the
+		// request's context chain).
+		res = in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
+			Name: requestSpanName, Kind: trace.SpanKindServer})
+	}
 	if res.Decision == sdktrace.Drop {
 		d.sc = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(),
 			TraceFlags: psc.TraceFlags() &^ trace.FlagsSampled, TraceState: res.Tracestate})

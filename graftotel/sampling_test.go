@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/propagation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -161,19 +162,23 @@ func spanShape(s tracetest.SpanStub, names map[trace.SpanID]string) string {
 }
 
 // TestSampledRequestSameSpans: a request the sampler keeps gives the
-// same spans with graftotel's provider as with the SDK's: names, kinds,
-// attributes, status, events and parent/child structure, continuing an
-// incoming trace or starting one; and the sampler is asked once per
-// request.
+// same spans with graftotel's provider as with the SDK's, whether it asks
+// the sampler or takes the decision of one of the SDK's samplers itself:
+// names, kinds, attributes, status, events and parent/child structure,
+// continuing an incoming trace or starting one; and the sampler is asked
+// once per request.
 func TestSampledRequestSameSpans(t *testing.T) {
 	shapes := map[string][]string{}
-	for _, name := range []string{"sdk", "decided"} {
+	for _, name := range []string{"sdk", "decided", "known"} {
 		exp := tracetest.NewInMemoryExporter()
 		var asked atomic.Int64
 		sampler := sdktrace.ParentBased(countingSampler{sdktrace.AlwaysSample(), &asked})
 		tp := trace.TracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSampler(sampler), sdktrace.WithSyncer(exp)))
-		if name == "decided" {
+		switch name {
+		case "decided":
 			tp = graftotel.NewTracerProvider(sampler, sdktrace.WithSyncer(exp))
+		case "known": // one of the SDK's samplers, whose decision graftotel takes itself
+			tp = graftotel.NewTracerProvider(sdktrace.ParentBased(sdktrace.AlwaysSample()), sdktrace.WithSyncer(exp))
 		}
 		in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, ResolverSpans: true, MinResolverDepth: 2})
 		if err != nil {
@@ -202,7 +207,7 @@ func TestSampledRequestSameSpans(t *testing.T) {
 		}
 		slices.Sort(shape)
 		shapes[name] = shape
-		if n := asked.Load(); n != 1 {
+		if n := asked.Load(); name != "known" && n != 1 {
 			// Only the second request's span is a root: the first
 			// continues a sampled trace, the phase and resolver spans
 			// are children.
@@ -212,8 +217,10 @@ func TestSampledRequestSameSpans(t *testing.T) {
 	if len(shapes["sdk"]) < 10 {
 		t.Fatalf("only %d spans: %v", len(shapes["sdk"]), shapes["sdk"])
 	}
-	if !slices.Equal(shapes["sdk"], shapes["decided"]) {
-		t.Fatalf("spans differ:\nsdk:\n  %s\ndecided:\n  %s", strings.Join(shapes["sdk"], "\n  "), strings.Join(shapes["decided"], "\n  "))
+	for _, name := range []string{"decided", "known"} {
+		if !slices.Equal(shapes["sdk"], shapes[name]) {
+			t.Fatalf("spans differ:\nsdk:\n  %s\n%s:\n  %s", strings.Join(shapes["sdk"], "\n  "), name, strings.Join(shapes[name], "\n  "))
+		}
 	}
 }
 
@@ -313,5 +320,52 @@ func TestDroppedSpanIsTheContextsSpan(t *testing.T) {
 	}
 	if !parent.SpanContext().IsValid() || child.TraceID() != parent.SpanContext().TraceID() || child.SpanID() == parent.SpanContext().SpanID() || !child.IsValid() {
 		t.Fatalf("child %+v of %+v: want a new span of the same trace", child, parent.SpanContext())
+	}
+}
+
+// TestIncomingContextExtracted: the W3C propagator graftotel uses when
+// none is set reads a request's traceparent and its baggage, each alone
+// (a request without either skips the propagator: nothing to read).
+func TestIncomingContextExtracted(t *testing.T) {
+	tp := graftotel.NewTracerProvider(sdktrace.ParentBased(sdktrace.NeverSample()))
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg graft.Config
+	in.Install(&cfg)
+	var member string
+	var sc trace.SpanContext
+	b := schema.New()
+	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) {
+		member = baggage.FromContext(ctx).Member("tenant").Value()
+		sc = trace.SpanContextFromContext(ctx)
+		return "ok", nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	for _, tc := range []struct {
+		name      string
+		header    []string
+		member    string
+		continued bool
+	}{
+		{"baggage alone", []string{"baggage", "tenant=acme"}, "acme", false},
+		{"traceparent alone", []string{"traceparent", "00-" + traceID + "-00f067aa0ba902b7-00"}, "", true},
+		{"both", []string{"traceparent", "00-" + traceID + "-00f067aa0ba902b7-00", "baggage", "tenant=acme"}, "acme", true},
+		{"neither", nil, "", false},
+	} {
+		member, sc = "", trace.SpanContext{}
+		do(t, r, `{ hello }`, tc.header...)
+		if member != tc.member || (sc.TraceID().String() == traceID) != tc.continued || !sc.IsValid() {
+			t.Errorf("%s: baggage member %q, trace %s; want member %q, trace continued %v", tc.name, member, sc.TraceID(), tc.member, tc.continued)
+		}
 	}
 }
