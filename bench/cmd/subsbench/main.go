@@ -246,6 +246,7 @@ type result struct {
 	got               int64
 	deliver           time.Duration
 	cpu               time.Duration // the server's CPU time while delivering
+	clientCPU         time.Duration // the clients' CPU time while delivering
 	p50, p99          time.Duration
 	rss0, rssIdle     int // KiB
 	rssSettled        int // KiB; 0 without -settle
@@ -275,6 +276,9 @@ func (r result) print(w io.Writer) {
 	fmt.Fprintf(w, "  latency p50 / p99    %s / %s\n", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond))
 	fmt.Fprintf(w, "  throughput           %.0f events/s delivered (%d in %s, each event posted once the previous one reached every subscriber)\n", r.throughput(), r.got, r.deliver.Round(time.Millisecond))
 	fmt.Fprintf(w, "  server CPU           %s while delivering: %.0f events per CPU-second\n", r.cpu, r.capacity())
+	// Clients near 100% of their CPU bound the throughput, whatever the
+	// server could deliver.
+	fmt.Fprintf(w, "  clients CPU          %s while delivering (%.0f%% of the delivery's wall time)\n", r.clientCPU, 100*r.clientCPU.Seconds()/r.deliver.Seconds())
 	fmt.Fprintf(w, "  server RSS           %d KiB before, %d KiB with subscribers, %d KiB after they left\n", r.rss0, r.rssIdle, r.rssAfter)
 	fmt.Fprintf(w, "  RSS per subscriber   %.1f KiB, 1 s after the subscribers were set up\n", r.perSub(r.rssIdle))
 	if r.rssSettled > 0 {
@@ -448,7 +452,7 @@ func measure(bin, name, transport string, cfg config) (result, error) {
 		res.settledGCs, res.liveMB = after-before, last.liveMB
 	}
 	b.received.Store(0)
-	cpu0 := cpuTime(srv.Process.Pid)
+	cpu0, clientCPU0 := cpuTime(srv.Process.Pid), cpuTime(os.Getpid())
 	deliverStart := time.Now()
 	for range cfg.events {
 		before := b.received.Load()
@@ -464,6 +468,7 @@ func measure(bin, name, transport string, cfg config) (result, error) {
 	res.got = b.received.Load()
 	res.deliver = time.Since(deliverStart)
 	res.cpu = cpuTime(srv.Process.Pid) - cpu0
+	res.clientCPU = cpuTime(os.Getpid()) - clientCPU0
 	lat := b.lat[:min(res.got, int64(len(b.lat)))]
 	slices.Sort(lat)
 	res.p50, res.p99 = pct(lat, 0.50), pct(lat, 0.99)
