@@ -39,7 +39,10 @@ type TracerProvider struct {
 // and sampler (nil: ParentBased(AlwaysSample()), the SDK's default; the
 // OTEL_TRACES_SAMPLER variable is not read). It sets the provider's
 // sampler and ID generator itself (random trace and span IDs, as the
-// SDK's), so opts must set neither.
+// SDK's), so opts must set neither. The SDK's own samplers
+// (AlwaysSample, NeverSample, TraceIDRatioBased and ParentBased of them)
+// are read once, and their decisions taken without calling them; any
+// other sampler is asked.
 func NewTracerProvider(sampler sdktrace.Sampler, opts ...sdktrace.TracerProviderOption) *TracerProvider {
 	if sampler == nil {
 		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
