@@ -95,10 +95,13 @@ var busyAnswer = appendErrors(nil, gqlerr.New(gqlerr.ServerBusy, msgTooManyBuffe
 type streamBudget struct{ r *Router }
 
 // Hold implements transport.Budget.
-func (b streamBudget) Hold(body []byte) ([]byte, func()) {
+func (b streamBudget) Hold(body []byte) ([]byte, int) {
 	send, hold := b.r.holdFor(nil, body)
-	return send, hold.release
+	return send, hold.n
 }
+
+// Release implements transport.Budget.
+func (b streamBudget) Release(n int) { b.r.load.releaseStream(n) }
 
 // writeStreamResponse writes a single JSON answer on a streaming
 // transport's request (an operation that is not a subscription): held in

@@ -3,6 +3,7 @@ package graft
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -188,6 +189,9 @@ type operation struct {
 	// resp.Body; incEnd ends its timeout.
 	inc    *exec.Incremental
 	incEnd context.CancelFunc
+	// plain says no hook observes payloads (PhasePayload): subscribers
+	// of one selection may share an event's answer.
+	plain bool
 }
 
 // end passes op out through the door, once: the hooks' PhaseAnswered and
@@ -222,6 +226,7 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.R
 		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.resp)
 	}()
 	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
+	op.plain = op.st.ph == nil || !r.payloadsObserved()
 	if op.stream == nil && op.inc == nil {
 		op.end()
 	}
@@ -238,6 +243,7 @@ func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format e
 	op := &operation{r: r, st: &requestState{}}
 	r.serveWith(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp, op.st)
 	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
+	op.plain = op.st.ph == nil || !r.payloadsObserved()
 	if op.stream == nil && op.inc == nil {
 		op.end()
 	}
@@ -257,6 +263,8 @@ func (op *operation) Pump(send func([]byte) error) error { return op.r.pump(op, 
 // Abandon ends op with e as its answer.
 func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
 
+var _ transport.FramedDrainer = (*operation)(nil)
+
 // Watch registers notify with the queue of a push subscription.
 func (op *operation) Watch(notify func()) bool {
 	if op.stream == nil {
@@ -272,10 +280,37 @@ func (op *operation) Watch(notify func()) bool {
 
 // Drain executes the events waiting in op's queue through the hooks'
 // PhasePayload and hands each to send, dropping the rest once send
-// fails; once the stream has ended, op leaves the door.
+// fails; once the stream has ended, op leaves the door. send returning
+// transport.ErrPause stops the drain and leaves the rest waiting.
 func (op *operation) Drain(send func([]byte) error) bool {
+	return op.drain(nil, plainFraming(send))
+}
+
+// DrainFramed is Drain handing f.Send each payload framed by f.Frame; an
+// answer shared by the subscribers of one selection is framed once per
+// key (transport.FramedDrainer).
+func (op *operation) DrainFramed(key any, f transport.Framing) bool {
+	return op.drain(key, f)
+}
+
+// plainFraming sends payloads as they are.
+type plainFraming func([]byte) error
+
+func (plainFraming) Frame(dst, payload []byte) []byte { return payload }
+func (f plainFraming) Send(b []byte) error            { return f(b) }
+
+// drainBufs holds the buffers events are executed and framed in while a
+// stream drains: an idle stream holds none.
+var drainBufs = sync.Pool{New: func() any { return new([2][]byte) }}
+
+func (op *operation) drain(key any, f transport.Framing) bool {
 	q := op.stream.Queue()
-	var buf []byte
+	var bufs *[2][]byte
+	defer func() {
+		if bufs != nil && cap(bufs[0])+cap(bufs[1]) <= 128<<10 {
+			drainBufs.Put(bufs)
+		}
+	}()
 	failed := false
 	for {
 		ev, ok, ended := q.TryNext()
@@ -288,8 +323,33 @@ func (op *operation) Drain(send func([]byte) error) bool {
 		if failed {
 			continue
 		}
-		buf = op.r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
-		failed = send(buf) != nil
+		var out []byte
+		if key != nil && op.plain {
+			out, ok = op.stream.SharedFrame(ev, key, f.Frame)
+			if ok {
+				op.shared()
+			}
+		} else {
+			ok = false
+		}
+		if !ok {
+			if bufs == nil {
+				bufs = drainBufs.Get().(*[2][]byte)
+			}
+			bufs[0] = op.executeEvent(ev, bufs[0][:0])
+			out = bufs[0]
+			if key != nil {
+				bufs[1] = f.Frame(bufs[1][:0], out)
+				out = bufs[1]
+			}
+		}
+		switch err := f.Send(out); err {
+		case nil:
+		case transport.ErrPause:
+			return false
+		default:
+			failed = true
+		}
 	}
 }
 
@@ -307,21 +367,22 @@ func (r *Router) pump(op *operation, send func(body []byte) error) error {
 		if !ok {
 			return op.ctx.Err()
 		}
-		buf = r.executeEvent(op.st, op.stream, op.ctx, ev, buf[:0])
+		buf = op.executeEvent(ev, buf[:0])
 		if err := send(buf); err != nil {
 			return err
 		}
 	}
 }
 
-// executeEvent executes one event of a subscription whose context is
-// sctx into buf, within Config.Timeout, through the hooks' PhasePayload.
-func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Context, ev unsafe.Pointer, buf []byte) []byte {
-	ph := st.ph
-	if ph == nil {
-		// An answer another subscriber's execution left is copied, with
-		// no execution context to set up.
+// executeEvent executes one event of op's subscription into buf, within
+// Config.Timeout, through the hooks' PhasePayload. When no hook observes
+// payloads, an answer another subscriber's execution left is copied
+// instead, with no execution context to set up.
+func (op *operation) executeEvent(ev unsafe.Pointer, buf []byte) []byte {
+	r, s, sctx, ph := op.r, op.stream, op.ctx, op.st.ph
+	if op.plain {
 		if out, ok := s.Shared(ev, buf); ok {
+			op.shared()
 			return out
 		}
 	}
@@ -339,6 +400,25 @@ func (r *Router) executeEvent(st *requestState, s *exec.Stream, sctx context.Con
 	buf = s.ExecuteReporting(ectx, ev, buf, &errs)
 	ph.endPayload(sctx, errs)
 	return buf
+}
+
+// shared notes a payload of op delivered from a shared answer: hooks
+// that observe the request, though not its payloads, see in
+// PhaseAnswered that it was streamed.
+func (op *operation) shared() {
+	if ph := op.st.ph; ph != nil {
+		ph.ev.streamed = true
+	}
+}
+
+// payloadsObserved reports whether a hook observes PhasePayload.
+func (r *Router) payloadsObserved() bool {
+	for i := range r.hooks {
+		if i >= len(r.hookMasks) || r.hookMasks[i].has(PhasePayload) {
+			return true
+		}
+	}
+	return false
 }
 
 // serveStream serves the streaming transports on the GraphQL path and

@@ -117,10 +117,18 @@ func (p pipeline) Enter() *gqlerror.Error {
 func (p pipeline) Leave() { p.r.load.leave() }
 
 // Hold reserves a WebSocket payload in MaxBufferedBytes and in its
-// connection's share (streambounds.go).
-func (p pipeline) Hold(conn *atomic.Int64, body []byte) ([]byte, func()) {
+// connection's share (streambounds.go) and returns the bytes held, with
+// no allocation.
+func (p pipeline) Hold(conn *atomic.Int64, body []byte) ([]byte, int) {
 	send, hold := p.r.holdFor(conn, body)
-	return send, hold.release
+	return send, hold.n
+}
+
+// Release gives back the bytes Hold held for conn.
+func (p pipeline) Release(conn *atomic.Int64, held int) {
+	if held > 0 {
+		streamHold{l: &p.r.load, conn: conn, n: held}.release()
+	}
 }
 
 // Hold reserves an event of a single-connection stream in

@@ -2,7 +2,9 @@ package graft_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -197,12 +199,111 @@ func TestWebSocketOperationsSeeTheUpgradeHeaders(t *testing.T) {
 	i := 0
 	for name, want := range map[string]string{
 		"Authorization": "Bearer a:b", "authorization": "Bearer a:b", "x-many": "first", "X-Empty": "",
-		"Sec-WebSocket-Key": "", "X-Missing": "", "Upgrade": "websocket",
+		"Sec-WebSocket-Key": "", "X-Missing": "", "Upgrade": "", "Sec-WebSocket-Protocol": "",
 	} {
 		i++
 		id := strconv.Itoa(i)
 		w.send(`{"id":"` + id + `","type":"subscribe","payload":{"query":"query($n: String!) { header(name: $n) }","variables":{"n":"` + name + `"}}}`)
 		w.expect(`{"id":"` + id + `","type":"next","payload":{"data":{"header":"` + want + `"}}}`)
 		w.expect(`{"id":"` + id + `","type":"complete"}`)
+	}
+}
+
+// wsFrameOf is a masked client frame (zero mask) with the given first
+// byte (FIN, opcode) and payload shorter than 126 bytes.
+func wsFrameOf(b0 byte, payload string) []byte {
+	return append([]byte{b0, 0x80 | byte(len(payload)), 0, 0, 0, 0}, payload...)
+}
+
+// A client that breaks the WebSocket protocol gets the close code RFC
+// 6455 names, and the connection ends: a protocol error 1002, a text
+// message that is not UTF-8 1007, a message over the read limit
+// (Config.MaxBodyBytes) 1009; a binary message is not a
+// graphql-transport-ws message (4400). A ping between the fragments of a
+// message is answered, and the message is read whole.
+func TestWebSocketProtocolViolationsClose(t *testing.T) {
+	srv, _ := chatServer(t, graft.Config{MaxBodyBytes: 200})
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	closeFrame := func(code int, reason string) string {
+		return string([]byte{byte(code >> 8), byte(code)}) + reason
+	}
+	unmasked := append([]byte{0x81, 2}, "{}"...)
+	tests := []struct {
+		name   string
+		frames [][]byte
+		want   string
+	}{
+		{"unmasked frame", [][]byte{unmasked}, closeFrame(1002, "frames from client to server must be masked")},
+		{"reserved bits", [][]byte{wsFrameOf(0xc1, "{}")}, closeFrame(1002, "non-zero rsv bits with no extension negotiated")},
+		{"continuation with no message", [][]byte{wsFrameOf(0x80, "{}")}, closeFrame(1002, "unexpected continuation data frame")},
+		{"fragmented ping", [][]byte{wsFrameOf(0x09, "x")}, closeFrame(1002, "control frame is not final")},
+		{"invalid UTF-8", [][]byte{wsFrameOf(0x81, "\xff")}, closeFrame(1007, "Invalid UTF-8 in a text message")},
+		{"over the read limit", [][]byte{wsFrameOf(0x01, strings.Repeat(" ", 120)), wsFrameOf(0x80, strings.Repeat(" ", 120))}, closeFrame(1009, "Message too big")},
+		{"binary message", [][]byte{wsFrameOf(0x82, `{"type":"connection_init"}`)}, closeFrame(4400, "Invalid message received")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := dialRawWS(t, addr)
+			w.write(bytes.Join(tt.frames, nil), 1<<10)
+			w.expect(0x8, tt.want)
+		})
+	}
+	t.Run("ping inside a fragmented message", func(t *testing.T) {
+		w := dialRawWS(t, addr)
+		var b []byte
+		b = append(b, wsFrameOf(0x01, `{"type":"conn`)...)
+		b = append(b, wsControl(0x9, "hi")...)
+		b = append(b, wsFrameOf(0x80, `ection_init"}`)...)
+		w.write(b, 3)
+		w.expect(0xa, "hi")
+		w.expect(0x1, `{"type":"connection_ack"}`)
+	})
+}
+
+// An upgrade the transport cannot serve is refused before it is taken
+// over, with a GraphQL error: an unsupported WebSocket version (426 with
+// the version served), a missing or malformed key (400), an origin that is
+// not allowed (403 FORBIDDEN).
+func TestWebSocketHandshakeRefusals(t *testing.T) {
+	srv, _ := chatServer(t, graft.Config{Logger: quietLogger})
+	tests := []struct {
+		name, version, key, origin string
+		status                     int
+		code                       string
+	}{
+		{"version 8", "8", "dGhlIHNhbXBsZSBub25jZQ==", "", http.StatusUpgradeRequired, "BAD_REQUEST"},
+		{"no key", "13", "", "", http.StatusBadRequest, "BAD_REQUEST"},
+		{"short key", "13", "c2hvcnQ=", "", http.StatusBadRequest, "BAD_REQUEST"},
+		{"another origin", "13", "dGhlIHNhbXBsZSBub25jZQ==", "https://evil.example", http.StatusForbidden, "FORBIDDEN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql", nil)
+			req.Header.Set("Connection", "Upgrade")
+			req.Header.Set("Upgrade", "websocket")
+			req.Header.Set("Sec-WebSocket-Version", tt.version)
+			req.Header.Set("Sec-WebSocket-Protocol", "graphql-transport-ws")
+			if tt.key != "" {
+				req.Header.Set("Sec-WebSocket-Key", tt.key)
+			}
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body struct {
+				Errors []struct{ Extensions struct{ Code string } }
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&body)
+			if resp.StatusCode != tt.status || len(body.Errors) != 1 || body.Errors[0].Extensions.Code != tt.code {
+				t.Fatalf("%d %+v, want %d %s", resp.StatusCode, body, tt.status, tt.code)
+			}
+			if tt.status == http.StatusUpgradeRequired && resp.Header.Get("Sec-WebSocket-Version") != "13" {
+				t.Errorf("Sec-WebSocket-Version %q, want 13", resp.Header.Get("Sec-WebSocket-Version"))
+			}
+		})
 	}
 }

@@ -14,7 +14,7 @@ import * as apollo4 from '@apollo/client';
 import { createPersistedQueryLink as persisted4 } from '@apollo/client/link/persisted-queries';
 import * as apollo3 from '@apollo/client-3/core/index.js';
 import { createPersistedQueryLink as persisted3 } from '@apollo/client-3/link/persisted-queries/index.js';
-import { Client as URQLClient, fetchExchange } from '@urql/core';
+import { Client as URQLClient, fetchExchange, subscriptionExchange } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { pipe, onEnd, subscribe } from 'wonka';
 import { GraphQLClient, ClientError } from 'graphql-request';
@@ -231,6 +231,43 @@ test('graphql-ws: mutation, query with variables, subscription, error', async ()
     await assert.rejects(collect(client.iterate({ query: BAD })), (e) => /Cannot query field/.test(errorText(e) + JSON.stringify(e)));
   } finally {
     await client.dispose();
+  }
+});
+
+test('urql over WebSocket (subscriptionExchange with graphql-ws): mutation, query with variables, error, subscription', async () => {
+  const r = room('urqlws');
+  const ws = createWsClient({ url: wsUrl, retryAttempts: 0, lazy: true });
+  // Every operation goes over the socket, as urql's docs set it up.
+  const client = new URQLClient({ url, requestPolicy: 'network-only', exchanges: [subscriptionExchange({
+    enableAllOperations: true,
+    forwardSubscription(request) {
+      const input = { ...request, query: request.query || '' };
+      return { subscribe: (sink) => ({ unsubscribe: ws.subscribe(input, sink) }) };
+    },
+  })] });
+  try {
+    const m = await client.mutation(POST, { room: r, text: 'hi' }).toPromise();
+    assert.equal(m.error, undefined, errorText(m.error));
+    assert.equal(m.data.postMessage.text, 'hi');
+    const q = await client.query(MESSAGES, { room: r }).toPromise();
+    assert.equal(q.error, undefined, errorText(q.error));
+    assert.deepEqual(q.data.messages.map((x) => x.text), ['hi']);
+    const bad = await client.query(BAD, {}).toPromise();
+    assert.match(errorText(bad.error), /Cannot query field/);
+    const values = await new Promise((resolve, reject) => {
+      const got = [];
+      pipe(
+        client.subscription(COUNTDOWN, {}),
+        onEnd(() => resolve(got)),
+        subscribe((res) => {
+          if (res.error) reject(res.error);
+          else if (res.hasNext !== false || got.at(-1) !== res.data.countdown) got.push(res.data.countdown);
+        }),
+      );
+    });
+    assert.deepEqual(values, [2, 1, 0]);
+  } finally {
+    await ws.dispose();
   }
 });
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unsafe"
 
 	graftschema "github.com/graftgql/graft/schema"
 )
@@ -152,5 +153,69 @@ func BenchmarkFanOut(b *testing.B) {
 			ev, _ := s.Next(context.Background())
 			buf = s.Execute(context.Background(), ev, buf[:0])
 		}
+	}
+}
+
+// TestFanOutFramesOncePerKey: SharedFrame frames an event's shared
+// answer once per key, however many subscribers take it, and hands them
+// all the same bytes; an event no subscriber executed has no frame, and a
+// selection that cannot share has none either. Sending the same value
+// to every sink queues one value, not a copy per subscriber.
+func TestFanOutFramesOncePerKey(t *testing.T) {
+	e, sinks := foEngine(t)
+	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { id text } }`, make([]map[string]any, 20))
+	for _, s := range *sinks {
+		s.Send(foMsg{ID: "1", Text: "hi"})
+	}
+	events := make([]unsafe.Pointer, len(streams))
+	for i, s := range streams {
+		ev, ok := s.Next(context.Background())
+		if !ok {
+			t.Fatal("no event")
+		}
+		events[i] = ev
+	}
+	if events[0] != events[len(events)-1] {
+		t.Error("the subscribers were queued copies of one value")
+	}
+	frames := map[string]int{}
+	frame := func(key string) func(dst, answer []byte) []byte {
+		return func(dst, answer []byte) []byte {
+			frames[key]++
+			return append(append(append(dst, key+"<"...), answer...), '>')
+		}
+	}
+	if _, ok := streams[0].SharedFrame(events[0], "sse", frame("sse")); ok {
+		t.Fatal("a frame of an answer no subscriber executed")
+	}
+	_ = streams[0].Execute(context.Background(), events[0], nil)
+	var first []byte
+	for i, s := range streams {
+		for _, key := range []string{"sse", "ws"} {
+			b, ok := s.SharedFrame(events[i], key, frame(key))
+			want := key + `<{"data":{"messageAdded":{"id":"1","text":"hi"}}}>`
+			if !ok || string(b) != want {
+				t.Fatalf("subscriber %d, %s: %q %v, want %q", i, key, b, ok, want)
+			}
+			if key == "sse" {
+				if first == nil {
+					first = b
+				} else if &b[0] != &first[0] {
+					t.Fatal("a subscriber got a copy of the frame")
+				}
+			}
+		}
+	}
+	if frames["sse"] != 1 || frames["ws"] != 1 {
+		t.Errorf("framed %v for %d subscribers, want once per key", frames, len(streams))
+	}
+	if n := streams[0].share.encoded.Load(); n != 1 {
+		t.Errorf("%d encodings, want 1", n)
+	}
+	shouts := subscribe(t, e, `subscription { messageAdded(room: "a") { shout } }`, make([]map[string]any, 1))
+	(*sinks)[len(*sinks)-1].Send(foMsg{ID: "2", Text: "yo"})
+	ev, _ := shouts[0].Next(context.Background())
+	if _, ok := shouts[0].SharedFrame(ev, "sse", frame("sse")); ok {
+		t.Error("a selection with a resolver shared a frame")
 	}
 }

@@ -180,6 +180,23 @@ func (s *Stream) Shared(event unsafe.Pointer, buf []byte) ([]byte, bool) {
 	return append(buf, ans...), true
 }
 
+// SharedFrame returns the bytes a transport writes for event (frame
+// applied to the answer Shared would copy), built once per event,
+// selection and key and shared by every subscriber of the same selection
+// and variables; it reports false when there is no answer to share, and
+// the event must be executed. key names the framing (a transport's wire
+// format): frame must give the same bytes for the same key and answer.
+// frame runs at most once per event and key, with the share locked; it
+// must append to dst and keep nothing. The returned bytes are shared:
+// the caller must not modify them.
+func (s *Stream) SharedFrame(event unsafe.Pointer, key any, frame func(dst, answer []byte) []byte) ([]byte, bool) {
+	sh := s.share
+	if sh == nil || event == nil {
+		return nil, false
+	}
+	return sh.frame(unsafe.Slice((*byte)(event), sh.size), s.vars, key, frame)
+}
+
 // execute executes the selection against event.
 func (s *Stream) execute(ctx context.Context, event unsafe.Pointer, buf []byte, errs *[]*gqlerror.Error) ([]byte, bool) {
 	s.e.eventsEncoded.Add(1)
@@ -204,6 +221,8 @@ const (
 	eventShareSlots = 4
 	// eventShareMax bounds the answer kept per event.
 	eventShareMax = 64 << 10
+	// eventFrameKeys bounds the framings (SharedFrame) kept per event.
+	eventFrameKeys = 4
 )
 
 // eventShare is an operation's answers by event.
@@ -220,19 +239,57 @@ type eventAnswer struct {
 	bits []byte
 	vars map[string]any
 	ans  []byte
+	// frames are the answer framed by transports (SharedFrame).
+	frames []eventFrame
+}
+
+// eventFrame is an answer framed for one key.
+type eventFrame struct {
+	key any
+	b   []byte
+}
+
+// find returns the slot kept for the event bits with vars, or nil; sh.mu
+// is held.
+func (sh *eventShare) find(bits []byte, vars map[string]any) *eventAnswer {
+	for i := range sh.slots {
+		a := &sh.slots[i]
+		if a.ans != nil && bytes.Equal(a.bits, bits) && sameVars(a.vars, vars) {
+			return a
+		}
+	}
+	return nil
 }
 
 // lookup returns the answer kept for the event bits with vars, or nil.
 func (sh *eventShare) lookup(bits []byte, vars map[string]any) []byte {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	for i := range sh.slots {
-		a := &sh.slots[i]
-		if a.ans != nil && bytes.Equal(a.bits, bits) && sameVars(a.vars, vars) {
-			return a.ans
-		}
+	if a := sh.find(bits, vars); a != nil {
+		return a.ans
 	}
 	return nil
+}
+
+// frame returns the answer kept for the event bits with vars framed for
+// key, framing it first when no subscriber has (see Stream.SharedFrame).
+func (sh *eventShare) frame(bits []byte, vars map[string]any, key any, frame func(dst, answer []byte) []byte) ([]byte, bool) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	a := sh.find(bits, vars)
+	if a == nil {
+		return nil, false
+	}
+	for i := range a.frames {
+		if a.frames[i].key == key {
+			return a.frames[i].b, true
+		}
+	}
+	b := frame(nil, a.ans)
+	if len(a.frames) < eventFrameKeys {
+		a.frames = append(a.frames, eventFrame{key, b})
+	}
+	return b, true
 }
 
 // store keeps ans, the answer to the event bits with vars.

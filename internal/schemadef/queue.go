@@ -3,6 +3,7 @@ package schemadef
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -22,8 +23,11 @@ type Source struct {
 // not taken yet, up to a bound. It starts empty and grows on demand, so
 // an idle subscription holds no buffer.
 type Queue struct {
-	mu     sync.Mutex
-	items  []unsafe.Pointer
+	mu    sync.Mutex
+	items []unsafe.Pointer
+	// one holds the first event waiting, so that a subscriber that keeps
+	// up queues its events without allocating.
+	one    [1]unsafe.Pointer
 	max    int
 	ended  bool
 	notify func()
@@ -43,6 +47,9 @@ func (q *Queue) push(p unsafe.Pointer) bool {
 	}
 	ok := len(q.items) < q.max
 	if ok {
+		if q.items == nil {
+			q.items = q.one[:0]
+		}
 		q.items = append(q.items, p)
 	} else {
 		q.ended = true
@@ -104,6 +111,9 @@ func (q *Queue) TryNext() (event unsafe.Pointer, ok, ended bool) {
 	event = q.items[0]
 	q.items[0] = nil
 	q.items = q.items[1:]
+	if len(q.items) == 0 {
+		q.items = nil
+	}
 	return event, true, false
 }
 
@@ -130,15 +140,43 @@ func (q *Queue) next(ctx context.Context) (unsafe.Pointer, bool) {
 
 // Sink receives the events of a push subscription (SubscriptionSink).
 // Its methods may be called from any goroutine.
-type Sink[R any] struct{ q *Queue }
+type Sink[R any] struct {
+	q *Queue
+	// last is the field's last event sent, shared by its subscribers:
+	// an event published to many of them is one value, not a copy each
+	// (events are read, never written, once sent).
+	last *atomic.Pointer[R]
+}
 
 // Send queues event for delivery and returns at once. It reports false
 // when the subscription has ended, or when the subscriber has fallen
 // further behind than the queue's bound, which ends the subscription.
 func (s Sink[R]) Send(event R) bool {
+	return s.q.push(unsafe.Pointer(s.value(event)))
+}
+
+// value returns event on the heap: the field's last event when it holds
+// the same bits (the same value sent to another subscriber), else a new
+// copy, which becomes the last.
+func (s Sink[R]) value(event R) *R {
+	if s.last == nil {
+		p := new(R)
+		*p = event
+		return p
+	}
+	if p := s.last.Load(); p != nil && sameBits(p, &event) {
+		return p
+	}
 	p := new(R)
 	*p = event
-	return s.q.push(unsafe.Pointer(p))
+	s.last.Store(p)
+	return p
+}
+
+// sameBits reports whether *a and *b hold the same bytes.
+func sameBits[R any](a, b *R) bool {
+	n := unsafe.Sizeof(*a)
+	return n == 0 || string(unsafe.Slice((*byte)(unsafe.Pointer(a)), n)) == string(unsafe.Slice((*byte)(unsafe.Pointer(b)), n))
 }
 
 // Close ends the subscription once the events already sent are
@@ -161,9 +199,10 @@ func (s Sink[R]) Close() { s.q.End() }
 func SubscriptionSink[A, R any](b *Builder, name string, fn func(context.Context, A, Sink[R]) error, opts ...Option) {
 	var open func(context.Context, A) (Source, error)
 	if fn != nil {
+		last := new(atomic.Pointer[R])
 		open = func(ctx context.Context, a A) (Source, error) {
 			q := newQueue()
-			if err := fn(ctx, a, Sink[R]{q}); err != nil {
+			if err := fn(ctx, a, Sink[R]{q, last}); err != nil {
 				return Source{}, err
 			}
 			context.AfterFunc(ctx, q.End)

@@ -2,6 +2,7 @@ package schemadef
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ func TestQueueGrowsOnDemandAndEndsWhenFull(t *testing.T) {
 	if q.items != nil {
 		t.Fatal("a new queue holds a buffer")
 	}
-	s := Sink[int]{q}
+	s := Sink[int]{q: q}
 	for i := range DefaultSinkQueue {
 		if !s.Send(i) {
 			t.Fatalf("send %d refused", i)
@@ -31,7 +32,7 @@ func TestQueueGrowsOnDemandAndEndsWhenFull(t *testing.T) {
 
 func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 	q := newQueue()
-	s := Sink[string]{q}
+	s := Sink[string]{q: q}
 	notified := 0
 	s.Send("a")
 	q.Watch(func() { notified++ })
@@ -61,7 +62,7 @@ func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 
 func TestQueuePullForm(t *testing.T) {
 	q := newQueue()
-	s := Sink[int]{q}
+	s := Sink[int]{q: q}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan []int)
 	go func() {
@@ -85,5 +86,44 @@ func TestQueuePullForm(t *testing.T) {
 	// A cancelled context ends a wait.
 	if _, ok := newQueue().next(ctx); ok {
 		t.Fatal("next returned an event after cancel")
+	}
+}
+
+type sinkEvent struct {
+	ID, Text string
+	N        int
+}
+
+// TestSinkSharesOneValue: the sinks of one field sending the same event
+// queue one value between them, and a subscriber that keeps up queues
+// and takes an event without allocating; a different event is a new
+// value, and the values queued before it are unchanged.
+func TestSinkSharesOneValue(t *testing.T) {
+	last := new(atomic.Pointer[sinkEvent])
+	a, b := Sink[sinkEvent]{newQueue(), last}, Sink[sinkEvent]{newQueue(), last}
+	ev := sinkEvent{"1", "hi", 7}
+	a.Send(ev)
+	b.Send(ev)
+	pa, _, _ := a.q.TryNext()
+	pb, _, _ := b.q.TryNext()
+	if pa != pb {
+		t.Error("two subscribers were queued copies of one event")
+	}
+	if a.q.items != nil {
+		t.Error("an emptied queue holds a buffer")
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		a.Send(ev)
+		if _, ok, _ := a.q.TryNext(); !ok {
+			t.Fatal("no event")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per event sent and taken, want 0", allocs)
+	}
+	a.Send(sinkEvent{"2", "there", 8})
+	pc, _, _ := a.q.TryNext()
+	if pc == pa || *(*sinkEvent)(pc) != (sinkEvent{"2", "there", 8}) || *(*sinkEvent)(pa) != ev {
+		t.Errorf("events %v and %v", *(*sinkEvent)(pa), *(*sinkEvent)(pc))
 	}
 }

@@ -14,18 +14,22 @@ import (
 type Clock[C comparable] struct {
 	after time.Duration
 	fire  func(C) // runs in the timer's goroutine; must not block
+	start time.Time
 
 	mu    sync.Mutex
-	due   []due[C]
-	first uint64 // ticket of due[0]
+	due   []due[C] // due[head:] wait, in order
+	head  int
+	first uint64 // ticket of due[head]
 	timer *time.Timer
-	armed bool // the timer waits for due[0]
+	armed bool // the timer waits for due[head]
+	fired []C  // tick's buffer, kept between ticks
 }
 
-// due is a connection's deadline; live is false once removed.
+// due is a connection's deadline, in nanoseconds since the clock's
+// start; live is false once removed.
 type due[C comparable] struct {
 	c    C
-	at   time.Time
+	at   int64
 	live bool
 }
 
@@ -33,23 +37,35 @@ type due[C comparable] struct {
 // c was added. fire runs in the clock's timer goroutine and must not
 // block.
 func NewClock[C comparable](after time.Duration, fire func(C)) *Clock[C] {
-	return &Clock[C]{after: after, fire: fire}
+	return &Clock[C]{after: after, fire: fire, start: time.Now()}
 }
 
+// now is the time since the clock's start (monotonic).
+func (k *Clock[C]) now() int64 { return int64(time.Since(k.start)) }
+
 // Add schedules fire(c) after the clock's interval and returns the
-// ticket that removes it.
+// ticket that removes it. The deadlines of every connection live in one
+// array, reused round after round: a connection added again each time it
+// fires (a keep-alive) allocates nothing.
 func (k *Clock[C]) Add(c C) (ticket uint64) {
-	at := time.Now().Add(k.after)
+	at := k.now() + int64(k.after)
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	ticket = k.first + uint64(len(k.due))
+	if len(k.due) == cap(k.due) && k.head > 0 {
+		// The room the fired deadlines left is used before the array
+		// grows.
+		n := copy(k.due, k.due[k.head:])
+		clear(k.due[n:])
+		k.due, k.head = k.due[:n], 0
+	}
+	ticket = k.first + uint64(len(k.due)-k.head)
 	k.due = append(k.due, due[C]{c, at, true})
 	if !k.armed {
 		k.armed = true
 		if k.timer == nil {
 			k.timer = time.AfterFunc(k.after, k.tick)
 		} else {
-			k.timer.Reset(k.after)
+			k.timer.Reset(time.Duration(k.due[k.head].at - k.now()))
 		}
 	}
 	return ticket
@@ -59,34 +75,48 @@ func (k *Clock[C]) Add(c C) (ticket uint64) {
 func (k *Clock[C]) Remove(c C, ticket uint64) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if i := ticket - k.first; ticket >= k.first && i < uint64(len(k.due)) && k.due[i].live && k.due[i].c == c {
-		k.due[i] = due[C]{}
+	if ticket < k.first || ticket-k.first >= uint64(len(k.due)-k.head) {
+		return
+	}
+	if d := &k.due[k.head+int(ticket-k.first)]; d.live && d.c == c {
+		*d = due[C]{}
 	}
 }
 
 // tick fires the deadlines that have passed and waits for the next one.
+// A clock that stays empty once they have fired lets go of its arrays.
 func (k *Clock[C]) tick() {
-	now := time.Now()
-	var fired []C
+	now := k.now()
 	k.mu.Lock()
-	for len(k.due) > 0 && !k.due[0].at.After(now) {
-		if k.due[0].live {
-			fired = append(fired, k.due[0].c)
+	fired := k.fired[:0]
+	k.fired = nil
+	for k.head < len(k.due) && k.due[k.head].at <= now {
+		if d := k.due[k.head]; d.live {
+			fired = append(fired, d.c)
 		}
-		k.due[0] = due[C]{}
-		k.due = k.due[1:]
+		k.due[k.head] = due[C]{}
+		k.head++
 		k.first++
 	}
-	if len(k.due) == 0 {
-		k.due = nil // the emptied queue holds no array
+	if k.head == len(k.due) {
+		k.due, k.head = k.due[:0], 0
 		k.armed = false
 	} else {
-		k.timer.Reset(k.due[0].at.Sub(now))
+		k.timer.Reset(time.Duration(k.due[k.head].at - now))
 	}
 	k.mu.Unlock()
 	for _, c := range fired {
 		k.fire(c)
 	}
+	clear(fired)
+	k.mu.Lock()
+	if k.fired == nil {
+		k.fired = fired[:0]
+	}
+	if !k.armed && len(k.due) == 0 {
+		k.due, k.fired = nil, nil
+	}
+	k.mu.Unlock()
 }
 
 // idle reports whether the clock holds no deadline and its timer is not

@@ -37,3 +37,28 @@ func TestClockFiresInOrderAndSkipsRemoved(t *testing.T) {
 		t.Fatal("after the last deadline the clock still holds deadlines or an armed timer")
 	}
 }
+
+// A keep-alive clock adds every connection again when it fires: once its
+// array has grown to the connections' number, a round allocates nothing.
+func TestClockRoundsReuseTheArray(t *testing.T) {
+	var k *Clock[*clockConn]
+	k = NewClock(time.Hour, func(c *clockConn) { k.Add(c) })
+	conns := make([]clockConn, 1000)
+	for i := range conns {
+		k.Add(&conns[i])
+	}
+	round := func() {
+		k.start = k.start.Add(-time.Hour) // every deadline has passed
+		k.tick()
+	}
+	round()
+	if allocs := testing.AllocsPerRun(10, round); allocs != 0 {
+		t.Errorf("%.1f allocations per round of 1,000 connections, want 0", allocs)
+	}
+	k.mu.Lock()
+	n := len(k.due) - k.head
+	k.mu.Unlock()
+	if n != len(conns) {
+		t.Fatalf("%d deadlines after the rounds, want %d", n, len(conns))
+	}
+}

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"runtime"
 	"sync"
 )
 
@@ -13,6 +14,7 @@ import (
 type Hub struct {
 	maxConns, maxSubs int
 	budget            Budget
+	run               runner
 
 	mu      sync.Mutex
 	conns   int
@@ -28,8 +30,11 @@ type Hub struct {
 type Budget interface {
 	// Hold reserves body's bytes and returns what to send: body, or an
 	// answer refusing it (SERVER_BUSY) when the budget cannot hold it;
-	// release gives the bytes back once sent or dropped.
-	Hold(body []byte) (send []byte, release func())
+	// held is what to give back with Release once sent or dropped (0
+	// for a refusal).
+	Hold(body []byte) (send []byte, held int)
+	// Release gives back bytes Hold reserved.
+	Release(held int)
 }
 
 // SetBudget makes b hold what the transports keep for their clients; set
@@ -37,15 +42,20 @@ type Budget interface {
 func (h *Hub) SetBudget(b Budget) { h.budget = b }
 
 // Hold reserves body in the hub's budget (see Budget.Hold); without one
-// every body passes.
-func (h *Hub) Hold(body []byte) (send []byte, release func()) {
+// every body passes. Give held back with Release.
+func (h *Hub) Hold(body []byte) (send []byte, held int) {
 	if h.budget == nil {
-		return body, noRelease
+		return body, 0
 	}
 	return h.budget.Hold(body)
 }
 
-func noRelease() {}
+// Release gives back what Hold reserved.
+func (h *Hub) Release(held int) {
+	if h.budget != nil && held != 0 {
+		h.budget.Release(held)
+	}
+}
 
 // Closer is a connection the hub tells of shutdown: Shutdown completes
 // its operations and closes it; it must not block the hub (run the work
@@ -67,7 +77,9 @@ var (
 // NewHub returns a hub bounding connections to maxConns and subscriptions
 // to maxSubs.
 func NewHub(maxConns, maxSubs int) *Hub {
-	return &Hub{maxConns: maxConns, maxSubs: maxSubs, closing: make(chan struct{}), closers: map[Closer]struct{}{}}
+	h := &Hub{maxConns: maxConns, maxSubs: maxSubs, closing: make(chan struct{}), closers: map[Closer]struct{}{}}
+	h.run.max = max(runtime.GOMAXPROCS(0), 1)
+	return h
 }
 
 // AcquireConn counts a new connection, or reports false when the bound is

@@ -44,33 +44,33 @@ func TestHubBoundsAndShutdown(t *testing.T) {
 
 type halfBudget struct{ held int }
 
-func (b *halfBudget) Hold(body []byte) ([]byte, func()) {
+func (b *halfBudget) Hold(body []byte) ([]byte, int) {
 	if len(body) > 4 {
-		return []byte("busy"), func() {}
+		return []byte("busy"), 0
 	}
 	b.held += len(body)
-	return body, func() { b.held -= len(body) }
+	return body, len(body)
 }
+
+func (b *halfBudget) Release(n int) { b.held -= n }
 
 // TestHubHold: without a budget every body passes; with one, the budget
 // decides and the release gives the bytes back.
 func TestHubHold(t *testing.T) {
 	h := NewHub(1, 1)
-	if send, release := h.Hold([]byte("large body")); string(send) != "large body" {
-		t.Fatalf("no budget: %q", send)
-	} else {
-		release()
+	if send, held := h.Hold([]byte("large body")); string(send) != "large body" || held != 0 {
+		t.Fatalf("no budget: %q, held %d", send, held)
 	}
 	b := &halfBudget{}
 	h.SetBudget(b)
 	if send, _ := h.Hold([]byte("large body")); string(send) != "busy" {
 		t.Fatalf("over the budget: %q", send)
 	}
-	send, release := h.Hold([]byte("ok"))
+	send, held := h.Hold([]byte("ok"))
 	if string(send) != "ok" || b.held != 2 {
 		t.Fatalf("within: %q, held %d", send, b.held)
 	}
-	release()
+	h.Release(held)
 	if b.held != 0 {
 		t.Fatalf("after release: held %d", b.held)
 	}

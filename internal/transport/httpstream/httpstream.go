@@ -13,6 +13,7 @@ package httpstream
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,9 +32,9 @@ type Format struct {
 	// Open is written first, so the client sees the stream open before
 	// the first payload.
 	Open []byte
-	// Payload returns the chunks that carry one payload (a GraphQL
-	// response).
-	Payload func(body []byte) [][]byte
+	// Before and After are written before and after each payload (a
+	// GraphQL response).
+	Before, After []byte
 	// Heartbeat is written every keep-alive interval.
 	Heartbeat []byte
 	// Complete ends a stream that completed.
@@ -50,16 +51,12 @@ var SSE = Format{
 	ContentType: "text/event-stream; charset=utf-8",
 	Header:      http.Header{"Cache-Control": {"no-cache"}, "X-Accel-Buffering": {"no"}},
 	Open:        []byte(":\n\n"),
-	Payload:     func(body []byte) [][]byte { return [][]byte{sseNext, body, sseEnd} },
+	Before:      []byte("event: next\ndata: "),
+	After:       []byte("\n\n"),
 	Heartbeat:   []byte(":\n\n"),
 	Complete:    []byte("event: complete\ndata: \n\n"),
 	Single:      true,
 }
-
-var (
-	sseNext = []byte("event: next\ndata: ")
-	sseEnd  = []byte("\n\n")
-)
 
 // Multipart is multipart subscriptions: parts carrying {"payload": result}
 // and empty {} parts as heartbeats.
@@ -67,19 +64,37 @@ var Multipart = Format{
 	ContentType: `multipart/mixed;boundary="graphql";subscriptionSpec="1.0"`,
 	Header:      http.Header{"Cache-Control": {"no-cache"}},
 	Open:        []byte("\r\n--graphql"),
-	Payload: func(body []byte) [][]byte {
-		return [][]byte{mpPartHead, mpWrap, body, mpUnwrap, mpPartClose}
-	},
-	Heartbeat: []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{}\r\n--graphql"),
-	Complete:  []byte("--\r\n"),
+	Before:      []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{\"payload\":"),
+	After:       []byte("}\r\n--graphql"),
+	Heartbeat:   []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{}\r\n--graphql"),
+	Complete:    []byte("--\r\n"),
 }
 
-var (
-	mpPartHead  = []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n")
-	mpWrap      = []byte(`{"payload":`)
-	mpUnwrap    = []byte("}")
-	mpPartClose = []byte("\r\n--graphql")
-)
+// Payload returns the chunks that carry one payload.
+func (f *Format) Payload(body []byte) [][]byte { return [][]byte{f.Before, body, f.After} }
+
+// chunk appends to dst one payload as a chunk of a chunked HTTP/1.1 body
+// (a Detached stream's wire bytes).
+func (f *Format) chunk(dst, body []byte) []byte {
+	return appendChunk(dst, f.Before, body, f.After)
+}
+
+// appendChunk appends parts to dst as one chunk of a chunked body.
+func appendChunk(dst []byte, parts ...[]byte) []byte {
+	n := 0
+	for _, c := range parts {
+		n += len(c)
+	}
+	if n == 0 {
+		return dst
+	}
+	dst = strconv.AppendInt(dst, int64(n), 16)
+	dst = append(dst, "\r\n"...)
+	for _, c := range parts {
+		dst = append(dst, c...)
+	}
+	return append(dst, "\r\n"...)
+}
 
 // Incremental is incremental delivery (@defer and @stream) in the
 // graphql-js 17 format (specs.apollo.dev/incremental/v0.2): parts carrying
@@ -96,15 +111,11 @@ func incremental(contentType string) Format {
 		ContentType: contentType,
 		Header:      http.Header{"Cache-Control": {"no-store"}},
 		Open:        []byte("\r\n---"),
-		Payload:     func(body []byte) [][]byte { return [][]byte{incPartHead, body, incPartClose} },
+		Before:      []byte("\r\ncontent-type: application/json; charset=utf-8\r\n\r\n"),
+		After:       []byte("\r\n---"),
 		Complete:    []byte("--\r\n"),
 	}
 }
-
-var (
-	incPartHead  = mpPartHead
-	incPartClose = []byte("\r\n---")
-)
 
 // Match returns the stream format an Accept header list prefers, or nil
 // when it names none the client accepts: only such a request may be
@@ -228,12 +239,12 @@ func ServeDetachable(ctx context.Context, p transport.Pipeline, h *transport.Hub
 		if !single && f.Single && (r.Status == http.StatusOK || r.Status == http.StatusBadRequest) {
 			// Request errors, and queries, are a payload of the stream.
 			// Held in the hub's budget until written, or refused.
-			payload, release := h.Hold(r.Body)
+			payload, held := h.Hold(r.Body)
 			payload = append([]byte(nil), payload...)
 			streamHeader(resp, f, r.Header)
 			return func(write func(...[]byte) error) {
 				defer stop(nil)
-				defer release()
+				defer h.Release(held)
 				chunks := append([][]byte{f.Open}, f.Payload(payload)...)
 				_ = write(append(chunks, f.Complete)...)
 			}, false
@@ -266,9 +277,9 @@ func ServeDetachable(ctx context.Context, p transport.Pipeline, h *transport.Hub
 		if pump(sctx, h, keepAlive, op, stop,
 			func(body []byte) error {
 				// Held in the hub's budget until written, or refused.
-				body, release := h.Hold(body)
-				defer release()
-				return write(f.Payload(body)...)
+				body, held := h.Hold(body)
+				defer h.Release(held)
+				return write(f.Before, body, f.After)
 			},
 			func() error { return write(f.Heartbeat) }) {
 			_ = write(f.Complete)

@@ -81,6 +81,7 @@ func Detach(w http.ResponseWriter, req *http.Request, resp *httpapi.Response, ti
 		return nil
 	}
 	d := &hijacked{conn: conn, timeout: timeout}
+	d.rawOK = d.raw.Init(conn)
 	d.idle = poll.Watch(conn, d.wake)
 	h := w.Header()
 	for k, v := range resp.Header {
@@ -108,6 +109,11 @@ func Detach(w http.ResponseWriter, req *http.Request, resp *httpapi.Response, ti
 type hijacked struct {
 	conn    net.Conn
 	timeout time.Duration
+	// raw writes without waiting, when rawOK; where the socket cannot
+	// be written that way every write waits. Held in place: one pointer
+	// less to follow for every event.
+	raw   transport.RawWriter
+	rawOK bool
 	// idle waits for the client's leaving; nil where sockets cannot be
 	// watched (a goroutine reads then).
 	idle *poll.Handle
@@ -119,21 +125,12 @@ var chunkPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // Write writes chunks as one chunk of the body, in one write.
 func (d *hijacked) Write(chunks ...[]byte) error {
-	n := 0
-	for _, c := range chunks {
-		n += len(c)
-	}
-	if n == 0 {
-		return nil
-	}
 	b := chunkPool.Get().(*[]byte)
-	buf := strconv.AppendInt((*b)[:0], int64(n), 16)
-	buf = append(buf, "\r\n"...)
-	for _, c := range chunks {
-		buf = append(buf, c...)
+	buf := appendChunk((*b)[:0], chunks...)
+	var err error
+	if len(buf) > 0 {
+		err = d.send(buf)
 	}
-	buf = append(buf, "\r\n"...)
-	err := d.send(buf)
 	if cap(buf) <= 64<<10 {
 		*b = buf[:0]
 		chunkPool.Put(b)
@@ -141,10 +138,25 @@ func (d *hijacked) Write(chunks ...[]byte) error {
 	return err
 }
 
-// send writes b within the timeout.
+// TryWrite writes as much of b as the socket takes without waiting.
+func (d *hijacked) TryWrite(b []byte) (int, error) {
+	if !d.rawOK {
+		return 0, nil
+	}
+	return d.raw.TryWrite(b)
+}
+
+// WriteRaw writes b within the timeout.
+func (d *hijacked) WriteRaw(b []byte) error { return d.send(b) }
+
+// send writes b within the timeout. The deadline is cleared afterwards:
+// TryWrite, which sets none, must not find an old one passed.
 func (d *hijacked) send(b []byte) error {
 	_ = d.conn.SetWriteDeadline(time.Now().Add(d.timeout))
 	_, err := d.conn.Write(b)
+	if err == nil {
+		err = d.conn.SetWriteDeadline(time.Time{})
+	}
 	return err
 }
 

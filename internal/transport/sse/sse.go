@@ -542,18 +542,82 @@ func (srv *Server) operation(w http.ResponseWriter, req *http.Request, c *sseCon
 		return
 	}
 	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer release()
-		err := op.Pump(func(body []byte) error {
-			c.sendNext(idJSON, body)
-			return nil
-		})
-		if cause := context.Cause(ctx); err == nil && cause == nil || cause == errShutdown {
-			c.send(sseItem{msg: sseMessage(sseCompleteHead, idJSON, nil)})
-		}
-	}()
+	d := &sseDelivery{c: c, op: op, id: idJSON, ctx: ctx, release: release}
+	d.send = d.next
+	if !op.Watch(d.schedule) {
+		// A source that waits on a goroutine of its own (or incremental
+		// delivery) is pumped.
+		go func() {
+			defer c.wg.Done()
+			defer release()
+			err := op.Pump(func(body []byte) error {
+				c.sendNext(idJSON, body)
+				return nil
+			})
+			if cause := context.Cause(ctx); err == nil && cause == nil || cause == errShutdown {
+				c.send(sseItem{msg: sseMessage(sseCompleteHead, idJSON, nil)})
+			}
+		}()
+	}
 	w.WriteHeader(http.StatusAccepted)
+}
+
+// sseDelivery is an operation of a stream whose source pushes its
+// events: they are queued for the stream from the hub's workers as they
+// come (queueing never waits), with no goroutine while it is idle.
+type sseDelivery struct {
+	c       *sseConn
+	op      transport.Operation
+	id      []byte
+	ctx     context.Context
+	release func()
+	send    func([]byte) error // next, made once
+
+	mu       sync.Mutex
+	draining bool // a delivery is scheduled or runs
+	pending  bool // news arrived while it ran
+	done     bool
+}
+
+// schedule is the operation's notice of news; it must not block.
+func (d *sseDelivery) schedule() {
+	d.mu.Lock()
+	if d.draining {
+		d.pending = true
+		d.mu.Unlock()
+		return
+	}
+	d.draining = true
+	d.mu.Unlock()
+	d.c.s.hub.Schedule(d)
+}
+
+// Run queues the events waiting (transport.Task) and, once the stream
+// has ended, its complete.
+func (d *sseDelivery) Run() {
+	for {
+		if !d.done && d.op.Drain(d.send) {
+			d.done = true
+			if cause := context.Cause(d.ctx); cause == nil || cause == errShutdown {
+				d.c.send(sseItem{msg: sseMessage(sseCompleteHead, d.id, nil)})
+			}
+			d.release()
+			d.c.wg.Done()
+		}
+		d.mu.Lock()
+		if !d.pending {
+			d.draining = false
+			d.mu.Unlock()
+			return
+		}
+		d.pending = false
+		d.mu.Unlock()
+	}
+}
+
+func (d *sseDelivery) next(body []byte) error {
+	d.c.sendNext(d.id, body)
+	return nil
 }
 
 var sseCompleteHead = []byte("event: complete\ndata: ")

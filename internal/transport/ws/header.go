@@ -9,7 +9,8 @@ import (
 // newWSHeader is the header of a WebSocket upgrade request, kept for the
 // hooks of the connection's operations (RequestInfo.Header) as lines
 // rather than as the request's map. The handshake's own headers are left
-// out.
+// out: what every upgrade carries costs each connection its bytes and
+// tells a hook nothing.
 func newWSHeader(h http.Header) httpapi.HeaderLines {
 	return httpapi.NewHeaderLines(h, wsHandshakeHeader)
 }
@@ -18,7 +19,7 @@ func newWSHeader(h http.Header) httpapi.HeaderLines {
 // the WebSocket handshake's own, which no hook needs.
 func wsHandshakeHeader(k string) bool {
 	switch k {
-	case "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions":
+	case "Connection", "Upgrade", "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions", "Sec-Websocket-Protocol":
 		return true
 	}
 	return false

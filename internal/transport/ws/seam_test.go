@@ -1,87 +1,95 @@
 package ws
 
 import (
-	"context"
+	"bufio"
+	"bytes"
+	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
-// websocket.Accept must take the connection through the
-// ResponseWriter's Hijack (smallBuffers), use the small buffers it hands
-// over, and read the bytes that arrived with the handshake through them;
-// on Unix, the reader's wait (ws_wait_unix.go, a MSG_PEEK read) must see
-// input without taking it.
-func TestSeamWebSocketAccept(t *testing.T) {
-	type accepted struct {
-		sb  *smallBuffers
-		c   *websocket.Conn
-		err error
+// What the transport relies on of github.com/gobwas/ws: HTTPUpgrader
+// takes the connection over from net/http, answers 101 with the
+// subprotocol Protocol chose, negotiates no extension (messages are not
+// compressed, as before) and hands back the bytes the client sent after
+// its request (a client may send connection_init at once); and
+// ws.WriteHeaderBuffer writes a header of the size ws.HeaderSize gives,
+// which frame.bytes makes room for.
+func TestSeamUpgrader(t *testing.T) {
+	type upgraded struct {
+		conn     net.Conn
+		early    []byte
+		protocol string
+		err      error
 	}
-	got := make(chan accepted, 1)
+	got := make(chan upgraded, 1)
+	u := New(Config{}, nil, nil).upgrader
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		sb := &smallBuffers{ResponseWriter: w}
-		c, err := websocket.Accept(sb, req, nil)
-		got <- accepted{sb, c, err}
+		conn, rw, hs, err := u.Upgrade(req, w)
+		var early []byte
+		if err == nil {
+			b, _ := rw.Reader.Peek(rw.Reader.Buffered())
+			early = bytes.Clone(b)
+		}
+		got <- upgraded{conn, early, hs.Protocol, err}
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	client, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	c, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer client.CloseNow()
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	// The request and a first frame in one write.
+	msg := clientFrame(ws.OpText, true, `{"type":"connection_init"}`)
+	req := "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws\r\n" +
+		"Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
+	if _, err := c.Write(append([]byte(req), msg...)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols || resp.Header.Get("Sec-WebSocket-Protocol") != wsProtocol ||
+		resp.Header.Get("Sec-WebSocket-Accept") != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" || resp.Header.Get("Sec-WebSocket-Extensions") != "" {
+		t.Fatalf("upgrade answered %d %v", resp.StatusCode, resp.Header)
+	}
 	a := <-got
 	if a.err != nil {
 		t.Fatal(a.err)
 	}
-	defer a.c.CloseNow()
-	if a.sb.conn == nil || a.sb.br == nil || a.sb.src == nil {
-		t.Fatal("websocket.Accept no longer hijacks through the ResponseWriter it is given: review smallBuffers")
+	defer a.conn.Close()
+	if a.protocol != wsProtocol {
+		t.Fatalf("protocol %q, want %q", a.protocol, wsProtocol)
 	}
-	if a.sb.br.Size() != wsReadBufferSize {
-		t.Fatalf("read buffer of %d bytes, want %d", a.sb.br.Size(), wsReadBufferSize)
-	}
-	ready := readyFunc(a.sb.conn)
-	if runtime.GOOS != "windows" && ready == nil {
-		t.Fatal("no input wait for a TCP connection: review wait_unix.go")
-	}
-	if err := client.Write(ctx, websocket.MessageText, []byte(`{"type":"ping"}`)); err != nil {
+	// The frame sent with the request is read after it: either still
+	// buffered by net/http or on the socket.
+	rest := make([]byte, len(msg)-len(a.early))
+	if _, err := a.conn.Read(rest); err != nil && len(rest) > 0 {
 		t.Fatal(err)
 	}
-	if ready != nil {
-		if err := ready(); err != nil {
-			t.Fatalf("input wait: %v", err)
+	if string(append(a.early, rest...)) != string(msg) {
+		t.Fatalf("bytes after the request %q, want %q", append(a.early, rest...), msg)
+	}
+
+	for _, n := range []int{0, 125, 126, 65535, 65536} {
+		f := getFrame()
+		f.b = append(f.b, strings.Repeat("x", n)...)
+		b := f.bytes(ws.OpText)
+		h, err := ws.ReadHeader(bytes.NewReader(b))
+		if err != nil || h.Length != int64(n) || !h.Fin || h.OpCode != ws.OpText || h.Masked ||
+			len(b) != ws.HeaderSize(h)+n {
+			t.Fatalf("a frame of %d bytes reads %+v %v (%d bytes)", n, h, err, len(b))
 		}
-	}
-	typ, b, err := a.c.Read(ctx)
-	if err != nil || typ != websocket.MessageText || string(b) != `{"type":"ping"}` {
-		t.Fatalf("after the wait the message reads %v %q %v: the wait must not take input", typ, b, err)
-	}
-	// The library writes through the connection it was handed: a
-	// message is gathered whole while written (collect) and goes out in
-	// one write (flush).
-	a.sb.src.collect()
-	if err := a.c.Write(ctx, websocket.MessageText, []byte(`{"type":"pong"}`)); err != nil {
-		t.Fatal(err)
-	}
-	a.sb.src.omu.Lock()
-	gathered := len(*a.sb.src.out)
-	a.sb.src.omu.Unlock()
-	if want := 2 + len(`{"type":"pong"}`); gathered != want {
-		t.Fatalf("%d bytes gathered while the library wrote a message, want %d (header and payload): review smallBuffers' writer", gathered, want)
-	}
-	if err := a.sb.src.flush(); err != nil {
-		t.Fatal(err)
-	}
-	typ, b, err = client.Read(ctx)
-	if err != nil || typ != websocket.MessageText || string(b) != `{"type":"pong"}` {
-		t.Fatalf("client read %v %q %v", typ, b, err)
+		f.put()
 	}
 }

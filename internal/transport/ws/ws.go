@@ -7,20 +7,21 @@
 package ws
 
 import (
-	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -34,14 +35,18 @@ const wsProtocol = "graphql-transport-ws"
 
 // Close codes of the graphql-transport-ws protocol.
 const (
-	wsBadRequest          websocket.StatusCode = 4400
-	wsUnauthorized        websocket.StatusCode = 4401
-	wsForbidden           websocket.StatusCode = 4403
-	wsSubprotocol         websocket.StatusCode = 4406
-	wsInitTimeout         websocket.StatusCode = 4408
-	wsSubscriberExists    websocket.StatusCode = 4409
-	wsTooManyInitRequests websocket.StatusCode = 4429
+	wsBadRequest          ws.StatusCode = 4400
+	wsUnauthorized        ws.StatusCode = 4401
+	wsForbidden           ws.StatusCode = 4403
+	wsSubprotocol         ws.StatusCode = 4406
+	wsInitTimeout         ws.StatusCode = 4408
+	wsSubscriberExists    ws.StatusCode = 4409
+	wsTooManyInitRequests ws.StatusCode = 4429
 )
+
+// closeTimeout bounds the wait for the client's close frame once the
+// server sent its own; the socket is closed then.
+const closeTimeout = 5 * time.Second
 
 // Why a subscription's context was cancelled.
 var (
@@ -62,36 +67,39 @@ type wsMessage struct {
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
-// wsConn is one graphql-transport-ws connection.
+// wsConn is one graphql-transport-ws connection: the socket and what the
+// protocol needs, with no buffer while the connection is idle.
 type wsConn struct {
-	s   *Server
-	c   *websocket.Conn
-	ctx context.Context // the connection's: Auth's and OnConnect's values
-	// raw is the upgrade request as each operation enters the pipeline
-	// with it: method, path, headers and client address.
-	raw    httpapi.RawRequest
-	acked  atomic.Bool
-	ended  atomic.Bool // the reader stopped: nothing more is sent
-	wg     sync.WaitGroup
-	inited bool // connection_init was received; used by the reader only
+	s    *Server
+	conn net.Conn
+	ctx  context.Context // the connection's: Auth's and OnConnect's values
+	// What each operation enters the pipeline with of the upgrade
+	// request: its headers and client address.
+	header func(name string) string
+	remote string
+
+	acked   atomic.Bool
+	ended   atomic.Bool // the reader stopped: nothing more is sent
+	closing atomic.Bool // a close frame was sent (set under wmu)
+	inited  bool        // connection_init was received; used by the reader only
+	wg      sync.WaitGroup
 
 	// Tickets of the connection's deadlines in the hub's clocks.
 	initTicket, pingTicket atomic.Uint64
 
 	// An idle connection has no goroutine: idle, when the socket allows
-	// it, wakes the reader when input arrives (see resume). Otherwise the
-	// reader, when the socket allows it, waits for input on a goroutine
-	// of its own with a fresh, small stack (see wait). br and src hold
-	// the input not yet handled, ready waits for more.
+	// it, wakes the reader when input arrives (see resume); otherwise a
+	// goroutine reads (serve). early holds the bytes read with the
+	// upgrade request, which come before the socket's; the reader's
+	// goroutine alone uses it.
 	idle  *poll.Handle
-	br    *bufio.Reader
-	src   *wsSource
-	ready func() error
-	// rmu orders a close handshake from another goroutine (which reads
-	// br) with the reader's look at br and src between messages.
-	rmu sync.Mutex
-	// wmu makes writes one at a time, each within its own deadline.
-	wmu sync.Mutex
+	early *[]byte
+
+	// wmu makes writes one at a time, each one frame in one write within
+	// the write timeout. until is the write deadline set, in Unix
+	// nanoseconds (see bound).
+	wmu   sync.Mutex
+	until atomic.Int64
 	// held is the bytes of the messages built for the client and not yet
 	// written (Pipeline.Hold), bounded by the router's StreamBufferBytes
 	// beyond the first.
@@ -100,29 +108,37 @@ type wsConn struct {
 	mu sync.Mutex
 	// subs holds the running operations by id, in a slice: a connection
 	// has few (MaxSubscriptionsPerConnection), and a map costs more.
-	subs     []*wsSub
-	pending  []*wsSub // push subscriptions with news, for drain
-	draining bool     // a drain goroutine is running
+	subs []*wsSub
+	// head and tail are the queue of push subscriptions with news, for
+	// drain, linked through wsSub.nextQueued.
+	head, tail *wsSub
+	draining   bool // a drain goroutine is running
+	pingDue    bool // a keep-alive ping waits for the drain goroutine
 }
 
 // wsSub is a running operation of a connection.
 type wsSub struct {
 	key  string // the operation's id
-	id   []byte // as JSON
+	id   string // as JSON
 	stop context.CancelCauseFunc
 	// started is closed once the operation has started: its source
 	// stream is open (a subscription) or its answer is known. A ping
 	// is answered once every operation received before it has started.
+	// Once closed, it is replaced by the shared closed channel.
 	started chan struct{}
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
 	// connection's drain goroutine executes and sends them.
-	op     transport.Operation
-	sctx   context.Context // the subscription's
-	queued bool            // in pending; guarded by the connection's mu
-	done   bool            // released; used by drain only
-	failed bool            // a write failed; used by drain only
+	op         transport.Operation
+	sctx       context.Context // the subscription's
+	nextQueued *wsSub          // the next in the connection's queue; guarded by its mu
+	queued     bool            // in the connection's queue; guarded by its mu
+	done       bool            // released; used by drain only
+	failed     bool            // a write failed; used by drain only
 }
+
+// closedChan is a closed channel: a started operation's.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // Config configures the transport; the router fills it from
 // graft.SubscriptionConfig with every default applied.
@@ -143,7 +159,8 @@ type Config struct {
 	// carries cookies is refused unless OriginPatterns names its host (or
 	// origin) exactly.
 	CSRF bool
-	// ReadLimit bounds one message from a client.
+	// ReadLimit bounds one message from a client (none when not
+	// positive): a larger one closes the connection with 1009.
 	ReadLimit int64
 }
 
@@ -158,7 +175,7 @@ type Pipeline interface {
 	// Run runs one operation a connection received (decoded from its
 	// subscribe message) through the door and the pipeline with ctx,
 	// which the transport cancels to end a subscription; raw describes
-	// the upgrade request (method, path, headers, client address).
+	// the upgrade request (method, headers, client address).
 	Run(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) transport.Operation
 	// Enter counts an operation toward the router's in-flight bound until
 	// Leave, or returns the error to answer it with when the bound is
@@ -170,9 +187,11 @@ type Pipeline interface {
 	// whose held bytes are conn, in the router's buffered-bytes budget
 	// and in the connection's share (the router's StreamBufferBytes
 	// beyond its first message), and returns what to send: body, or the
-	// SERVER_BUSY answer when either cannot hold it. release gives the
-	// bytes back once written or dropped.
-	Hold(conn *atomic.Int64, body []byte) (send []byte, release func())
+	// SERVER_BUSY answer when either cannot hold it, and the bytes held,
+	// which Release gives back once written or dropped.
+	Hold(conn *atomic.Int64, body []byte) (send []byte, held int)
+	// Release gives back the bytes Hold held for conn.
+	Release(conn *atomic.Int64, held int)
 }
 
 // Server is the WebSocket transport of one router.
@@ -183,6 +202,7 @@ type Server struct {
 	// inits closes connections not initialised in time; pings sends the
 	// keep-alive pings of the initialised ones.
 	inits, pings *transport.Clock[*wsConn]
+	upgrader     ws.HTTPUpgrader
 }
 
 // New returns the transport, reporting to hub.
@@ -190,6 +210,10 @@ func New(cfg Config, p Pipeline, hub *transport.Hub) *Server {
 	s := &Server{cfg: cfg, p: p, hub: hub}
 	s.inits = transport.NewClock(cfg.InitTimeout, (*wsConn).initExpired)
 	s.pings = transport.NewClock(cfg.KeepAlive, (*wsConn).keepAlive)
+	// The subprotocol is chosen as the client spells it; only
+	// graphql-transport-ws is served (4406 otherwise). No extension is
+	// negotiated: messages are not compressed.
+	s.upgrader = ws.HTTPUpgrader{Timeout: cfg.WriteTimeout, Protocol: func(p string) bool { return p == wsProtocol }}
 	return s
 }
 
@@ -232,54 +256,117 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				"it carries cookies from an origin not listed explicitly in the allowed WebSocket origins.")}))
 		return
 	}
+	if e := checkHandshake(req, s.cfg.OriginPatterns); e != nil {
+		if e.Status == http.StatusUpgradeRequired {
+			w.Header().Set("Sec-WebSocket-Version", "13")
+		}
+		transport.WriteHTTP(w, s.p.Refuse(req.Context(), raw, e))
+		return
+	}
 	if !s.hub.AcquireConn() {
 		transport.WriteHTTP(w, s.p.Refuse(req.Context(), raw, transport.TooManyConnections()))
 		return
 	}
-	// The server's read and write timeouts stay on a hijacked connection;
-	// the protocol's own keep-alive and write timeout take over.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	sb := &smallBuffers{ResponseWriter: w, timeout: s.cfg.WriteTimeout}
-	c, err := websocket.Accept(sb, req, &websocket.AcceptOptions{
-		Subprotocols:   []string{wsProtocol},
-		OriginPatterns: s.cfg.OriginPatterns,
-	})
+	// The upgrader takes the connection over from net/http (clearing the
+	// server's read and write deadlines: the protocol's own keep-alive
+	// and write timeout take over) and answers 101 in one write.
+	conn, rw, hs, err := s.upgrader.Upgrade(req, w)
 	if err != nil {
-		s.hub.ReleaseConn()
-		return // Accept answered the request
-	}
-	if c.Subprotocol() != wsProtocol {
-		_ = c.Close(wsSubprotocol, "Subprotocol not acceptable")
+		if conn != nil {
+			_ = conn.Close()
+		}
 		s.hub.ReleaseConn()
 		return
 	}
-	c.SetReadLimit(s.cfg.ReadLimit)
+	if s.cfg.WriteTimeout > 0 {
+		// The connection bounds its writes itself (bound): a listener's
+		// wrapper that bounds them too (graft.Serve's, a poll.Wrapper) is
+		// left out, with its memory.
+		conn = poll.Unwrap(conn)
+	}
 	// The connection is served by goroutines of its own, so this handler
 	// returns and net/http lets go of the request, its buffers and its
-	// goroutine's stack: an idle connection costs one shallow goroutine.
-	// The request's context ends when the handler returns; its values
-	// stay.
-	conn := &wsConn{s: s, c: c, ctx: context.WithoutCancel(ctx),
-		raw: httpapi.RawRequest{Method: req.Method, Path: req.URL.Path, Header: newWSHeader(req.Header).Get, Remote: req.RemoteAddr},
-		br:  sb.br, src: sb.src, ready: readyFunc(sb.conn)}
-	if conn.ready != nil {
-		conn.idle = poll.Watch(sb.conn, conn.resume)
-		sb.src.idle = conn.idle
+	// goroutine. The request's context ends when the handler returns; its
+	// values stay.
+	c := &wsConn{s: s, conn: conn, ctx: context.WithoutCancel(ctx), header: noHeader, remote: req.RemoteAddr}
+	if h := newWSHeader(req.Header); h != "" {
+		c.header = h.Get
 	}
-	if !s.hub.Track(conn) {
-		conn.Shutdown()
+	if n := rw.Reader.Buffered(); n > 0 {
+		// What the client sent after the request, before the answer.
+		b, _ := rw.Reader.Peek(n)
+		early := bytes.Clone(b)
+		c.early = &early
 	}
-	conn.initTicket.Store(s.inits.Add(conn))
-	switch {
-	case conn.idle != nil:
-		go conn.resume()
-	case conn.ready != nil:
-		go conn.wait()
-	default:
-		go conn.serve()
+	c.idle = poll.Watch(conn, c.resume)
+	if !s.hub.Track(c) {
+		c.Shutdown()
 	}
+	c.initTicket.Store(s.inits.Add(c))
+	if hs.Protocol != wsProtocol {
+		c.close(wsSubprotocol, "Subprotocol not acceptable")
+	}
+	if c.idle != nil {
+		go c.resume()
+	} else {
+		go c.serve()
+	}
+}
+
+// noHeader is the header of an upgrade with none but the handshake's.
+func noHeader(string) string { return "" }
+
+// checkHandshake checks an upgrade request as RFC 6455 asks (the version,
+// the key) and its Origin against patterns, and returns the refusal to
+// answer with, or nil. A browser's upgrade from another origin than the
+// server's is refused (403 FORBIDDEN) unless patterns match its host, or
+// its scheme and host for a pattern with "://" (path.Match patterns, any
+// case).
+func checkHandshake(req *http.Request, patterns []string) *httpapi.Error {
+	if !req.ProtoAtLeast(1, 1) {
+		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade needs HTTP/1.1")}
+	}
+	if v := req.Header.Get("Sec-WebSocket-Version"); v != "13" {
+		return &httpapi.Error{Status: http.StatusUpgradeRequired, Err: gqlerr.New(gqlerr.BadRequest, "Unsupported WebSocket version: only 13 is served")}
+	}
+	keys := req.Header.Values("Sec-WebSocket-Key")
+	if len(keys) != 1 {
+		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade needs one Sec-WebSocket-Key")}
+	}
+	if k, err := base64.StdEncoding.DecodeString(keys[0]); err != nil || len(k) != 16 || len(keys[0]) != 24 {
+		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "Invalid Sec-WebSocket-Key: it must be 16 bytes in base64")}
+	}
+	if !originAllowed(req, patterns) {
+		return &httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.Forbidden,
+			"This WebSocket upgrade comes from an origin that is not allowed: list it in the allowed WebSocket origins")}
+	}
+	return nil
+}
+
+// originAllowed reports whether req has no Origin (a client that is not
+// a browser), the server's own host, or one patterns match.
+func originAllowed(req *http.Request, patterns []string) bool {
+	origin := req.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, req.Host) {
+		return true
+	}
+	for _, p := range patterns {
+		target := u.Host
+		if strings.Contains(p, "://") {
+			target = u.Scheme + "://" + u.Host
+		}
+		if ok, err := path.Match(strings.ToLower(p), strings.ToLower(target)); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // crossSiteWithCredentials reports whether a WebSocket upgrade carries
@@ -310,207 +397,37 @@ func crossSiteWithCredentials(req *http.Request, patterns []string) bool {
 	return true
 }
 
-// The sizes of the read and of the write buffer of a WebSocket
-// connection. A message larger than the read buffer is read into the
-// message itself, so a small buffer costs a system call more per large
-// message and saves memory on every idle connection. Clients send few and
-// small messages (subscribe, complete, ping, pong): the read buffer holds
-// the small ones whole. The connection's own messages are gathered in a
-// pooled buffer while they are written (wsSource.collect) and go out in
-// one system call, so the library's write buffer only has to hold a frame
-// header.
-const (
-	wsReadBufferSize  = 128
-	wsWriteBufferSize = 16
-)
-
-// smallBuffers is a ResponseWriter whose Hijack hands the WebSocket
-// library small buffers instead of net/http's (4 KiB each), keeping the
-// bytes already read. It keeps the connection and the reader it handed
-// over. It relies on websocket.Accept hijacking through the writer it is
-// given and reading through the buffers it gets back: the seam's test,
-// TestSeamWebSocketAccept, fails when a library upgrade changes that.
-type smallBuffers struct {
-	http.ResponseWriter
-	timeout time.Duration // bounds each write (none when zero)
-	conn    net.Conn
-	br      *bufio.Reader
-	src     *wsSource
-}
-
-// Hijack takes over the connection.
-func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	conn, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
-	if err != nil {
-		return nil, nil, err
-	}
-	// What net/http still holds to write (the end of the 101 response)
-	// goes first.
-	if err := brw.Writer.Flush(); err != nil {
-		_ = conn.Close()
-		return nil, nil, err
-	}
-	// The bytes net/http has read past the request are read first. The
-	// library reads them through the connection it is handed, so they
-	// stay where the connection's reader can see them (see buffered).
-	b, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	w.conn, w.src = conn, &wsSource{Conn: conn, pending: bytes.Clone(b), timeout: w.timeout}
-	w.br = bufio.NewReaderSize(w.src, wsReadBufferSize)
-	return w.src, bufio.NewReadWriter(w.br, bufio.NewWriterSize(w.src, wsWriteBufferSize)), nil
-}
-
-// wsSource is the connection handed to the WebSocket library: the bytes
-// read before the upgrade come first, then the socket's.
-type wsSource struct {
-	net.Conn
-	pending []byte
-	// idle, when the connection waits with no goroutine, is woken when
-	// the library (or the connection) closes the socket, so that the
-	// reader sees the end.
-	idle *poll.Handle
-	// out, while the connection writes a message (collect), gathers
-	// what the library writes; otherwise (the library's own control
-	// frames) writes go to the socket.
-	omu sync.Mutex
-	out *[]byte
-	// timeout bounds every write to the socket: the write deadline is
-	// moved forward only when less than seven eighths of it is left
-	// (until), rather than set and cleared around every write (two
-	// runtime timer changes), so a write may fail after between 7/8 of
-	// timeout and timeout.
-	timeout time.Duration
-	until   atomic.Int64 // the deadline set, in Unix nanoseconds
-}
-
-// bound keeps the write deadline at least 7/8 of the timeout away.
-func (s *wsSource) bound() {
-	if s.timeout <= 0 {
-		return
-	}
-	now := time.Now()
-	if s.until.Load()-now.UnixNano() < int64(s.timeout-s.timeout/8) {
-		dl := now.Add(s.timeout)
-		_ = s.Conn.SetWriteDeadline(dl)
-		s.until.Store(dl.UnixNano())
-	}
-}
-
-// outPool holds the buffers messages are gathered in while written.
-var outPool = sync.Pool{New: func() any { return new([]byte) }}
-
-// Write writes p to the socket, or to the message being gathered.
-func (s *wsSource) Write(p []byte) (int, error) {
-	s.omu.Lock()
-	if s.out != nil {
-		*s.out = append(*s.out, p...)
-		s.omu.Unlock()
-		return len(p), nil
-	}
-	s.omu.Unlock()
-	s.bound()
-	return s.Conn.Write(p)
-}
-
-// collect gathers what the library writes from now on, until flush.
-func (s *wsSource) collect() {
-	b := outPool.Get().(*[]byte)
-	s.omu.Lock()
-	s.out = b
-	s.omu.Unlock()
-}
-
-// flush writes what was gathered since collect to the socket in one
-// write, within the write timeout, and writes to the socket again.
-func (s *wsSource) flush() error {
-	s.omu.Lock()
-	b := s.out
-	s.out = nil
-	s.omu.Unlock()
-	var err error
-	if len(*b) > 0 {
-		s.bound()
-		_, err = s.Conn.Write(*b)
-	}
-	if cap(*b) <= smallAnswer+64 {
-		*b = (*b)[:0]
-		outPool.Put(b)
-	}
-	return err
-}
-
-// Close closes the socket and wakes a reader waiting for it.
-func (s *wsSource) Close() error {
-	err := s.Conn.Close()
-	if s.idle != nil {
-		s.idle.Closed()
-	}
-	return err
-}
-
-// Read reads the pending bytes, then the socket.
-func (s *wsSource) Read(p []byte) (int, error) {
-	if len(s.pending) == 0 {
-		return s.Conn.Read(p)
-	}
-	n := copy(p, s.pending)
-	s.pending = s.pending[n:]
-	if len(s.pending) == 0 {
-		s.pending = nil
-	}
-	return n, nil
-}
-
 // serve reads and handles messages until the connection ends, on one
-// goroutine, then ends the connection. It serves sockets whose input wait
-// cannot tell when a message arrives (TLS).
+// goroutine, then ends the connection. It serves sockets the poller
+// cannot wait for (TLS, systems other than Linux).
 func (c *wsConn) serve() {
-	for c.handle() {
+	rd := getReader(c)
+	for c.handle(rd) {
 	}
-	c.end()
-}
-
-// wait waits, on a goroutine with nothing else on its stack, until input
-// arrives; then it reads and handles the messages that have arrived and
-// hands the wait over to a new goroutine. The runtime cannot shrink the
-// stack of a goroutine waiting deep in the WebSocket library's Read (it
-// keeps the size its deepest call needed, 4 KiB or more); a new
-// goroutine waiting here starts, and stays, at the smallest stack.
-func (c *wsConn) wait() {
-	if !c.buffered() && c.ready() != nil {
-		// The socket is closed or failed; the read tells which.
-		c.handle()
-		c.end()
-		return
-	}
-	for c.handle() {
-		if !c.buffered() {
-			go c.wait()
-			return
-		}
-	}
+	rd.put()
 	c.end()
 }
 
 // resume reads and handles the messages that have arrived, then waits
-// for more with no goroutine (idle.Arm): resume runs again, on a new
-// goroutine, when input arrives or the socket is closed.
+// for more with no goroutine and no buffer (idle.Arm): resume runs
+// again, on a new goroutine, when input arrives or the socket is closed.
 func (c *wsConn) resume() {
-	for c.handle() {
-		if !c.buffered() && c.idle.Arm() {
+	rd := getReader(c)
+	for c.handle(rd) {
+		if rd.buffered() {
+			continue
+		}
+		rd.put()
+		if c.idle.Arm() {
 			return
 		}
-		// Input is buffered, or the socket cannot be waited for: the
-		// next read takes the input or reports the end.
+		// The socket cannot be waited for: the next read takes the
+		// input or reports the end.
+		rd = getReader(c)
 	}
+	rd.put()
 	c.idle.Stop()
 	c.end()
-}
-
-// buffered reports whether the reader's buffer holds input.
-func (c *wsConn) buffered() bool {
-	c.rmu.Lock()
-	defer c.rmu.Unlock()
-	return c.br.Buffered() > 0 || len(c.src.pending) > 0
 }
 
 // end ends the connection once its reader stopped: it cancels and waits
@@ -529,46 +446,74 @@ func (c *wsConn) end() {
 	}
 	c.mu.Unlock()
 	c.wg.Wait()
-	_ = c.c.CloseNow()
+	_ = c.conn.Close()
 	s.hub.ReleaseConn()
+}
+
+// closeSocket closes the socket at once and wakes a reader waiting for
+// it, so that the reader sees the end.
+func (c *wsConn) closeSocket() {
+	_ = c.conn.Close()
+	if c.idle != nil {
+		c.idle.Closed()
+	}
 }
 
 // handle reads one message and handles it. It reports false when the
 // connection ended.
-func (c *wsConn) handle() bool {
-	// Reads end when the connection closes (the client left, a close
-	// code, shutdown); a context without cancellation saves the library
-	// a callback per read.
-	typ, data, err := c.c.Read(context.Background())
+func (c *wsConn) handle(rd *reader) bool {
+	op, data, err := rd.next(c.s.cfg.ReadLimit)
 	if err != nil {
+		if ce, ok := err.(*closeErr); ok && ce != errPeerClosed {
+			// The client broke the protocol: the connection fails, its
+			// close frame sent first.
+			c.close(ce.code, ce.reason)
+		}
 		return false
 	}
+	if c.closing.Load() {
+		// The server's close frame was sent: what comes before the
+		// client's is dropped.
+		return true
+	}
+	if op == ws.OpText {
+		// The keep-alive messages as clients write them are known by
+		// their bytes, with nothing decoded: an idle connection's pings
+		// and pongs leave no garbage.
+		switch string(data) {
+		case `{"type":"pong"}`:
+			return true
+		case `{"type":"ping"}`:
+			c.pong()
+			return true
+		}
+	}
 	var m wsMessage
-	if typ != websocket.MessageText || json.Unmarshal(data, &m) != nil {
+	if op != ws.OpText || json.Unmarshal(data, &m) != nil {
 		c.close(wsBadRequest, "Invalid message received")
-		return false
+		return true
 	}
 	switch m.Type {
 	case "connection_init":
 		if c.inited {
 			c.close(wsTooManyInitRequests, "Too many initialisation requests")
-			return false
+			return true
 		}
 		c.inited = true
-		return c.init(m.Payload)
+		c.init(m.Payload)
 	case "ping":
 		c.pong()
 	case "pong":
 	case "subscribe":
 		if !c.acked.Load() {
 			c.close(wsUnauthorized, "Unauthorized")
-			return false
+			return true
 		}
 		if m.ID == "" || len(m.Payload) == 0 {
 			c.close(wsBadRequest, "Invalid message received")
-			return false
+			return true
 		}
-		return c.subscribe(m.ID, m.Payload)
+		c.subscribe(m.ID, m.Payload)
 	case "complete":
 		// The id is free again at once, though the operation may still
 		// be finishing.
@@ -580,39 +525,50 @@ func (c *wsConn) handle() bool {
 		c.mu.Unlock()
 	default:
 		c.close(wsBadRequest, "Invalid message received")
-		return false
 	}
 	return true
 }
 
+// Messages the connection sends, as whole frames.
+var (
+	frameAck  = textFrame(`{"type":"connection_ack"}`)
+	framePing = textFrame(`{"type":"ping"}`)
+	framePong = textFrame(`{"type":"pong"}`)
+)
+
+// textFrame returns msg as a final text frame.
+func textFrame(msg string) []byte {
+	f := &frame{b: append(make([]byte, frameHead), msg...)}
+	return f.bytes(ws.OpText)
+}
+
 // init runs the OnConnect hook and acknowledges the connection.
-func (c *wsConn) init(payload json.RawMessage) bool {
+func (c *wsConn) init(payload json.RawMessage) {
 	if hook := c.s.cfg.OnConnect; hook != nil {
 		var p map[string]any
 		if len(payload) > 0 && string(payload) != "null" {
 			if json.Unmarshal(payload, &p) != nil {
 				c.close(wsBadRequest, "Invalid message received")
-				return false
+				return
 			}
 		}
 		octx, err := hook(c.ctx, p)
 		if err != nil {
 			c.close(wsForbidden, "Forbidden")
-			return false
+			return
 		}
 		if octx != nil {
 			c.ctx = octx
 		}
 	}
 	// acked is set after the ack is written, so no ping precedes it.
-	c.write([]byte(`{"type":"connection_ack"}`))
+	c.writeFrame(frameAck)
 	c.acked.Store(true)
 	s := c.s
 	s.inits.Remove(c, c.initTicket.Load())
 	if s.cfg.KeepAlive > 0 {
 		c.pingTicket.Store(s.pings.Add(c))
 	}
-	return true
 }
 
 // initExpired closes c if it is not initialised when its init timeout
@@ -626,11 +582,20 @@ func (c *wsConn) initExpired() {
 // keepAlive pings c and schedules its next ping, when c is still open.
 // It runs in the clock's goroutine.
 func (c *wsConn) keepAlive() {
-	if c.ended.Load() {
+	if c.ended.Load() || c.closing.Load() {
 		return
 	}
 	c.pingTicket.Store(c.s.pings.Add(c))
-	go c.write([]byte(`{"type":"ping"}`))
+	// The ping goes out on the connection's drain goroutine, started as
+	// for an event: nothing is allocated per ping.
+	c.mu.Lock()
+	c.pingDue = true
+	start := !c.draining
+	c.draining = true
+	c.mu.Unlock()
+	if start {
+		go getDrainer(c).start()
+	}
 }
 
 // Shutdown is the hub's notice of shutdown (transport.Closer).
@@ -646,32 +611,32 @@ func (c *wsConn) shutdown() {
 	c.mu.Unlock()
 	c.wg.Wait() // each operation sends its complete
 	if !c.ended.Load() {
-		c.close(websocket.StatusGoingAway, "Server shutting down")
+		c.close(ws.StatusGoingAway, "Server shutting down")
 	}
 }
 
-// subscribe starts operation id. It reports false when the connection
-// was closed.
-func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
+// subscribe starts operation id.
+func (c *wsConn) subscribe(id string, payload json.RawMessage) {
 	c.mu.Lock()
 	if c.find(id) != nil {
 		c.mu.Unlock()
 		c.close(wsSubscriberExists, "Subscriber for "+id+" already exists")
-		return false
+		return
 	}
-	idJSON, _ := json.Marshal(id)
+	b, _ := json.Marshal(id)
+	idJSON := string(b)
 	select {
 	case <-c.s.hub.Closing():
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
 		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
-		return true
+		return
 	default:
 	}
 	if len(c.subs) >= c.s.cfg.MaxSubscriptionsPerConnection || !c.s.hub.AcquireSub() {
 		c.mu.Unlock()
 		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
-		return true
+		return
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
 	sub := &wsSub{key: id, id: idJSON, stop: stop, started: make(chan struct{})}
@@ -683,7 +648,14 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) bool {
 			c.release(sub)
 		}
 	}()
-	return true
+}
+
+// markStarted closes sub.started and lets go of the channel.
+func (c *wsConn) markStarted(sub *wsSub) {
+	c.mu.Lock()
+	close(sub.started)
+	sub.started = closedChan
+	c.mu.Unlock()
 }
 
 // pong answers a ping once every operation received before it has
@@ -694,22 +666,20 @@ func (c *wsConn) pong() {
 	c.mu.Lock()
 	var waits []chan struct{}
 	for _, sub := range c.subs {
-		select {
-		case <-sub.started:
-		default:
+		if sub.started != closedChan {
 			waits = append(waits, sub.started)
 		}
 	}
 	c.mu.Unlock()
 	if len(waits) == 0 {
-		c.write([]byte(`{"type":"pong"}`))
+		c.writeFrame(framePong)
 		return
 	}
 	go func() {
 		for _, w := range waits {
 			<-w
 		}
-		c.write([]byte(`{"type":"pong"}`))
+		c.writeFrame(framePong)
 	}()
 }
 
@@ -752,7 +722,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	id := sub.id
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
-		close(sub.started)
+		c.markStarted(sub)
 		c.sendErrors(id, errorsBody(e.Err))
 		return false
 	}
@@ -760,12 +730,13 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	// over HTTP, until its answer is written; a subscription only while
 	// it starts.
 	if err := c.s.p.Enter(); err != nil {
-		close(sub.started)
+		c.markStarted(sub)
 		c.sendErrors(id, errorsBody(err))
 		return false
 	}
-	op := c.s.p.Run(sctx, &req, &c.raw)
-	close(sub.started)
+	raw := &httpapi.RawRequest{Method: http.MethodGet, Header: c.header, Remote: c.remote}
+	op := c.s.p.Run(sctx, &req, raw)
+	c.markStarted(sub)
 	if op.Streaming() {
 		c.s.p.Leave()
 	} else {
@@ -796,109 +767,181 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 
 // complete sends the complete message of a subscription that ended,
 // unless the client asked for the end or the connection is gone.
-func (c *wsConn) complete(sctx context.Context, id []byte) {
+func (c *wsConn) complete(sctx context.Context, id string) {
 	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
 		return
 	}
-	c.write(wsFrame(id, "complete", nil))
+	f := getFrame()
+	f.b = appendMessage(f.b, id, "complete", nil)
+	c.writeFrame(f.bytes(ws.OpText))
+	f.put()
 }
 
 // schedule queues sub for the drain goroutine, starting one when none
-// runs. It is called by sub's source, which it must not block.
+// runs. It is called by sub's source, which it must not block. It
+// allocates nothing.
 func (c *wsConn) schedule(sub *wsSub) {
 	c.mu.Lock()
 	if !sub.queued {
 		sub.queued = true
-		c.pending = append(c.pending, sub)
+		if c.tail == nil {
+			c.head = sub
+		} else {
+			c.tail.nextQueued = sub
+		}
+		c.tail = sub
 	}
 	start := !c.draining
 	c.draining = true
 	c.mu.Unlock()
 	if start {
-		go c.drain()
+		go getDrainer(c).start()
 	}
 }
 
-// drain sends the events of the push subscriptions with news, one
-// subscription at a time, and returns once none has any: an idle
-// connection has no drain goroutine.
-func (c *wsConn) drain() {
+// drainer is the drain goroutine of a connection: it sends the events of
+// the push subscriptions with news, one subscription at a time, and
+// returns once none has any, so an idle connection has no drain
+// goroutine. Drainers are pooled with their functions bound (start,
+// send), so that starting one and handing it the events allocates
+// nothing.
+type drainer struct {
+	c     *wsConn
+	sub   *wsSub
+	start func()                  // d.drain
+	send  func(body []byte) error // d.next
+}
+
+var drainers sync.Pool
+
+// getDrainer returns a drainer for c, its functions bound.
+func getDrainer(c *wsConn) *drainer {
+	d, _ := drainers.Get().(*drainer)
+	if d == nil {
+		d = new(drainer)
+		d.start, d.send = d.drain, d.next
+	}
+	d.c = c
+	return d
+}
+
+// drain sends a ping that is due and delivers the queued subscriptions'
+// events, until none waits.
+func (d *drainer) drain() {
+	c := d.c
+	// The write deadline is moved here, where the goroutine's stack is
+	// shallow: moving it deep in a write (a runtime timer change) would
+	// grow the stack of every drain goroutine that does.
+	c.wmu.Lock()
+	c.bound()
+	c.wmu.Unlock()
 	for {
 		c.mu.Lock()
-		if len(c.pending) == 0 {
-			c.pending = nil
+		if c.pingDue {
+			c.pingDue = false
+			c.mu.Unlock()
+			c.writeFrame(framePing)
+			continue
+		}
+		sub := c.head
+		if sub == nil {
 			c.draining = false
 			c.mu.Unlock()
-			return
+			break
 		}
-		sub := c.pending[0]
-		c.pending[0] = nil
-		c.pending = c.pending[1:]
+		c.head, sub.nextQueued = sub.nextQueued, nil
+		if c.head == nil {
+			c.tail = nil
+		}
 		sub.queued = false
 		c.mu.Unlock()
-		c.deliver(sub)
+		d.deliver(sub)
 	}
+	d.c = nil
+	drainers.Put(d)
 }
 
 // deliver executes and sends the events waiting for sub and, once its
 // stream has ended, completes and releases it.
-func (c *wsConn) deliver(sub *wsSub) {
+func (d *drainer) deliver(sub *wsSub) {
 	if sub.done {
 		return
 	}
-	ended := sub.op.Drain(func(body []byte) error {
-		if sub.failed {
-			return errNotStream // what waits is dropped
-		}
-		if !c.sendNext(sub.id, body) {
-			// The connection is closing; the end of sub's context ends
-			// its stream and schedules it again.
-			sub.failed = true
-			sub.stop(errNotStream)
-			return errNotStream
-		}
-		return nil
-	})
+	d.sub = sub
+	ended := sub.op.Drain(d.send)
+	d.sub = nil
 	if ended {
 		sub.done = true
-		c.complete(sub.sctx, sub.id)
-		c.release(sub)
+		d.c.complete(sub.sctx, sub.id)
+		d.c.release(sub)
 	}
+}
+
+// next sends one event of d.sub.
+func (d *drainer) next(body []byte) error {
+	sub := d.sub
+	if sub.failed {
+		return errNotStream // what waits is dropped
+	}
+	if !d.c.sendNext(sub.id, body) {
+		// The connection is closing; the end of sub's context ends its
+		// stream and schedules it again.
+		sub.failed = true
+		sub.stop(errNotStream)
+		return errNotStream
+	}
+	return nil
 }
 
 // sendNext sends a next message of operation id whose payload is body,
 // held in the router's budget and in the connection's share while it
-// waits and is written; the SERVER_BUSY answer goes in its place when
-// they cannot hold it. A large payload is written as it is, framed
-// around it, rather than copied into a message.
-func (c *wsConn) sendNext(id, body []byte) bool {
-	body, release := c.s.p.Hold(&c.held, body)
-	defer release()
-	if len(body) < smallAnswer {
-		return c.write(wsFrame(id, "next", body))
+// is written; the SERVER_BUSY answer goes in its place when they cannot
+// hold it. The message is built in a pooled buffer after the room for
+// its header and written in one write.
+func (c *wsConn) sendNext(id string, body []byte) bool {
+	p := c.s.p
+	body, held := p.Hold(&c.held, body)
+	var ok bool
+	if len(body) >= smallAnswer {
+		ok = c.sendLarge(id, body)
+	} else {
+		f := getFrame()
+		f.b = appendMessage(f.b, id, "next", body)
+		ok = c.writeFrame(f.bytes(ws.OpText))
+		f.put()
 	}
-	return c.writeParts([]byte(`{"id":`), id, []byte(`,"type":"next","payload":`), body, []byte("}"))
+	p.Release(&c.held, held)
+	return ok
+}
+
+// sendLarge writes a next message with a large payload as it is, the
+// header and the message around it, in one writev.
+func (c *wsConn) sendLarge(id string, body []byte) bool {
+	prefix := append(append([]byte(`{"id":`), id...), `,"type":"next","payload":`...)
+	return c.writeBuffers(buffers(ws.OpText, prefix, body, []byte("}")))
 }
 
 // sendErrors sends an error message whose payload is the errors array of
 // body, a {"errors":[...]} response.
-func (c *wsConn) sendErrors(id, body []byte) {
+func (c *wsConn) sendErrors(id string, body []byte) {
 	var resp struct {
 		Errors json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(body, &resp) != nil || len(resp.Errors) == 0 {
 		resp.Errors = json.RawMessage(`[{"message":"Internal server error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]`)
 	}
-	c.write(wsFrame(id, "error", resp.Errors))
+	f := getFrame()
+	f.b = appendMessage(f.b, id, "error", resp.Errors)
+	c.writeFrame(f.bytes(ws.OpText))
+	f.put()
 }
 
 // smallAnswer is the size from which a payload is written as it is,
 // framed around it, rather than copied into a message.
 const smallAnswer = 64 << 10
 
-// wsFrame builds {"id":id,"type":typ,"payload":payload}.
-func wsFrame(id []byte, typ string, payload []byte) []byte {
-	b := make([]byte, 0, len(payload)+len(id)+40)
+// appendMessage appends {"id":id,"type":typ,"payload":payload} to b.
+func appendMessage(b []byte, id, typ string, payload []byte) []byte {
 	b = append(b, `{"id":`...)
 	b = append(b, id...)
 	b = append(b, `,"type":"`...)
@@ -911,61 +954,103 @@ func wsFrame(id []byte, typ string, payload []byte) []byte {
 	return append(b, '}')
 }
 
-// write sends one message within the write timeout; a consumer too slow
-// for it loses the connection. It reports whether the write succeeded.
-// The message is gathered in a pooled buffer and written in one system
-// call (wsSource.collect). The timeout is the socket's write deadline,
-// kept ahead of every write (wsSource.bound), rather than a context,
-// which the WebSocket library would keep, with its timer, until the next
-// write.
-func (c *wsConn) write(msg []byte) bool {
+// writeFrame writes one frame in one write within the write timeout; a
+// consumer too slow for it loses the connection. It reports whether the
+// write succeeded. Nothing is written once the close frame was sent.
+func (c *wsConn) writeFrame(b []byte) bool {
 	if c.ended.Load() {
 		return false
 	}
 	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	c.src.collect()
-	err := c.c.Write(context.Background(), websocket.MessageText, msg)
-	if ferr := c.src.flush(); err == nil {
-		err = ferr
+	if c.closing.Load() {
+		c.wmu.Unlock()
+		return false
 	}
+	c.bound()
+	_, err := c.conn.Write(b)
+	c.wmu.Unlock()
 	if err != nil {
-		_ = c.c.CloseNow()
+		c.closeSocket()
 		return false
 	}
 	return true
 }
 
-// writeParts sends one large message made of parts, as write does,
-// without copying them into one buffer: the library writes them to the
-// socket as they come.
-func (c *wsConn) writeParts(parts ...[]byte) bool {
+// writeBuffers writes a large frame in parts, as writeFrame does.
+func (c *wsConn) writeBuffers(bufs net.Buffers) bool {
 	if c.ended.Load() {
 		return false
 	}
 	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	w, err := c.c.Writer(context.Background(), websocket.MessageText)
-	if err == nil {
-		for _, p := range parts {
-			if _, err = w.Write(p); err != nil {
-				break
-			}
-		}
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
+	if c.closing.Load() {
+		c.wmu.Unlock()
+		return false
 	}
+	c.bound()
+	_, err := bufs.WriteTo(c.conn)
+	c.wmu.Unlock()
 	if err != nil {
-		_ = c.c.CloseNow()
+		c.closeSocket()
 		return false
 	}
 	return true
 }
 
-// close closes the connection with a protocol close code.
-func (c *wsConn) close(code websocket.StatusCode, reason string) {
-	c.rmu.Lock()
-	defer c.rmu.Unlock()
-	_ = c.c.Close(code, reason)
+// writeControl writes a control frame with payload p (a pong), unless
+// the close frame was sent.
+func (c *wsConn) writeControl(op ws.OpCode, p []byte) {
+	f := getFrame()
+	f.b = append(f.b, p...)
+	c.writeFrame(f.bytes(op))
+	f.put()
+}
+
+// bound keeps the write deadline at least 7/8 of the write timeout away.
+// It is moved forward only when less than that is left, rather than set
+// and cleared around every write (two runtime timer changes), so a write
+// may fail after between 7/8 of the timeout and the timeout. c.wmu is
+// held.
+func (c *wsConn) bound() {
+	timeout := c.s.cfg.WriteTimeout
+	if timeout <= 0 {
+		return
+	}
+	now := time.Now()
+	if c.until.Load()-now.UnixNano() < int64(timeout-timeout/8) {
+		dl := now.Add(timeout)
+		_ = c.conn.SetWriteDeadline(dl)
+		c.until.Store(dl.UnixNano())
+	}
+}
+
+// close starts the close handshake with a protocol close code: it sends
+// the close frame, after which nothing more is sent, and the reader
+// reads on until the client's close frame, or the socket is closed
+// closeTimeout later.
+func (c *wsConn) close(code ws.StatusCode, reason string) {
+	c.closeWith(ws.NewCloseFrameBody(code, reason), true)
+}
+
+// closeWith sends the close frame whose payload is p, once, and when wait
+// is set closes the socket closeTimeout later.
+func (c *wsConn) closeWith(p []byte, wait bool) {
+	c.wmu.Lock()
+	if c.closing.Load() {
+		c.wmu.Unlock()
+		return
+	}
+	c.closing.Store(true)
+	f := getFrame()
+	f.b = append(f.b, p...)
+	c.bound()
+	_, err := c.conn.Write(f.bytes(ws.OpClose))
+	f.put()
+	c.wmu.Unlock()
+	if err != nil {
+		c.closeSocket()
+		return
+	}
+	if wait {
+		time.AfterFunc(closeTimeout, c.closeSocket)
+	}
 }
