@@ -50,9 +50,6 @@ func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("holds hundreds of connections")
 	}
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
 	if runtime.GOOS != "linux" {
 		t.Skip("connections are written without waiting on Linux only")
 	}
@@ -114,7 +111,9 @@ func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {
 	allocs := testing.AllocsPerRun(20, publish)
 	started := float64(goroutinesCreated()-g0) / 21
 	t.Logf("%.1f allocations and %.1f goroutines started per event delivered to %d subscribers", allocs, started, n)
-	if allocs > n/20 {
+	// The race detector allocates on its own: the count is checked in
+	// builds without it (.ci/run runs this test so too).
+	if !raceEnabled && allocs > n/20 {
 		t.Errorf("%.1f allocations per event for %d subscribers, want at most %d", allocs, n, n/20)
 	}
 	// The workers' only: before, every connection started one.
