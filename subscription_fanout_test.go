@@ -83,6 +83,11 @@ func TestFanOutEncodesOncePerSelection(t *testing.T) {
 		for _, sel := range selections {
 			for range perTransport {
 				subs = append(subs, subscriber{tr.name, sel.want, tr.open(t, srv, sel.query)})
+				// One at a time: two first requests of a document
+				// planned at once would each make an operation of their
+				// own (the document cache keeps one of them), each
+				// sharing its answers with its own subscribers.
+				waitSubscribers(t, ps, "chat:fan", len(subs))
 			}
 		}
 	}

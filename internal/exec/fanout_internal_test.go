@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -100,6 +101,45 @@ func TestFanOutEncodesOnce(t *testing.T) {
 		if n := streams[0].share.encoded.Load(); n != int64(i+1) {
 			t.Fatalf("after %d events to %d subscribers: %d encodings, want %d", i+1, len(streams), n, i+1)
 		}
+	}
+}
+
+// TestFanOutConcurrentSubscribersEncodeOnce: subscribers of the same
+// selection executing the same event at once (delivery workers, one
+// goroutine per subscriber) wait for the one execution rather than each
+// executing it; every one gets the answer.
+func TestFanOutConcurrentSubscribersEncodeOnce(t *testing.T) {
+	e, sinks := foEngine(t)
+	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { id text } }`, make([]map[string]any, 64))
+	for _, s := range *sinks {
+		s.Send(foMsg{ID: "9", Text: "together"})
+	}
+	events := make([]unsafe.Pointer, len(streams))
+	for i, s := range streams {
+		ev, ok := s.Next(context.Background())
+		if !ok {
+			t.Fatal("no event")
+		}
+		events[i] = ev
+	}
+	answers := make([]string, len(streams))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, s := range streams {
+		wg.Go(func() {
+			<-start
+			answers[i] = string(s.Execute(context.Background(), events[i], nil))
+		})
+	}
+	close(start)
+	wg.Wait()
+	for _, a := range answers {
+		if a != `{"data":{"messageAdded":{"id":"9","text":"together"}}}` {
+			t.Fatalf("answer %s", a)
+		}
+	}
+	if n := e.EventsEncoded(); n != 1 {
+		t.Fatalf("%d executions of one event for %d concurrent subscribers, want 1", n, len(streams))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -153,13 +154,22 @@ func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf
 		return out
 	}
 	bits := unsafe.Slice((*byte)(event), sh.size)
-	if ans := sh.lookup(bits, s.vars); ans != nil {
+	ans, leader := sh.claim(bits, s.vars)
+	if ans != nil {
 		return append(buf, ans...)
+	}
+	if leader {
+		// Released however the execution ends, so that no subscriber
+		// waits for an answer that will not come.
+		defer func() { sh.release(bits, s.vars, event, ans) }()
 	}
 	start := len(buf)
 	out, hasErrors := s.execute(ctx, event, buf, errs)
 	if !hasErrors {
-		sh.store(event, bits, s.vars, out[start:])
+		ans = out[start:]
+		if !leader {
+			sh.store(event, bits, s.vars, ans)
+		}
 	}
 	return out
 }
@@ -231,8 +241,18 @@ type eventShare struct {
 	mu    sync.Mutex
 	slots [eventShareSlots]eventAnswer
 	next  int
+	// flying are the events being executed, by bits and variables: a
+	// subscriber of the same event waits for their answer (landed)
+	// rather than executing it too.
+	flying []eventFlight
+	landed *sync.Cond // on mu, broadcast when a flight ends
 	// encoded counts the answers encoded rather than copied (tests).
 	encoded atomic.Int64
+}
+
+type eventFlight struct {
+	bits []byte
+	vars map[string]any
 }
 
 type eventAnswer struct {
@@ -263,6 +283,61 @@ func (sh *eventShare) find(bits []byte, vars map[string]any) *eventAnswer {
 		}
 	}
 	return nil
+}
+
+// claim returns the answer kept for the event bits with vars, waiting
+// for it while another subscriber executes it. When there is none, the
+// caller executes the event: as the leader, when no execution of it was
+// in flight, it must then call release; otherwise (the one it waited for
+// left no answer: errors, or too large to keep) it executes on its own,
+// beside the others that waited, rather than one after the other.
+func (sh *eventShare) claim(bits []byte, vars map[string]any) (ans []byte, leader bool) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	waited := false
+	for {
+		if a := sh.find(bits, vars); a != nil {
+			return a.ans, false
+		}
+		if !sh.inFlight(bits, vars) {
+			if waited {
+				return nil, false
+			}
+			sh.flying = append(sh.flying, eventFlight{bits, vars})
+			return nil, true
+		}
+		sh.landed.Wait()
+		waited = true
+	}
+}
+
+// inFlight reports whether the event bits with vars is being executed;
+// sh.mu is held.
+func (sh *eventShare) inFlight(bits []byte, vars map[string]any) bool {
+	for _, f := range sh.flying {
+		if bytes.Equal(f.bits, bits) && sameVars(f.vars, vars) {
+			return true
+		}
+	}
+	return false
+}
+
+// release ends the execution a leader's claim began: ans, the answer to
+// event, is kept (store) unless nil (an answer with errors, which the
+// subscribers waiting then execute themselves), and they are woken.
+func (sh *eventShare) release(bits []byte, vars map[string]any, event unsafe.Pointer, ans []byte) {
+	if ans != nil {
+		sh.store(event, bits, vars, ans)
+	}
+	sh.mu.Lock()
+	for i, f := range sh.flying {
+		if bytes.Equal(f.bits, bits) && sameVars(f.vars, vars) {
+			sh.flying = slices.Delete(sh.flying, i, i+1)
+			break
+		}
+	}
+	sh.mu.Unlock()
+	sh.landed.Broadcast()
 }
 
 // lookup returns the answer kept for the event bits with vars, or nil.
@@ -330,7 +405,9 @@ func (o *Operation) eventShare(f *fieldPlan) *eventShare {
 		o.eventsImpure.Store(true)
 		return nil
 	}
-	o.events.CompareAndSwap(nil, &eventShare{size: size})
+	sh := &eventShare{size: size}
+	sh.landed = sync.NewCond(&sh.mu)
+	o.events.CompareAndSwap(nil, sh)
 	return o.events.Load()
 }
 
