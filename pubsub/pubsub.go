@@ -147,7 +147,10 @@ func (m *Memory) Subscribe(ctx context.Context, topic string) (<-chan []byte, er
 // the Memory locked: they must return quickly, must not keep payload
 // past their return unless they copy it, and must not call the Memory.
 // Unlike Subscribe, it keeps no buffer and no goroutine per subscriber:
-// bounding what waits is the caller's business.
+// bounding what waits is the caller's business. When ctx has a method
+// AfterFunc(func()) (stop func() bool), as the context of a
+// schema.SubscriptionSink function does, the Memory asks it, rather than
+// context.AfterFunc, to tell it when ctx is done.
 func (m *Memory) SubscribeFunc(ctx context.Context, topic string, deliver func(payload []byte), end func()) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -168,12 +171,25 @@ func (m *Memory) add(ctx context.Context, s *subscriber) error {
 		m.topics[s.topic] = subs
 	}
 	subs[s] = struct{}{}
-	s.stop = context.AfterFunc(ctx, func() {
+	remove := func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.removeLocked(s)
-	})
+	}
+	if a, ok := ctx.(afterFuncer); ok {
+		s.stop = a.AfterFunc(remove)
+	} else {
+		s.stop = context.AfterFunc(ctx, remove)
+	}
 	return nil
+}
+
+// afterFuncer is a context that schedules a call for when it is done
+// itself, as context.AfterFunc describes: the context graft hands a
+// push subscription's source does so with the registration the
+// subscription already holds, which saves one per subscriber.
+type afterFuncer interface {
+	AfterFunc(func()) (stop func() bool)
 }
 
 // Subscribers returns the number of current subscribers of topic.
