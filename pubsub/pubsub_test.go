@@ -226,3 +226,20 @@ func TestMemoryAsksTheContextsAfterFunc(t *testing.T) {
 		t.Fatalf("after Close: %d subscribers, %d stops", m.Subscribers("t"), ctx2.stopped)
 	}
 }
+
+// TestMemorySubscribeFuncNilDeliver: a SubscribeFunc subscriber without
+// a deliver function is still one, never taken for a channel's.
+func TestMemorySubscribeFuncNilDeliver(t *testing.T) {
+	m := pubsub.NewMemory(pubsub.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan struct{})
+	if err := m.SubscribeFunc(ctx, "t", nil, func() { close(ended) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Publish(ctx, "t", []byte("a"))
+	cancel()
+	<-ended
+	if m.Subscribers("t") != 0 {
+		t.Fatal("the subscriber stayed")
+	}
+}
