@@ -67,9 +67,6 @@ func fanOutDeliveryAllocations(t *testing.T, cfg graft.Config) {
 	if testing.Short() {
 		t.Skip("holds hundreds of connections")
 	}
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
 	if runtime.GOOS != "linux" {
 		t.Skip("streams are taken over from net/http on Linux only")
 	}
@@ -133,8 +130,10 @@ func fanOutDeliveryAllocations(t *testing.T, cfg graft.Config) {
 	t.Logf("%.1f allocations per event delivered to %d subscribers", allocs, n)
 	// The few left are the workers' and the runtime's, not the
 	// subscribers': before, every subscriber cost at least four (the
-	// event, its queue, its answer's buffer and the write's chunks).
-	if allocs > n/20 {
+	// event, its queue, its answer's buffer and the write's chunks). The
+	// race detector allocates on its own: the count is checked in builds
+	// without it (.ci/run runs this test so too).
+	if !raceEnabled && allocs > n/20 {
 		t.Errorf("%.1f allocations per event for %d subscribers, want at most %d", allocs, n, n/20)
 	}
 	if got := total.Load(); got != target {

@@ -43,6 +43,9 @@ type instruments struct {
 	bodySize                               metric.Int64ObservableCounter
 }
 
+// durationName is the request-duration histogram's name.
+const durationName = "graphql.server.request.duration"
+
 // DurationBoundaries are the bucket boundaries of the request-duration
 // histogram, in seconds: those the HTTP semantic conventions advise for
 // http.server.request.duration.
@@ -55,7 +58,7 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 		metric.WithUnit("{request}")); err != nil {
 		return nil, err
 	}
-	if in.duration, err = m.Float64Histogram("graphql.server.request.duration", metric.WithDescription("Duration of GraphQL requests"),
+	if in.duration, err = m.Float64Histogram(durationName, metric.WithDescription("Duration of GraphQL requests"),
 		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(DurationBoundaries...)); err != nil {
 		return nil, err
 	}
@@ -288,8 +291,11 @@ func (m *instruments) observeSubscriptions(r *graft.Router) error {
 // /metrics), with its own registry. The registry also holds the Go
 // runtime's and the process's metrics (go_*, process_*); the
 // instrumentation scope is not added as otel_scope_* labels to every
-// series.
-func PrometheusHandler() (*sdkmetric.MeterProvider, http.Handler, error) {
+// series. opts are added to the MeterProvider's own (its reader): for
+// example sdkmetric.WithExemplarFilter(exemplar.AlwaysOffFilter) where
+// no request is traced, which spares every measurement a look for a
+// sampled span in its context.
+func PrometheusHandler(opts ...sdkmetric.Option) (*sdkmetric.MeterProvider, http.Handler, error) {
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(collectors.NewGoCollector()); err != nil {
 		return nil, nil, err
@@ -301,7 +307,7 @@ func PrometheusHandler() (*sdkmetric.MeterProvider, http.Handler, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(exp))
+	mp := sdkmetric.NewMeterProvider(append([]sdkmetric.Option{sdkmetric.WithReader(exp)}, opts...)...)
 	return mp, promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), nil
 }
 

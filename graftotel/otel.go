@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/graftgql/graft"
@@ -83,7 +84,17 @@ type Instrumentation struct {
 	opts   Options
 	tracer trace.Tracer // nil with NoTracing
 	prop   propagation.TextMapPropagator
-	m      *instruments
+	// w3c says prop is graftotel's own W3C propagator (traceparent and
+	// tracestate, then baggage), which leaves a context without
+	// traceparent and baggage headers as it is.
+	w3c bool
+	// sampler is the sampler of a *TracerProvider, which the
+	// instrumentation asks itself before starting a request's span, and
+	// sdkTP that provider's SDK provider; nil for another provider.
+	sampler sdktrace.Sampler
+	known   *knownSampler
+	sdkTP   trace.TracerProvider
+	m       *instruments
 	// route is the GraphQL endpoint's path (http.route and url.path of
 	// the server span), set by Install.
 	route string
@@ -95,16 +106,19 @@ func New(opts Options) (*Instrumentation, error) {
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
-	prop := opts.Propagator
+	prop, w3c := opts.Propagator, false
 	if prop == nil {
 		prop = otel.GetTextMapPropagator()
 		if len(prop.Fields()) == 0 {
-			prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+			prop, w3c = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}), true
 		}
 	}
-	in := &Instrumentation{opts: opts, prop: prop}
+	in := &Instrumentation{opts: opts, prop: prop, w3c: w3c}
 	if !opts.NoTracing {
 		in.tracer = tp.Tracer(ScopeName)
+		if p, ok := tp.(*TracerProvider); ok && p.decides {
+			in.sampler, in.known, in.sdkTP = p.sampler, p.known, p.TracerProvider
+		}
 	}
 	if !opts.NoMetrics {
 		mp := opts.MeterProvider
@@ -224,6 +238,12 @@ func (h hook) Before(ctx context.Context, ev *graft.HookEvent) (context.Context,
 	if ev.Phase == graft.PhaseReceived {
 		return h.in.received(ctx, ev), nil
 	}
+	if h.in.tracer == nil {
+		return nil, nil // metrics alone start nothing
+	}
+	if _, ok := ctx.(*dropped); ok {
+		return nil, nil // a request its sampler dropped has no phases to trace
+	}
 	return h.in.phaseStart(ctx, ev), nil
 }
 
@@ -239,13 +259,18 @@ func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) co
 	if in.tracer == nil {
 		return nil
 	}
-	if ev.Request.Header != nil {
-		ctx = in.prop.Extract(ctx, headerCarrier(ev.Request.Header))
+	if h := ev.Request.Header; h != nil && (!in.w3c || h("Traceparent") != "" || h("Baggage") != "") {
+		ctx = in.prop.Extract(ctx, headerCarrier(h))
 	}
 	// The sampler decides here, once: a request it leaves out has a
 	// span that records nothing, and nothing to do until its end, where
 	// it is measured.
-	ctx, span := in.tracer.Start(ctx, "GraphQL Operation", serverKind...)
+	var span trace.Span
+	if in.sampler != nil {
+		ctx, span = in.startRequestSpan(ctx)
+	} else {
+		ctx, span = in.tracer.Start(ctx, requestSpanName, serverKind...)
+	}
 	if in.opts.TraceIDExtension {
 		traceIDExtension(ctx, span)
 	}
@@ -266,12 +291,14 @@ func traceIDExtension(ctx context.Context, span trace.Span) {
 // sampled sets up the spans of a sampled request: the request span's
 // attributes and the span of PhaseReceived.
 func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *graft.HookEvent) context.Context {
+	attrs := make([]attribute.KeyValue, 0, 3) // one slice for the SDK to copy
 	if ev.Request.Method != "" {
-		span.SetAttributes(attribute.String("http.request.method", ev.Request.Method))
+		attrs = append(attrs, attribute.String("http.request.method", ev.Request.Method))
 	}
 	if in.route != "" {
-		span.SetAttributes(attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+		attrs = append(attrs, attribute.String("http.route", in.route), attribute.String("url.path", in.route))
 	}
+	span.SetAttributes(attrs...)
 	st := &reqState{Context: ctx, span: span}
 	if !in.opts.NoPhaseSpans {
 		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
@@ -308,7 +335,10 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		}
 		return
 	}
-	st, _ := ctx.Value(stateKey{}).(*reqState)
+	var st *reqState
+	if _, ok := ctx.(*dropped); !ok {
+		st, _ = ctx.Value(stateKey{}).(*reqState)
+	}
 	if st == nil {
 		// A request refused before it was decoded has no span, and one
 		// the sampler left out no state: it is measured all the same.

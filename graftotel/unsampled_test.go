@@ -6,6 +6,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/blog"
@@ -15,18 +16,27 @@ import (
 // TestUnsampledRequestCost: a request the sampler leaves out starts its
 // request span only (no phase spans, no attributes, no state of its own)
 // and skips its phases, so tracing at a low ratio costs two allocations
-// beside none (the SDK's span and its context); a sampled request still
-// records its phases.
+// beside none with the SDK's provider (the SDK's span and its context)
+// and one with graftotel's, which decides before the SDK (a span that is
+// its own context); a sampled request still records its phases.
 func TestUnsampledRequestCost(t *testing.T) {
 	s, err := blog.Schema()
 	if err != nil {
 		t.Fatal(err)
 	}
-	allocs := func(sampler sdktrace.Sampler, rec *tracetest.SpanRecorder) float64 {
+	allocs := func(sampler sdktrace.Sampler, rec *tracetest.SpanRecorder, decided bool) float64 {
 		var cfg graft.Config
 		if sampler != nil {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sampler), sdktrace.WithSpanProcessor(rec))
-			defer func() { _ = tp.Shutdown(context.Background()) }()
+			var tp trace.TracerProvider
+			if decided {
+				dtp := graftotel.NewTracerProvider(sampler, sdktrace.WithSpanProcessor(rec))
+				defer func() { _ = dtp.Shutdown(context.Background()) }()
+				tp = dtp
+			} else {
+				stp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sampler), sdktrace.WithSpanProcessor(rec))
+				defer func() { _ = stp.Shutdown(context.Background()) }()
+				tp = stp
+			}
 			in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
 			if err != nil {
 				t.Fatal(err)
@@ -44,26 +54,35 @@ func TestUnsampledRequestCost(t *testing.T) {
 			}
 		})
 	}
-	rec := tracetest.NewSpanRecorder()
-	plain := allocs(nil, nil)
-	unsampled := allocs(sdktrace.ParentBased(sdktrace.NeverSample()), rec)
-	// Under the race detector sync.Pool drops values at random, so the
-	// count is checked only without it (.ci/run runs this test so too).
-	if extra := unsampled - plain; !raceEnabled && extra > 2 {
-		t.Errorf("an unsampled request costs %.0f allocations more than none (%.0f against %.0f), want at most 2", extra, unsampled, plain)
-	}
-	if n := len(rec.Ended()); n != 0 {
-		t.Errorf("%d spans ended for unsampled requests", n)
-	}
-	sampled := tracetest.NewSpanRecorder()
-	allocs(sdktrace.AlwaysSample(), sampled)
-	names := map[string]bool{}
-	for _, sp := range sampled.Ended() {
-		names[sp.Name()] = true
-	}
-	for _, want := range []string{"graphql.parsed", "graphql.executed", "query"} {
-		if !names[want] {
-			t.Errorf("sampled requests lack the span %q (have %v)", want, names)
+	plain := allocs(nil, nil, false)
+	// With the SDK's provider, the SDK's span and its context; with
+	// graftotel's, the span that is its own context.
+	for _, c := range []struct {
+		name    string
+		decided bool
+		max     float64
+	}{{"sdk", false, 2}, {"decided", true, 1}} {
+		rec := tracetest.NewSpanRecorder()
+		unsampled := allocs(sdktrace.ParentBased(sdktrace.NeverSample()), rec, c.decided)
+		// Under the race detector sync.Pool drops values at random, so
+		// the count is checked only without it (.ci/run runs this test
+		// so too).
+		if extra := unsampled - plain; !raceEnabled && extra > c.max {
+			t.Errorf("%s: an unsampled request costs %.0f allocations more than none (%.0f against %.0f), want at most %.0f", c.name, extra, unsampled, plain, c.max)
+		}
+		if n := len(rec.Started()) + len(rec.Ended()); n != 0 {
+			t.Errorf("%s: %d spans recorded for unsampled requests", c.name, n)
+		}
+		sampled := tracetest.NewSpanRecorder()
+		allocs(sdktrace.AlwaysSample(), sampled, c.decided)
+		names := map[string]bool{}
+		for _, sp := range sampled.Ended() {
+			names[sp.Name()] = true
+		}
+		for _, want := range []string{"graphql.parsed", "graphql.executed", "query"} {
+			if !names[want] {
+				t.Errorf("%s: sampled requests lack the span %q (have %v)", c.name, want, names)
+			}
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/exemplar"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
@@ -30,7 +31,7 @@ import (
 // trace.
 type telemetry struct {
 	in          *graftotel.Instrumentation // nil: nothing to install
-	tp          *sdktrace.TracerProvider   // nil: no tracing
+	tp          *graftotel.TracerProvider  // nil: no tracing
 	mp          *sdkmetric.MeterProvider   // nil: no metrics
 	metrics     http.Handler
 	metricsPath string
@@ -130,11 +131,20 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 		if err != nil {
 			return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%s: %w", exporter, err)
 		}
-		// The sampler comes from OTEL_TRACES_SAMPLER.
-		tel.tp = sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(exp))
+		// The sampler comes from OTEL_TRACES_SAMPLER, handed to graftotel
+		// so that it decides before the SDK starts a span: a request
+		// the sampler drops costs the SDK nothing.
+		tel.tp = graftotel.NewTracerProvider(samplerOf(t), sdktrace.WithResource(res), sdktrace.WithBatcher(exp))
 	}
 	if t.MetricsEnabled != nil && bool(*t.MetricsEnabled) {
-		mp, h, err := graftotel.PrometheusHandler()
+		var opts []sdkmetric.Option
+		if tel.tp == nil {
+			// Without tracing no request's context holds a sampled
+			// span, so no measurement could carry an exemplar: the SDK
+			// is spared looking for one.
+			opts = append(opts, sdkmetric.WithExemplarFilter(exemplar.AlwaysOffFilter))
+		}
+		mp, h, err := graftotel.PrometheusHandler(opts...)
 		if err != nil {
 			_ = tel.shutdown(ctx)
 			return nil, fmt.Errorf("metrics: %w", err)
@@ -158,6 +168,34 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 	}
 	tel.in = in
 	return tel, nil
+}
+
+// samplerOf is the sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG
+// name (checked by parseTelemetry), as the SDK reads them: the SDK's
+// default, ParentBased(AlwaysSample()), when unset, and a ratio of 1 when
+// the argument is missing.
+func samplerOf(t envconf.Telemetry) sdktrace.Sampler {
+	ratio := func() sdktrace.Sampler {
+		r, err := strconv.ParseFloat(strings.TrimSpace(t.SamplerArg), 64)
+		if err != nil || r < 0 || r > 1 {
+			r = 1
+		}
+		return sdktrace.TraceIDRatioBased(r)
+	}
+	switch strings.ToLower(strings.TrimSpace(t.Sampler)) {
+	case "always_on":
+		return sdktrace.AlwaysSample()
+	case "always_off":
+		return sdktrace.NeverSample()
+	case "traceidratio":
+		return ratio()
+	case "parentbased_always_off":
+		return sdktrace.ParentBased(sdktrace.NeverSample())
+	case "parentbased_traceidratio":
+		return sdktrace.ParentBased(ratio())
+	default: // "" and parentbased_always_on
+		return sdktrace.ParentBased(sdktrace.AlwaysSample())
+	}
 }
 
 // install adds the instrumentation to cfg.

@@ -57,3 +57,29 @@ func mapLookup(m map[string]string) func(string) (string, bool) {
 		return v, ok
 	}
 }
+
+// TestSamplerFromEnvironment: the sampler graftserver hands graftotel is
+// the one the SDK would build from OTEL_TRACES_SAMPLER and
+// OTEL_TRACES_SAMPLER_ARG (their descriptions name the sampler and its
+// ratio).
+func TestSamplerFromEnvironment(t *testing.T) {
+	for _, tt := range []struct{ sampler, arg, want string }{
+		{"", "", "ParentBased{root:AlwaysOnSampler,remoteParentSampled:AlwaysOnSampler,remoteParentNotSampled:AlwaysOffSampler,localParentSampled:AlwaysOnSampler,localParentNotSampled:AlwaysOffSampler}"},
+		{"always_on", "", "AlwaysOnSampler"},
+		{"ALWAYS_OFF", "", "AlwaysOffSampler"},
+		{"traceidratio", "0.25", "TraceIDRatioBased{0.25}"},
+		{"traceidratio", "", "TraceIDRatioBased{1}"},
+		{"parentbased_always_on", "", "ParentBased{root:AlwaysOnSampler,remoteParentSampled:AlwaysOnSampler,remoteParentNotSampled:AlwaysOffSampler,localParentSampled:AlwaysOnSampler,localParentNotSampled:AlwaysOffSampler}"},
+		{"parentbased_always_off", "", "ParentBased{root:AlwaysOffSampler,remoteParentSampled:AlwaysOnSampler,remoteParentNotSampled:AlwaysOffSampler,localParentSampled:AlwaysOnSampler,localParentNotSampled:AlwaysOffSampler}"},
+		{" parentbased_traceidratio ", " 0.01 ", "ParentBased{root:TraceIDRatioBased{0.01},remoteParentSampled:AlwaysOnSampler,remoteParentNotSampled:AlwaysOffSampler,localParentSampled:AlwaysOnSampler,localParentNotSampled:AlwaysOffSampler}"},
+	} {
+		env := map[string]string{"OTEL_TRACES_SAMPLER": tt.sampler, "OTEL_TRACES_SAMPLER_ARG": tt.arg}
+		te, _, err := parseTelemetry(mapLookup(env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := samplerOf(te).Description(); got != tt.want {
+			t.Errorf("OTEL_TRACES_SAMPLER=%q OTEL_TRACES_SAMPLER_ARG=%q: sampler %s, want %s", tt.sampler, tt.arg, got, tt.want)
+		}
+	}
+}
