@@ -159,7 +159,7 @@ func (s *Stream) ExecuteReporting(ctx context.Context, event unsafe.Pointer, buf
 	start := len(buf)
 	out, hasErrors := s.execute(ctx, event, buf, errs)
 	if !hasErrors {
-		sh.store(bits, s.vars, out[start:])
+		sh.store(event, bits, s.vars, out[start:])
 	}
 	return out
 }
@@ -236,9 +236,13 @@ type eventShare struct {
 }
 
 type eventAnswer struct {
-	bits []byte
-	vars map[string]any
-	ans  []byte
+	// event is the event answered, kept alive while its answer is: the
+	// memory its bits point to (its strings, say) cannot be another
+	// event's, so equal bits are the same event.
+	event unsafe.Pointer
+	bits  []byte
+	vars  map[string]any
+	ans   []byte
 	// frames are the answer framed by transports (SharedFrame).
 	frames []eventFrame
 }
@@ -292,13 +296,13 @@ func (sh *eventShare) frame(bits []byte, vars map[string]any, key any, frame fun
 	return b, true
 }
 
-// store keeps ans, the answer to the event bits with vars.
-func (sh *eventShare) store(bits []byte, vars map[string]any, ans []byte) {
+// store keeps ans, the answer to event, whose bytes are bits, with vars.
+func (sh *eventShare) store(event unsafe.Pointer, bits []byte, vars map[string]any, ans []byte) {
 	sh.encoded.Add(1)
 	if len(ans) > eventShareMax {
 		return
 	}
-	a := eventAnswer{bits: bytes.Clone(bits), vars: vars, ans: bytes.Clone(ans)}
+	a := eventAnswer{event: event, bits: bytes.Clone(bits), vars: vars, ans: bytes.Clone(ans)}
 	sh.mu.Lock()
 	sh.slots[sh.next] = a
 	sh.next = (sh.next + 1) % eventShareSlots

@@ -254,3 +254,48 @@ func buffers(op ws.OpCode, parts ...[]byte) net.Buffers {
 	_ = ws.WriteHeaderBuffer(f, h, f.hdr[:])
 	return append(net.Buffers{f.b[f.at:]}, parts...)
 }
+
+// frameKey is the key of a push subscription's framing of its events
+// (transport.FramedDrainer): the frame of an event differs from one
+// subscriber to the next by the subscription's id alone, so subscribers
+// whose ids are equal share it.
+type frameKey struct{ id string }
+
+// sharedIDMax is the longest id (as JSON) whose frames are shared. A
+// longer one is most likely unique to its client (graphql-ws clients make
+// a UUID of each), and framing it for sharing would only cost a frame per
+// subscriber: its payloads are framed in a pooled buffer instead.
+const sharedIDMax = 16
+
+// nextPrefix and nextInfix surround the id of a next message.
+const (
+	nextPrefix = `{"id":`
+	nextInfix  = `,"type":"next","payload":`
+)
+
+// appendNextFrame appends to dst the final text frame of the next
+// message of operation id (as JSON) whose payload is payload.
+func appendNextFrame(dst []byte, id string, payload []byte) []byte {
+	n := len(nextPrefix) + len(id) + len(nextInfix) + len(payload) + 1
+	dst = appendHeader(dst, ws.OpText, n)
+	dst = append(dst, nextPrefix...)
+	dst = append(dst, id...)
+	dst = append(dst, nextInfix...)
+	dst = append(dst, payload...)
+	return append(dst, '}')
+}
+
+// appendHeader appends the header of a final, unmasked frame of opcode op
+// whose payload is n bytes (RFC 6455 5.2).
+func appendHeader(dst []byte, op ws.OpCode, n int) []byte {
+	b0 := 0x80 | byte(op)
+	switch {
+	case n < 126:
+		return append(dst, b0, byte(n))
+	case n <= 0xFFFF:
+		return append(dst, b0, 126, byte(n>>8), byte(n))
+	default:
+		return append(dst, b0, 127, byte(uint64(n)>>56), byte(uint64(n)>>48), byte(uint64(n)>>40), byte(uint64(n)>>32),
+			byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+	}
+}

@@ -192,3 +192,20 @@ func TestKeepAliveMessagesAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendNextFrame: a next message's frame, shared by subscribers,
+// is the header github.com/gobwas/ws writes for its length (each of the
+// three length encodings) and the message, as sendErrors and complete
+// build theirs.
+func TestAppendNextFrame(t *testing.T) {
+	for _, n := range []int{0, 10, 125, 200, 70000} {
+		payload := bytes.Repeat([]byte("x"), n)
+		got := appendNextFrame([]byte("keep"), `"1"`, payload)
+		f := getFrame()
+		f.b = appendMessage(f.b, `"1"`, "next", payload)
+		want := append([]byte("keep"), f.bytes(ws.OpText)...)
+		if !bytes.Equal(got, want) {
+			t.Errorf("payload of %d bytes: frame %q…, want %q…", n, got[:min(len(got), 24)], want[:min(len(want), 24)])
+		}
+	}
+}

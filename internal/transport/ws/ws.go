@@ -96,8 +96,10 @@ type wsConn struct {
 	early *[]byte
 
 	// wmu makes writes one at a time, each one frame in one write within
-	// the write timeout. until is the write deadline set, in Unix
-	// nanoseconds (see bound).
+	// the write timeout, or, from a worker, without waiting: a frame the
+	// socket took a part of holds wmu until its rest is written (see
+	// tryWrite). until is the write deadline set, in Unix nanoseconds, or 0
+	// (see bound).
 	wmu   sync.Mutex
 	until atomic.Int64
 	// held is the bytes of the messages built for the client and not yet
@@ -112,8 +114,27 @@ type wsConn struct {
 	// head and tail are the queue of push subscriptions with news, for
 	// drain, linked through wsSub.nextQueued.
 	head, tail *wsSub
-	draining   bool // a drain goroutine is running
-	pingDue    bool // a keep-alive ping waits for the drain goroutine
+	draining   bool // a delivery is scheduled or runs
+	pingDue    bool // a keep-alive ping waits for the delivery
+
+	// raw writes the socket without waiting, when hasRaw: a plain
+	// socket, whose delivery runs on the hub's workers (see deliver).
+	raw    transport.RawWriter
+	hasRaw bool
+	// send is Send, bound once, for operations that do not frame.
+	send func([]byte) error
+
+	// Owned by the delivery (deliver): dsub is the subscription being
+	// delivered; cur one whose delivery paused, to go on with; rest what
+	// a write that could not wait left unwritten, and restHeld its bytes
+	// held in the budget; restLocked says a part of a frame was written
+	// and wmu is held until the rest is; waiting says the delivery runs
+	// on a goroutine of its own and its writes may wait.
+	dsub, cur  *wsSub
+	rest       []byte
+	restHeld   int
+	restLocked bool
+	waiting    bool
 }
 
 // wsSub is a running operation of a connection.
@@ -128,13 +149,17 @@ type wsSub struct {
 	started chan struct{}
 	// A push subscription (schema.SubscriptionSink) has no goroutine of
 	// its own: its queue tells the connection of events, and the
-	// connection's drain goroutine executes and sends them.
-	op         transport.Operation
-	sctx       context.Context // the subscription's
-	nextQueued *wsSub          // the next in the connection's queue; guarded by its mu
-	queued     bool            // in the connection's queue; guarded by its mu
-	done       bool            // released; used by drain only
-	failed     bool            // a write failed; used by drain only
+	// connection's delivery executes and sends them.
+	op   transport.Operation
+	sctx context.Context // the subscription's
+	// framed is op's, when it frames its events, and fkey the key of
+	// this subscription's framing (nil: its payloads are framed here).
+	framed     transport.FramedDrainer
+	fkey       any
+	nextQueued *wsSub // the next in the connection's queue; guarded by its mu
+	queued     bool   // in the connection's queue; guarded by its mu
+	done       bool   // released; used by drain only
+	failed     bool   // a write failed; used by drain only
 }
 
 // closedChan is a closed channel: a started operation's.
@@ -298,6 +323,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		early := bytes.Clone(b)
 		c.early = &early
 	}
+	c.hasRaw = c.raw.Init(conn)
+	c.send = c.Send
 	c.idle = poll.Watch(conn, c.resume)
 	if !s.hub.Track(c) {
 		c.Shutdown()
@@ -586,15 +613,15 @@ func (c *wsConn) keepAlive() {
 		return
 	}
 	c.pingTicket.Store(c.s.pings.Add(c))
-	// The ping goes out on the connection's drain goroutine, started as
-	// for an event: nothing is allocated per ping.
+	// The ping goes out with the connection's delivery, started as for
+	// an event: nothing is allocated per ping.
 	c.mu.Lock()
 	c.pingDue = true
 	start := !c.draining
 	c.draining = true
 	c.mu.Unlock()
 	if start {
-		go getDrainer(c).start()
+		c.startDelivery()
 	}
 }
 
@@ -751,6 +778,12 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		c.sendNext(id, op.Response().Body)
 	default:
 		sub.op, sub.sctx = op, sctx
+		if fd, ok := op.(transport.FramedDrainer); ok {
+			sub.framed = fd
+			if len(id) <= sharedIDMax {
+				sub.fkey = frameKey{id}
+			}
+		}
 		if op.Watch(func() { c.schedule(sub) }) {
 			return true
 		}
@@ -777,9 +810,9 @@ func (c *wsConn) complete(sctx context.Context, id string) {
 	f.put()
 }
 
-// schedule queues sub for the drain goroutine, starting one when none
-// runs. It is called by sub's source, which it must not block. It
-// allocates nothing.
+// schedule queues sub for the connection's delivery, scheduling it on
+// the hub's workers when it is not already. It is called by sub's
+// source, which it must not block. It allocates nothing.
 func (c *wsConn) schedule(sub *wsSub) {
 	c.mu.Lock()
 	if !sub.queued {
@@ -795,99 +828,242 @@ func (c *wsConn) schedule(sub *wsSub) {
 	c.draining = true
 	c.mu.Unlock()
 	if start {
-		go getDrainer(c).start()
+		c.startDelivery()
 	}
 }
 
-// drainer is the drain goroutine of a connection: it sends the events of
-// the push subscriptions with news, one subscription at a time, and
-// returns once none has any, so an idle connection has no drain
-// goroutine. Drainers are pooled with their functions bound (start,
-// send), so that starting one and handing it the events allocates
-// nothing.
-type drainer struct {
-	c     *wsConn
-	sub   *wsSub
-	start func()                  // d.drain
-	send  func(body []byte) error // d.next
-}
-
-var drainers sync.Pool
-
-// getDrainer returns a drainer for c, its functions bound.
-func getDrainer(c *wsConn) *drainer {
-	d, _ := drainers.Get().(*drainer)
-	if d == nil {
-		d = new(drainer)
-		d.start, d.send = d.drain, d.next
+// startDelivery runs the connection's delivery: on the hub's workers
+// for a plain socket, which it writes without waiting; on a goroutine
+// of its own for any other (TLS), whose writes wait.
+func (c *wsConn) startDelivery() {
+	if c.hasRaw {
+		c.s.hub.Schedule(c)
+	} else {
+		go c.deliver(true)
 	}
-	d.c = c
-	return d
 }
 
-// drain sends a ping that is due and delivers the queued subscriptions'
-// events, until none waits.
-func (d *drainer) drain() {
-	c := d.c
-	// The write deadline is moved here, where the goroutine's stack is
-	// shallow: moving it deep in a write (a runtime timer change) would
-	// grow the stack of every drain goroutine that does.
-	c.wmu.Lock()
-	c.bound()
-	c.wmu.Unlock()
+// Fan-out: an event makes the connections of every subscriber ready at
+// once. Each connection's delivery runs on one of the hub's few workers
+// (transport.Task) and writes each frame with one write(2) that does not
+// wait (transport.RawWriter), with no goroutine, deadline or buffer of
+// its own; the frame of a push subscription's event, {"id":…,"type":
+// "next","payload":…} with its header, is built once per event and id
+// and shared by every subscriber with that id (transport.FramedDrainer).
+// A client that does not take a frame whole holds the connection's
+// writes until the rest is written by a goroutine of the delivery's own,
+// within the write timeout, which then delivers on: a slow client never
+// holds a worker.
+
+// Run delivers on one of the hub's workers (transport.Task).
+func (c *wsConn) Run() { c.deliver(false) }
+
+// deliver writes a ping that is due and the events of the queued
+// subscriptions, until none waits, and completes and releases the
+// subscriptions whose stream ended. wait says it runs on a goroutine of
+// its own, whose writes wait within the write timeout; otherwise it runs
+// on a worker, and goes on on a new goroutine when a write could not
+// complete at once. Only one delivery of a connection runs at a time
+// (draining).
+func (c *wsConn) deliver(wait bool) {
+	c.waiting = wait
+	if wait {
+		if c.rest != nil {
+			c.writeRest()
+		} else {
+			// The write deadline is moved here, where the goroutine's
+			// stack is shallow: moving it deep in a write (a runtime
+			// timer change) would grow the stack.
+			c.wmu.Lock()
+			c.bound()
+			c.wmu.Unlock()
+		}
+	}
 	for {
-		c.mu.Lock()
-		if c.pingDue {
-			c.pingDue = false
+		sub := c.cur
+		c.cur = nil
+		if sub == nil {
+			c.mu.Lock()
+			if c.pingDue {
+				c.pingDue = false
+				c.mu.Unlock()
+				if wait {
+					c.writeFrame(framePing)
+				} else if c.tryWrite(framePing, 0) == transport.ErrPause {
+					go c.deliver(true)
+					return
+				}
+				continue
+			}
+			sub = c.head
+			if sub == nil {
+				c.draining = false
+				c.mu.Unlock()
+				return
+			}
+			c.head, sub.nextQueued = sub.nextQueued, nil
+			if c.head == nil {
+				c.tail = nil
+			}
+			sub.queued = false
 			c.mu.Unlock()
-			c.writeFrame(framePing)
+		}
+		if sub.done {
 			continue
 		}
-		sub := c.head
-		if sub == nil {
-			c.draining = false
-			c.mu.Unlock()
-			break
+		c.dsub = sub
+		var ended bool
+		if sub.framed != nil {
+			ended = sub.framed.DrainFramed(sub.fkey, c)
+		} else {
+			ended = sub.op.Drain(c.send)
 		}
-		c.head, sub.nextQueued = sub.nextQueued, nil
-		if c.head == nil {
-			c.tail = nil
+		c.dsub = nil
+		if c.rest != nil {
+			// The client is behind: sub's delivery goes on after the
+			// rest, on a goroutine that may wait.
+			c.cur = sub
+			go c.deliver(true)
+			return
 		}
-		sub.queued = false
-		c.mu.Unlock()
-		d.deliver(sub)
-	}
-	d.c = nil
-	drainers.Put(d)
-}
-
-// deliver executes and sends the events waiting for sub and, once its
-// stream has ended, completes and releases it.
-func (d *drainer) deliver(sub *wsSub) {
-	if sub.done {
-		return
-	}
-	d.sub = sub
-	ended := sub.op.Drain(d.send)
-	d.sub = nil
-	if ended {
-		sub.done = true
-		d.c.complete(sub.sctx, sub.id)
-		d.c.release(sub)
+		if ended {
+			sub.done = true
+			if wait {
+				c.finish(sub)
+			} else {
+				go c.finish(sub) // its complete may wait for the client
+			}
+		}
 	}
 }
 
-// next sends one event of d.sub.
-func (d *drainer) next(body []byte) error {
-	sub := d.sub
+// finish completes and releases sub, whose stream ended.
+func (c *wsConn) finish(sub *wsSub) {
+	c.complete(sub.sctx, sub.id)
+	c.release(sub)
+}
+
+// writeRest writes what a write that could not wait left, within the
+// write timeout, and gives back the bytes it held. A failure fails the
+// subscription it was an event of.
+func (c *wsConn) writeRest() {
+	if !c.restLocked {
+		c.wmu.Lock()
+	}
+	c.restLocked = false
+	// A part of a frame holds the writes (restLocked), so the close
+	// frame cannot have been sent after it.
+	ok := !c.closing.Load()
+	if ok {
+		c.bound()
+		_, err := c.conn.Write(c.rest)
+		ok = err == nil
+	}
+	c.wmu.Unlock()
+	c.s.p.Release(&c.held, c.restHeld)
+	c.rest, c.restHeld = nil, 0
+	if !ok {
+		c.closeSocket()
+		if sub := c.cur; sub != nil {
+			sub.failed = true
+			sub.stop(errNotStream)
+		}
+	}
+}
+
+// Frame frames payload, an event of the subscription being delivered, as
+// its next message (transport.Framing): the same bytes for the same id.
+func (c *wsConn) Frame(dst, payload []byte) []byte {
+	return appendNextFrame(dst, c.dsub.id, payload)
+}
+
+// Send writes an event of the subscription being delivered
+// (transport.Framing): its whole frame when it has a framing key, else
+// its payload, framed here. After a failure, what waits is dropped.
+func (c *wsConn) Send(b []byte) error {
+	sub := c.dsub
 	if sub.failed {
-		return errNotStream // what waits is dropped
+		return errNotStream
 	}
-	if !d.c.sendNext(sub.id, body) {
+	err := c.sendEvent(sub, b)
+	if err != nil && err != transport.ErrPause {
 		// The connection is closing; the end of sub's context ends its
 		// stream and schedules it again.
 		sub.failed = true
 		sub.stop(errNotStream)
+	}
+	return err
+}
+
+// sendEvent writes one event of sub, held in the router's budget and in
+// the connection's share until written; the SERVER_BUSY answer goes in
+// its place when they cannot hold it. On a worker, the write does not
+// wait: what the client cannot take at once is kept, still held, and
+// sendEvent returns transport.ErrPause.
+func (c *wsConn) sendEvent(sub *wsSub, b []byte) error {
+	send, held := c.s.p.Hold(&c.held, b)
+	busy := len(send) != len(b) || len(send) > 0 && &send[0] != &b[0]
+	out := send
+	var f *frame
+	if sub.fkey == nil || busy {
+		f = getFrame()
+		f.b = appendMessage(f.b, sub.id, "next", send)
+		out = f.bytes(ws.OpText)
+	}
+	var err error
+	if c.waiting {
+		if !c.writeFrame(out) {
+			err = errNotStream
+		}
+		c.s.p.Release(&c.held, held)
+	} else {
+		err = c.tryWrite(out, held)
+	}
+	if f != nil {
+		f.put()
+	}
+	return err
+}
+
+// tryWrite writes frame, held is bytes in the budget, without waiting.
+// What the socket does not take at once is kept in rest, held, and it
+// returns transport.ErrPause; a part of the frame written holds the
+// writes (restLocked) until the rest follows it.
+func (c *wsConn) tryWrite(frame []byte, held int) error {
+	if c.ended.Load() {
+		c.s.p.Release(&c.held, held)
+		return errNotStream
+	}
+	if !c.wmu.TryLock() {
+		// Another write is under way: the delivery goes on after it.
+		c.rest, c.restHeld = append(c.rest[:0], frame...), held
+		return transport.ErrPause
+	}
+	if c.closing.Load() {
+		c.wmu.Unlock()
+		c.s.p.Release(&c.held, held)
+		return errNotStream
+	}
+	if c.until.Load() != 0 {
+		// A write that waited left its deadline, which would fail this
+		// write once passed: it is cleared, once per such write.
+		_ = c.conn.SetWriteDeadline(time.Time{})
+		c.until.Store(0)
+	}
+	n, err := c.raw.TryWrite(frame)
+	if err == nil && n < len(frame) {
+		c.rest, c.restHeld = append(c.rest[:0], frame[n:]...), held
+		if n > 0 {
+			c.restLocked = true
+			return transport.ErrPause
+		}
+		c.wmu.Unlock()
+		return transport.ErrPause
+	}
+	c.wmu.Unlock()
+	c.s.p.Release(&c.held, held)
+	if err != nil {
+		c.closeSocket()
 		return errNotStream
 	}
 	return nil
