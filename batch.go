@@ -47,7 +47,8 @@ func (r *Router) serveBatch(ctx context.Context, st *requestState, raw *httpapi.
 			body = append(body, ',')
 		}
 		one = httpapi.Response{Body: one.Body[:0]}
-		ist := &requestState{batch: shared}
+		ist := newServedState()
+		ist.batch = shared
 		ist.info.RequestID, ist.info.BatchItem = st.info.RequestID, i+1
 		ictx := r.enter(ctx, ist, raw, &one)
 		ist.info.BytesReceived = 0

@@ -25,16 +25,17 @@ import (
 // of its request ID, allocated together when the router has hooks: one
 // allocation per request rather than three.
 type hookedState struct {
-	st requestState // first: newState hands out its address
-	ph phaseRun
-	id [32]byte
+	st       requestState // first: newState hands out its address
+	ph       phaseRun
+	id       [32]byte
+	deadline deadlineCtx // as servedState's
 }
 
 // newState returns a fresh request state, with room for the hooks' run
 // when the router has hooks.
 func (r *Router) newState() *requestState {
 	if !r.hooksEnabled() {
-		return &requestState{}
+		return newServedState()
 	}
 	h := &hookedState{}
 	h.st.hooked = true

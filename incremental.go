@@ -89,7 +89,7 @@ func refuseBatchedIncremental() *httpapi.Error {
 // cannot refuse it).
 func (r *Router) pumpIncremental(op *operation, send func(body []byte) error) error {
 	defer op.endIncremental()
-	if err := send(op.resp.Body); err != nil {
+	if err := send(op.state.answer.Body); err != nil {
 		return err
 	}
 	ph := op.st.ph

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"sync"
+	"unsafe"
 
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/limits"
@@ -62,11 +63,13 @@ type requestState struct {
 	// answer is the response of a request ServeHTTP or Execute serves,
 	// allocated with the state for the same reason.
 	answer httpapi.Response
-	// deadline is the execution context of the request's first operation
-	// (timeout.go), carried here for the same reason; deadlineUsed says
-	// it is taken, so later operations of a batch get their own.
-	deadline     deadlineCtx
+	// deadlineUsed says the execution context carried with the state
+	// (servedState, hookedState) is taken, so later operations of a batch
+	// get their own.
 	deadlineUsed bool
+	// served is set when the state is the first field of a servedState
+	// (newServedState).
+	served bool
 	// left is set once the request has left the door (door.go).
 	left bool
 	// hooked is set when the state is the first field of a hookedState
@@ -80,13 +83,37 @@ type requestState struct {
 	batch *batchLimits
 }
 
-// newDeadline returns storage for an execution context (watchdog.startIn).
+// servedState is the state of a request the pipeline executes, with the
+// execution context of its first operation (timeout.go): one allocation
+// rather than two. A streaming operation's state, held as long as its
+// subscription runs, goes without it.
+type servedState struct {
+	st       requestState // first: newServedState hands out its address
+	deadline deadlineCtx
+}
+
+// newServedState returns a fresh request state with room for an
+// execution context.
+func newServedState() *requestState {
+	s := &servedState{}
+	s.st.served = true
+	return &s.st
+}
+
+// newDeadline returns storage for an execution context (watchdog.startIn):
+// the one carried with the state the first time, when it has one.
 func (st *requestState) newDeadline() *deadlineCtx {
-	if st.deadlineUsed {
-		return new(deadlineCtx)
+	if !st.deadlineUsed {
+		switch {
+		case st.hooked:
+			st.deadlineUsed = true
+			return &st.hookedState().deadline
+		case st.served:
+			st.deadlineUsed = true
+			return &(*servedState)(unsafe.Pointer(st)).deadline
+		}
 	}
-	st.deadlineUsed = true
-	return &st.deadline
+	return new(deadlineCtx)
 }
 
 // stateCtx is a context holding a request state under stateKey.

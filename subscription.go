@@ -180,30 +180,38 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 // pipeline through the door; it leaves (end) once its answer is complete:
 // at once for a single response, when its stream ends for a subscription.
 type operation struct {
-	r      *Router
-	st     *requestState
-	resp   httpapi.Response
-	stream *exec.Stream
-	ctx    context.Context
-	// inc is a running incremental delivery whose initial payload is
-	// resp.Body; incEnd ends its timeout.
-	inc    *exec.Incremental
-	incEnd context.CancelFunc
+	r  *Router
+	st *requestState
+	// streamSink is where the pipeline leaves the running stream (stream,
+	// ctx) or incremental delivery (inc, whose initial payload is the
+	// answer's Body; incEnd ends its timeout): allocated with the
+	// operation, as its request state is.
+	streamSink
 	// plain says no hook observes payloads (PhasePayload): subscribers
 	// of one selection may share an event's answer.
 	plain bool
+	// state is st's storage; its answer is the operation's.
+	state requestState
+}
+
+// newOperation returns an operation of r whose sink speaks format.
+func (r *Router) newOperation(format exec.Format) *operation {
+	op := &operation{r: r}
+	op.st = &op.state
+	op.format = format
+	return op
 }
 
 // end passes op out through the door, once: the hooks' PhaseAnswered and
 // the access log see its final answer.
 func (op *operation) end() {
-	op.r.leave(op.st, &op.resp)
+	op.r.leave(op.st, &op.state.answer)
 }
 
 // abandon ends an operation whose stream a transport cannot serve (a
 // bound reached after it started): its answer becomes e.
 func (op *operation) abandon(e *httpapi.Error) {
-	op.r.fail(&op.resp, httpapi.ContentTypeGraphQLResponse, e)
+	op.r.fail(&op.state.answer, httpapi.ContentTypeGraphQLResponse, e)
 	op.stream = nil
 	if op.inc != nil {
 		op.endIncremental()
@@ -218,14 +226,12 @@ func (op *operation) abandon(e *httpapi.Error) {
 // with ctx, which the caller cancels to end a subscription. @defer and
 // @stream are delivered incrementally in the graphql-js 17 format.
 func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.RawRequest) *operation {
-	sink := &streamSink{format: exec.FormatCurrent}
-	op := &operation{r: r, st: &requestState{}}
-	ctx = r.enter(context.WithValue(ctx, streamKey{}, sink), op.st, raw, &op.resp)
+	op := r.newOperation(exec.FormatCurrent)
+	ctx = r.enter(context.WithValue(ctx, streamKey{}, &op.streamSink), op.st, raw, &op.state.answer)
 	func() {
-		defer r.containPanic(ctx, &op.resp, httpapi.ContentTypeGraphQLResponse)
-		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.resp)
+		defer r.containPanic(ctx, &op.state.answer, httpapi.ContentTypeGraphQLResponse)
+		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.state.answer)
 	}()
-	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
 	op.plain = op.st.ph == nil || !r.payloadsObserved()
 	if op.stream == nil && op.inc == nil {
 		op.end()
@@ -239,10 +245,8 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.R
 // httpstream.Serve keeps the client's when it accepts JSON). format is the
 // incremental delivery format of the transport (0: none).
 func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format exec.Format) *operation {
-	sink := &streamSink{format: format}
-	op := &operation{r: r, st: &requestState{}}
-	r.serveWith(context.WithValue(ctx, streamKey{}, sink), raw, &op.resp, op.st)
-	op.stream, op.ctx, op.inc, op.incEnd = sink.stream, sink.ctx, sink.inc, sink.incEnd
+	op := r.newOperation(format)
+	r.serveWith(context.WithValue(ctx, streamKey{}, &op.streamSink), raw, &op.state.answer, op.st)
 	op.plain = op.st.ph == nil || !r.payloadsObserved()
 	if op.stream == nil && op.inc == nil {
 		op.end()
@@ -251,7 +255,7 @@ func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format e
 }
 
 // Response, Streaming, Pump and Abandon make op a transport.Operation.
-func (op *operation) Response() *httpapi.Response { return &op.resp }
+func (op *operation) Response() *httpapi.Response { return &op.state.answer }
 
 // Streaming reports whether op is a running subscription or incremental
 // delivery.

@@ -187,7 +187,7 @@ func (r *Router) serveUploadHTTP(w http.ResponseWriter, req *http.Request, raw *
 // serveUploadInto serves a multipart request through the door and writes
 // the complete answer into resp (the adapters and the web handler).
 func (r *Router) serveUploadInto(ctx context.Context, raw *httpapi.RawRequest, body io.Reader, length int64, resp *httpapi.Response) {
-	st := &requestState{}
+	st := newServedState()
 	r.serveUpload(ctx, raw, body, length, resp, st)
 	r.leave(st, resp)
 }

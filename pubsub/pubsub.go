@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"unsafe"
 )
 
 // DefaultBuffer is the number of events a subscriber may have waiting when
@@ -71,18 +72,34 @@ type Memory struct {
 
 type subscriber struct {
 	topic string
-	ch    chan []byte  // nil for a SubscribeFunc subscriber
-	fn    func([]byte) // SubscribeFunc's
+	fn    func([]byte) // SubscribeFunc's; nil for a chanSubscriber
 	end   func()       // SubscribeFunc's
 	stop  func() bool  // stops the context.AfterFunc
-	sizes []int        // of the payloads sent on ch, oldest first
-	bytes int          // their sum
+}
+
+// chanSubscriber is a subscriber of Subscribe, with its channel and
+// what waits in it; a SubscribeFunc subscriber, which has none, is the
+// smaller subscriber alone.
+type chanSubscriber struct {
+	subscriber // first: the Memory holds its address
+	ch         chan []byte
+	sizes      []int // of the payloads sent on ch, oldest first
+	bytes      int   // their sum
+}
+
+// chanSub returns the chanSubscriber s is the first field of, nil for a
+// SubscribeFunc subscriber.
+func (s *subscriber) chanSub() *chanSubscriber {
+	if s.fn != nil {
+		return nil
+	}
+	return (*chanSubscriber)(unsafe.Pointer(s))
 }
 
 // fits reports whether payload may be sent to s's channel without
 // exceeding the bounds, first forgetting the payloads the subscriber has
 // taken since the last publish (the channel is first in, first out).
-func (s *subscriber) fits(payload []byte, maxCount, maxBytes int) bool {
+func (s *chanSubscriber) fits(payload []byte, maxCount, maxBytes int) bool {
 	if taken := len(s.sizes) - len(s.ch); taken > 0 {
 		for _, n := range s.sizes[:taken] {
 			s.bytes -= n
@@ -114,13 +131,15 @@ func (m *Memory) Publish(_ context.Context, topic string, payload []byte) error 
 		return ErrClosed
 	}
 	for s := range m.topics[topic] {
-		switch {
-		case s.fn != nil:
+		if s.fn != nil {
 			s.fn(payload)
-		case s.fits(payload, m.buffer, m.bytes):
-			s.ch <- payload // cannot block: only publishers send, under m.mu
-			s.sizes = append(s.sizes, len(payload))
-			s.bytes += len(payload)
+			continue
+		}
+		switch cs := s.chanSub(); {
+		case cs.fits(payload, m.buffer, m.bytes):
+			cs.ch <- payload // cannot block: only publishers send, under m.mu
+			cs.sizes = append(cs.sizes, len(payload))
+			cs.bytes += len(payload)
 		case !m.drop:
 			m.removeLocked(s)
 		}
@@ -134,8 +153,8 @@ func (m *Memory) Subscribe(ctx context.Context, topic string) (<-chan []byte, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := &subscriber{topic: topic, ch: make(chan []byte, m.buffer)}
-	if err := m.add(ctx, s); err != nil {
+	s := &chanSubscriber{subscriber: subscriber{topic: topic}, ch: make(chan []byte, m.buffer)}
+	if err := m.add(ctx, &s.subscriber); err != nil {
 		return nil, err
 	}
 	return s.ch, nil
@@ -147,10 +166,16 @@ func (m *Memory) Subscribe(ctx context.Context, topic string) (<-chan []byte, er
 // the Memory locked: they must return quickly, must not keep payload
 // past their return unless they copy it, and must not call the Memory.
 // Unlike Subscribe, it keeps no buffer and no goroutine per subscriber:
-// bounding what waits is the caller's business.
+// bounding what waits is the caller's business. When ctx has a method
+// AfterFunc(func()) (stop func() bool), as the context of a
+// schema.SubscriptionSink function does, the Memory asks it, rather than
+// context.AfterFunc, to tell it when ctx is done.
 func (m *Memory) SubscribeFunc(ctx context.Context, topic string, deliver func(payload []byte), end func()) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if deliver == nil {
+		deliver = func([]byte) {} // a nil fn marks a chanSubscriber
 	}
 	return m.add(ctx, &subscriber{topic: topic, fn: deliver, end: end})
 }
@@ -168,12 +193,25 @@ func (m *Memory) add(ctx context.Context, s *subscriber) error {
 		m.topics[s.topic] = subs
 	}
 	subs[s] = struct{}{}
-	s.stop = context.AfterFunc(ctx, func() {
+	remove := func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.removeLocked(s)
-	})
+	}
+	if a, ok := ctx.(afterFuncer); ok {
+		s.stop = a.AfterFunc(remove)
+	} else {
+		s.stop = context.AfterFunc(ctx, remove)
+	}
 	return nil
+}
+
+// afterFuncer is a context that schedules a call for when it is done
+// itself, as context.AfterFunc describes: the context graft hands a
+// push subscription's source does so with the registration the
+// subscription already holds, which saves one per subscriber.
+type afterFuncer interface {
+	AfterFunc(func()) (stop func() bool)
 }
 
 // Subscribers returns the number of current subscribers of topic.
@@ -207,8 +245,8 @@ func (m *Memory) removeLocked(s *subscriber) {
 		delete(m.topics, s.topic)
 	}
 	s.stop()
-	if s.ch != nil {
-		close(s.ch)
+	if cs := s.chanSub(); cs != nil {
+		close(cs.ch)
 	} else if s.end != nil {
 		s.end()
 	}

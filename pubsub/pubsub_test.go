@@ -186,3 +186,60 @@ func TestSubscribeFuncOverAChannel(t *testing.T) {
 	cancel()
 	<-ended
 }
+
+// afterCtx is a context that schedules its own AfterFunc calls.
+type afterCtx struct {
+	context.Context
+	f       func()
+	stopped int
+}
+
+func (c *afterCtx) AfterFunc(f func()) func() bool {
+	c.f = f
+	return func() bool { c.stopped++; return true }
+}
+
+// TestMemoryAsksTheContextsAfterFunc: a context with an AfterFunc method
+// is asked to tell the Memory of its end, instead of context.AfterFunc;
+// the call it schedules unsubscribes and ends once, and Close stops it.
+func TestMemoryAsksTheContextsAfterFunc(t *testing.T) {
+	m := pubsub.NewMemory(pubsub.Options{})
+	ctx := &afterCtx{Context: context.Background()}
+	ends := 0
+	if err := m.SubscribeFunc(ctx, "t", func([]byte) {}, func() { ends++ }); err != nil {
+		t.Fatal(err)
+	}
+	if ctx.f == nil || m.Subscribers("t") != 1 {
+		t.Fatalf("AfterFunc asked: %v; %d subscribers", ctx.f != nil, m.Subscribers("t"))
+	}
+	ctx.f()
+	ctx.f()
+	if m.Subscribers("t") != 0 || ends != 1 || ctx.stopped != 1 {
+		t.Fatalf("%d subscribers, %d ends, %d stops; want 0, 1, 1", m.Subscribers("t"), ends, ctx.stopped)
+	}
+	ctx2 := &afterCtx{Context: context.Background()}
+	if _, err := m.Subscribe(ctx2, "t"); err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Close()
+	if m.Subscribers("t") != 0 || ctx2.stopped != 1 {
+		t.Fatalf("after Close: %d subscribers, %d stops", m.Subscribers("t"), ctx2.stopped)
+	}
+}
+
+// TestMemorySubscribeFuncNilDeliver: a SubscribeFunc subscriber without
+// a deliver function is still one, never taken for a channel's.
+func TestMemorySubscribeFuncNilDeliver(t *testing.T) {
+	m := pubsub.NewMemory(pubsub.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan struct{})
+	if err := m.SubscribeFunc(ctx, "t", nil, func() { close(ended) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Publish(ctx, "t", []byte("a"))
+	cancel()
+	<-ended
+	if m.Subscribers("t") != 0 {
+		t.Fatal("the subscriber stayed")
+	}
+}

@@ -23,18 +23,78 @@ type Source struct {
 // not taken yet, up to a bound. It starts empty and grows on demand, so
 // an idle subscription holds no buffer.
 type Queue struct {
+	// ctx is the context the source's function receives (first: its
+	// methods find the queue at its address).
+	ctx   sourceCtx
 	mu    sync.Mutex
 	items []unsafe.Pointer
 	// one holds the first event waiting, so that a subscriber that keeps
 	// up queues its events without allocating.
-	one    [1]unsafe.Pointer
-	max    int
-	ended  bool
+	one [1]unsafe.Pointer
+	max int32
+	// ended: the stream has ended; ctxDone: the subscription's context
+	// is done and onEnd, if set, has been taken to run.
+	ended   bool
+	ctxDone bool
+	// onEnd is the one function the source asked, through ctx's
+	// AfterFunc, to run when the subscription's context is done.
+	onEnd  func()
 	notify func()
 	wake   chan struct{} // pull consumers wait on it
 }
 
 func newQueue() *Queue { return &Queue{max: DefaultSinkQueue} }
+
+// sourceCtx is the context of a push subscription as its source's
+// function receives it: the subscription's context, whose AfterFunc
+// method lets the source learn of its end through the registration the
+// queue already holds instead of one of its own (pubsub.Memory uses it),
+// which saves a registration with the context per subscriber.
+type sourceCtx struct{ context.Context }
+
+func (c *sourceCtx) queue() *Queue { return (*Queue)(unsafe.Pointer(c)) }
+
+// AfterFunc arranges to call f in its own goroutine once the
+// subscription's context is done, as context.AfterFunc does, and returns
+// the function that stops that call. The queue holds one such f; a
+// further one, or one registered once the context is done, is handed to
+// context.AfterFunc.
+func (c *sourceCtx) AfterFunc(f func()) (stop func() bool) {
+	q := c.queue()
+	q.mu.Lock()
+	if q.onEnd != nil || q.ctxDone {
+		q.mu.Unlock()
+		return context.AfterFunc(c.Context, f)
+	}
+	q.onEnd = f
+	q.mu.Unlock()
+	return q.stopOnEnd
+}
+
+// stopOnEnd forgets the function AfterFunc registered; it reports false
+// when it has already been taken to run.
+func (q *Queue) stopOnEnd() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.onEnd == nil {
+		return false
+	}
+	q.onEnd = nil
+	return true
+}
+
+// contextDone ends the stream once the subscription's context is done,
+// then calls the function the source registered through AfterFunc.
+func (q *Queue) contextDone() {
+	q.End()
+	q.mu.Lock()
+	f := q.onEnd
+	q.onEnd, q.ctxDone = nil, true
+	q.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
 
 // push queues event p. It reports false, and ends the stream, when the
 // queue is full: a subscriber that far behind is disconnected. After the
@@ -45,7 +105,7 @@ func (q *Queue) push(p unsafe.Pointer) bool {
 		q.mu.Unlock()
 		return false
 	}
-	ok := len(q.items) < q.max
+	ok := len(q.items) < int(q.max)
 	if ok {
 		if q.items == nil {
 			q.items = q.one[:0]
@@ -200,14 +260,22 @@ func SubscriptionSink[A, R any](b *Builder, name string, fn func(context.Context
 	var open func(context.Context, A) (Source, error)
 	if fn != nil {
 		last := new(atomic.Pointer[R])
-		open = func(ctx context.Context, a A) (Source, error) {
-			q := newQueue()
-			if err := fn(ctx, a, Sink[R]{q, last}); err != nil {
-				return Source{}, err
-			}
-			context.AfterFunc(ctx, q.End)
-			return Source{Next: q.next, Queue: q}, nil
-		}
+		open = func(ctx context.Context, a A) (Source, error) { return openSink(ctx, fn, a, last) }
 	}
 	addSubscription[A, R](b, name, opts, open)
+}
+
+// openSink starts a push subscription: fn registers a Sink with its
+// source. One registration with ctx ends the queue and whatever the
+// source asked, through the context fn receives (sourceCtx), to learn of
+// the end; also when fn failed after registering.
+func openSink[A, R any](ctx context.Context, fn func(context.Context, A, Sink[R]) error, a A, last *atomic.Pointer[R]) (Source, error) {
+	q := newQueue()
+	q.ctx.Context = ctx
+	err := fn(&q.ctx, a, Sink[R]{q, last})
+	context.AfterFunc(ctx, q.contextDone)
+	if err != nil {
+		return Source{}, err
+	}
+	return Source{Next: q.next, Queue: q}, nil
 }

@@ -2,8 +2,12 @@ package schemadef
 
 import (
 	"context"
+	"errors"
+	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/graftgql/graft/pubsub"
 )
 
 func TestQueueGrowsOnDemandAndEndsWhenFull(t *testing.T) {
@@ -125,5 +129,117 @@ func TestSinkSharesOneValue(t *testing.T) {
 	pc, _, _ := a.q.TryNext()
 	if pc == pa || *(*sinkEvent)(pc) != (sinkEvent{"2", "there", 8}) || *(*sinkEvent)(pa) != ev {
 		t.Errorf("events %v and %v", *(*sinkEvent)(pa), *(*sinkEvent)(pc))
+	}
+}
+
+// TestSinkSourceLearnsOfTheEnd: a pubsub.Memory subscribed with the
+// context a push source receives learns of the subscription's end
+// through the queue's one registration with the context: the
+// subscriber leaves the Memory and its end runs once, when the context
+// is done, when the source subscribes twice with it, when it subscribes
+// after the end, when fn fails after subscribing, and when the Memory
+// closes first; many subscribe/cancel cycles leave nothing behind.
+func TestSinkSourceLearnsOfTheEnd(t *testing.T) {
+	m := pubsub.NewMemory(pubsub.Options{})
+	var ends atomic.Int32
+	subscribe := func(ctx context.Context, topics ...string) func(context.Context, struct{}, Sink[string]) error {
+		return func(ctx context.Context, _ struct{}, s Sink[string]) error {
+			if _, ok := ctx.(interface{ AfterFunc(func()) func() bool }); !ok {
+				t.Fatal("the source's context has no AfterFunc method")
+			}
+			for _, topic := range topics {
+				if err := m.SubscribeFunc(ctx, topic, func(p []byte) { s.Send(string(p)) }, func() { ends.Add(1); s.Close() }); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	waitEnds := func(want int32) {
+		t.Helper()
+		for ends.Load() != want {
+			runtime.Gosched()
+		}
+	}
+	last := new(atomic.Pointer[string])
+
+	// The context's end unsubscribes; events before it are delivered.
+	ctx, cancel := context.WithCancel(context.Background())
+	src, err := openSink(ctx, subscribe(ctx, "a", "b"), struct{}{}, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = m.Publish(ctx, "a", []byte("1"))
+	if ev, ok, _ := src.Queue.TryNext(); !ok || *(*string)(ev) != "1" {
+		t.Fatalf("event %v %v", ev, ok)
+	}
+	if m.Subscribers("a") != 1 || m.Subscribers("b") != 1 {
+		t.Fatalf("%d and %d subscribers, want 1 and 1", m.Subscribers("a"), m.Subscribers("b"))
+	}
+	cancel()
+	waitEnds(2)
+	if m.Subscribers("a") != 0 || m.Subscribers("b") != 0 {
+		t.Fatalf("%d and %d subscribers after the end, want 0", m.Subscribers("a"), m.Subscribers("b"))
+	}
+	if _, ok, ended := src.Queue.TryNext(); ok || !ended {
+		t.Fatalf("queue after the end: ok %v ended %v", ok, ended)
+	}
+
+	// A source that subscribes once the context is done is told at once.
+	q := src.Queue
+	if err := m.SubscribeFunc(&q.ctx, "late", func([]byte) {}, func() { ends.Add(1) }); err == nil {
+		waitEnds(3)
+	} else {
+		ends.Add(1)
+	}
+	if m.Subscribers("late") != 0 {
+		t.Fatal("a late subscriber stayed")
+	}
+
+	// fn failing after it subscribed: the subscriber still leaves with
+	// the context.
+	ctx, cancel = context.WithCancel(context.Background())
+	failing := func(c context.Context, a struct{}, s Sink[string]) error {
+		_ = subscribe(c, "c")(c, a, s)
+		return errors.New("no")
+	}
+	if _, err := openSink(ctx, failing, struct{}{}, last); err == nil {
+		t.Fatal("fn's error was lost")
+	}
+	cancel()
+	waitEnds(4)
+	if m.Subscribers("c") != 0 {
+		t.Fatal("the subscriber of a failed open stayed")
+	}
+
+	// Many cycles leave no goroutine and no subscriber behind.
+	g0 := runtime.NumGoroutine()
+	for i := range 1000 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if _, err := openSink(ctx, subscribe(ctx, "d"), struct{}{}, last); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		waitEnds(int32(5 + i))
+	}
+	for m.Subscribers("d") != 0 || runtime.NumGoroutine() > g0 {
+		runtime.Gosched()
+	}
+
+	// Closing the Memory ends the subscriber once; the context's end
+	// later runs nothing more.
+	ctx, cancel = context.WithCancel(context.Background())
+	if _, err := openSink(ctx, subscribe(ctx, "e"), struct{}{}, last); err != nil {
+		t.Fatal(err)
+	}
+	before := ends.Load()
+	_ = m.Close()
+	if ends.Load() != before+1 {
+		t.Fatalf("Close ran %d ends, want 1", ends.Load()-before)
+	}
+	cancel()
+	runtime.Gosched()
+	if ends.Load() != before+1 {
+		t.Fatalf("end ran %d times, want once", ends.Load()-before)
 	}
 }
