@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/pubsub"
 )
 
 // dialRawSSERoom subscribes to messageAdded(room:) { id text } in
@@ -94,37 +95,11 @@ func fanOutDeliveryAllocations(t *testing.T, cfg graft.Config) {
 		}
 	}
 
-	// Every client reads into a buffer of its own and counts the bytes.
-	var total, want atomic.Int64
-	reached := make(chan struct{}, 1)
-	for _, c := range conns {
-		go func() {
-			var buf [512]byte
-			for {
-				k, err := c.Read(buf[:])
-				if got := total.Add(int64(k)); got >= want.Load() {
-					select {
-					case reached <- struct{}{}:
-					default:
-					}
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
+	readers := make([]io.Reader, n)
+	for i, c := range conns {
+		readers[i] = c
 	}
-	target := int64(0)
-	publish := func() {
-		target += int64(n * len(frame))
-		want.Store(target)
-		if err := ps.Publish(context.Background(), "chat:alloc", payload); err != nil {
-			t.Fatal(err)
-		}
-		for total.Load() < target {
-			<-reached
-		}
-	}
+	publish, read := publishAndRead(t, ps, "chat:alloc", payload, readers, len(frame))
 	publish() // warm the pools
 	allocs := testing.AllocsPerRun(20, publish)
 	t.Logf("%.1f allocations per event delivered to %d subscribers", allocs, n)
@@ -136,9 +111,46 @@ func fanOutDeliveryAllocations(t *testing.T, cfg graft.Config) {
 	if !raceEnabled && allocs > n/20 {
 		t.Errorf("%.1f allocations per event for %d subscribers, want at most %d", allocs, n, n/20)
 	}
-	if got := total.Load(); got != target {
-		t.Errorf("the clients read %d bytes, want %d (%d events of %d bytes each)", got, target, target/int64(len(frame)), len(frame))
+	if got, want := read(); got != want {
+		t.Errorf("the clients read %d bytes, want %d (%d events of %d bytes each)", got, want, want/int64(len(frame)), len(frame))
 	}
+}
+
+// publishAndRead starts a reader of each of clients, every one reading
+// into a buffer of its own and counting the bytes, and returns publish,
+// which publishes payload on topic and returns once the clients have read
+// frameLen bytes each for it, and read, which returns the bytes the
+// clients have read and the bytes publish waited for.
+func publishAndRead(t *testing.T, ps pubsub.PubSub, topic string, payload []byte, clients []io.Reader, frameLen int) (publish func(), read func() (got, want int64)) {
+	var total, target atomic.Int64
+	reached := make(chan struct{}, 1)
+	for _, c := range clients {
+		go func() {
+			var buf [512]byte
+			for {
+				k, err := c.Read(buf[:])
+				if got := total.Add(int64(k)); got >= target.Load() {
+					select {
+					case reached <- struct{}{}:
+					default:
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	publish = func() {
+		want := target.Add(int64(len(clients) * frameLen))
+		if err := ps.Publish(context.Background(), topic, payload); err != nil {
+			t.Fatal(err)
+		}
+		for total.Load() < want {
+			<-reached
+		}
+	}
+	return publish, func() (int64, int64) { return total.Load(), target.Load() }
 }
 
 // readFull reads len(b) bytes from c.

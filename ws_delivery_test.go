@@ -9,7 +9,6 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,36 +75,11 @@ func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {
 		_ = w.c.SetDeadline(time.Time{})
 	}
 
-	var total, want atomic.Int64
-	reached := make(chan struct{}, 1)
-	for _, w := range conns {
-		go func() {
-			var buf [512]byte
-			for {
-				k, err := w.br.Read(buf[:])
-				if got := total.Add(int64(k)); got >= want.Load() {
-					select {
-					case reached <- struct{}{}:
-					default:
-					}
-				}
-				if err != nil {
-					return
-				}
-			}
-		}()
+	readers := make([]io.Reader, n)
+	for i, w := range conns {
+		readers[i] = w.br
 	}
-	target := int64(0)
-	publish := func() {
-		target += int64(n * len(frame))
-		want.Store(target)
-		if err := ps.Publish(context.Background(), "chat:wsalloc", payload); err != nil {
-			t.Fatal(err)
-		}
-		for total.Load() < target {
-			<-reached
-		}
-	}
+	publish, read := publishAndRead(t, ps, "chat:wsalloc", payload, readers, len(frame))
 	publish() // warm the pools
 	g0 := goroutinesCreated()
 	allocs := testing.AllocsPerRun(20, publish)
@@ -120,8 +94,8 @@ func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {
 	if started > n/20 {
 		t.Errorf("%.1f goroutines started per event for %d subscribers, want at most %d", started, n, n/20)
 	}
-	if got := total.Load(); got != target {
-		t.Errorf("the clients read %d bytes, want %d", got, target)
+	if got, want := read(); got != want {
+		t.Errorf("the clients read %d bytes, want %d", got, want)
 	}
 }
 
