@@ -118,3 +118,41 @@ type Framing interface {
 	// has to write). After another error the rest are dropped.
 	Send(framed []byte) error
 }
+
+// Rounds is what a Task scheduled on a hub keeps of its runs: whether one
+// is scheduled or under way, and whether news arrived meanwhile. The zero
+// value is ready; it must not be copied once used.
+type Rounds struct {
+	mu       sync.Mutex
+	draining bool // a run is scheduled or under way
+	pending  bool // news arrived while it was
+}
+
+// Schedule is a task's notice of news: it schedules t on h unless a run
+// of t is scheduled or under way, which then goes round again (Again). It
+// does not block.
+func (r *Rounds) Schedule(h *Hub, t Task) {
+	r.mu.Lock()
+	if r.draining {
+		r.pending = true
+		r.mu.Unlock()
+		return
+	}
+	r.draining = true
+	r.mu.Unlock()
+	h.Schedule(t)
+}
+
+// Again ends a round of a run: it reports true when news arrived during
+// it, and the run goes round again; otherwise the run ends and the next
+// news schedules the task anew.
+func (r *Rounds) Again() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.pending {
+		r.draining = false
+		return false
+	}
+	r.pending = false
+	return true
+}

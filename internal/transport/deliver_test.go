@@ -133,3 +133,52 @@ func TestRawWriterDoesNotWait(t *testing.T) {
 		t.Error("TryWrite on a closed socket reported no error")
 	}
 }
+
+// roundsTask runs once per Schedule while idle; news during a run makes
+// the run go round again, not a second run beside it.
+type roundsTask struct {
+	h       *Hub
+	rounds  Rounds
+	entered chan struct{} // the first round tells it began
+	gate    chan struct{} // and waits for it
+	passes  atomic.Int64
+	done    chan struct{}
+}
+
+func (r *roundsTask) Run() {
+	for {
+		if r.passes.Add(1) == 1 {
+			r.entered <- struct{}{}
+			<-r.gate
+		}
+		if !r.rounds.Again() {
+			r.done <- struct{}{}
+			return
+		}
+	}
+}
+
+// TestRoundsScheduleOnceAndGoRoundAgain: news while a task runs makes it
+// go round once more (however many notices came), and news after it ended
+// schedules it anew.
+func TestRoundsScheduleOnceAndGoRoundAgain(t *testing.T) {
+	r := &roundsTask{h: NewHub(1, 1), entered: make(chan struct{}), gate: make(chan struct{}), done: make(chan struct{}, 4)}
+	r.rounds.Schedule(r.h, r)
+	<-r.entered
+	for range 3 {
+		r.rounds.Schedule(r.h, r) // during the first round
+	}
+	close(r.gate)
+	<-r.done
+	if n := r.passes.Load(); n != 2 {
+		t.Fatalf("%d rounds, want 2 (the first and one more for the news during it)", n)
+	}
+	r.rounds.Schedule(r.h, r)
+	<-r.done
+	if n := r.passes.Load(); n != 3 {
+		t.Fatalf("%d rounds after news once idle, want 3", n)
+	}
+	if len(r.done) != 0 {
+		t.Fatal("a second run ended")
+	}
+}

@@ -67,9 +67,7 @@ type detached struct {
 	wmu    sync.Mutex // one write at a time
 	failed bool       // a write failed; guarded by wmu
 
-	mu       sync.Mutex
-	draining bool // a delivery is scheduled or runs
-	pending  bool // news arrived while it ran
+	rounds transport.Rounds // of its delivery on the hub's workers
 
 	// rest is what a write that could not wait left unwritten, and
 	// restHeld its bytes held in the budget: the delivery goes on on a
@@ -153,17 +151,7 @@ func (s *detached) write(chunks ...[]byte) error {
 // schedule is the operation's notice of news (events, or the end of its
 // stream): the stream's delivery is scheduled on the hub's workers unless
 // it is already. It must not block.
-func (s *detached) schedule() {
-	s.mu.Lock()
-	if s.draining {
-		s.pending = true
-		s.mu.Unlock()
-		return
-	}
-	s.draining = true
-	s.mu.Unlock()
-	s.h.Schedule(s)
-}
+func (s *detached) schedule() { s.rounds.Schedule(s.h, s) }
 
 // Run delivers on one of the hub's workers (transport.Task): it writes
 // the events waiting without waiting for the client, and hands the
@@ -218,14 +206,9 @@ func (s *detached) deliver(wait bool) {
 			go s.deliver(true)
 			return
 		}
-		s.mu.Lock()
-		if !s.pending {
-			s.draining = false
-			s.mu.Unlock()
+		if !s.rounds.Again() {
 			return
 		}
-		s.pending = false
-		s.mu.Unlock()
 	}
 }
 

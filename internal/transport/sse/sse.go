@@ -573,24 +573,12 @@ type sseDelivery struct {
 	release func()
 	send    func([]byte) error // next, made once
 
-	mu       sync.Mutex
-	draining bool // a delivery is scheduled or runs
-	pending  bool // news arrived while it ran
-	done     bool
+	rounds transport.Rounds
+	done   bool
 }
 
 // schedule is the operation's notice of news; it must not block.
-func (d *sseDelivery) schedule() {
-	d.mu.Lock()
-	if d.draining {
-		d.pending = true
-		d.mu.Unlock()
-		return
-	}
-	d.draining = true
-	d.mu.Unlock()
-	d.c.s.hub.Schedule(d)
-}
+func (d *sseDelivery) schedule() { d.rounds.Schedule(d.c.s.hub, d) }
 
 // Run queues the events waiting (transport.Task) and, once the stream
 // has ended, its complete.
@@ -604,14 +592,9 @@ func (d *sseDelivery) Run() {
 			d.release()
 			d.c.wg.Done()
 		}
-		d.mu.Lock()
-		if !d.pending {
-			d.draining = false
-			d.mu.Unlock()
+		if !d.rounds.Again() {
 			return
 		}
-		d.pending = false
-		d.mu.Unlock()
 	}
 }
 
