@@ -173,27 +173,15 @@ func readFull(c net.Conn, b []byte) (int, error) {
 // id, and its complete once it ends.
 func TestSSESingleConnectionOperationsHoldNoGoroutine(t *testing.T) {
 	srv, _, ps := chatServerPS(t, graft.Config{})
-	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
-	get.Header.Set("Accept", "text/event-stream")
-	stream, err := http.DefaultClient.Do(get)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Body.Close()
-	br := bufio.NewReader(stream.Body)
+	body, tok := openSingleConnectionStream(t, srv)
+	defer body.Close()
+	br := bufio.NewReader(body)
 	readUntil(t, br, ":\n\n")
 	g0 := settledGoroutines()
 	const n = 20
 	for i := range n {
 		op := streamPost(t, srv, "", `{"query":"subscription { messageAdded(room: \"single\") { text } }","extensions":{"operationId":"op`+strconv.Itoa(i)+`"}}`,
-			"X-GraphQL-Event-Stream-Token", string(tok))
+			"X-GraphQL-Event-Stream-Token", tok)
 		if op.StatusCode != http.StatusAccepted {
 			t.Fatalf("operation: %d", op.StatusCode)
 		}
@@ -221,7 +209,7 @@ func TestSSESingleConnectionOperationsHoldNoGoroutine(t *testing.T) {
 	}
 	// DELETE completes one: its subscription ends and leaves the pubsub.
 	del, _ := http.NewRequest(http.MethodDelete, srv.URL+"/graphql?operationId=op0", nil)
-	del.Header.Set("X-GraphQL-Event-Stream-Token", string(tok))
+	del.Header.Set("X-GraphQL-Event-Stream-Token", tok)
 	if resp, err := http.DefaultClient.Do(del); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("DELETE: %v %v", resp, err)
 	}

@@ -2,7 +2,6 @@ package graft_test
 
 import (
 	"bufio"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -37,23 +36,11 @@ var fanOutTransports = []struct {
 		return func() string { return readUntil(t, br, "\r\n--graphql") }
 	}},
 	{"sse single connection", func(t *testing.T, srv *httptest.Server, query string) func() string {
-		req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tok, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
-		get.Header.Set("Accept", "text/event-stream")
-		stream, err := http.DefaultClient.Do(get)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { stream.Body.Close() })
-		br := bufio.NewReader(stream.Body)
+		body, tok := openSingleConnectionStream(t, srv)
+		t.Cleanup(func() { body.Close() })
+		br := bufio.NewReader(body)
 		readUntil(t, br, ":\n\n")
-		op := streamPost(t, srv, "", `{"query":"`+query+`","extensions":{"operationId":"op"}}`, "X-GraphQL-Event-Stream-Token", string(tok))
+		op := streamPost(t, srv, "", `{"query":"`+query+`","extensions":{"operationId":"op"}}`, "X-GraphQL-Event-Stream-Token", tok)
 		if op.StatusCode != http.StatusAccepted {
 			t.Fatalf("operation: %d", op.StatusCode)
 		}

@@ -233,22 +233,10 @@ func TestMultipartHeartbeat(t *testing.T) {
 func TestSSESingleConnectionByteBudget(t *testing.T) {
 	srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{
 		StreamBufferBytes: 64 << 10, WriteTimeout: time.Minute}})
-	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
-	get.Header.Set("Accept", "text/event-stream")
-	stream, err := http.DefaultClient.Do(get)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Body.Close()
+	body, tok := openSingleConnectionStream(t, srv)
+	defer body.Close()
 	op := streamPost(t, srv, "", `{"query":"subscription { messageAdded(room: \"budget\") { text } }","extensions":{"operationId":"op"}}`,
-		"X-GraphQL-Event-Stream-Token", string(tok))
+		"X-GraphQL-Event-Stream-Token", tok)
 	if op.StatusCode != http.StatusAccepted {
 		t.Fatalf("operation: %d", op.StatusCode)
 	}
@@ -264,4 +252,25 @@ func TestSSESingleConnectionByteBudget(t *testing.T) {
 		_ = r.Body.Close()
 	}
 	waitSubscribers(t, ps, "chat:budget", 0)
+}
+
+// openSingleConnectionStream reserves a graphql-sse single-connection
+// stream on srv (PUT) and opens it (GET with the token), returning the
+// stream's body and the token its operations carry.
+func openSingleConnectionStream(t *testing.T, srv *httptest.Server) (stream io.ReadCloser, token string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
+	get.Header.Set("Accept", "text/event-stream")
+	s, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Body, string(tok)
 }
