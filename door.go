@@ -106,7 +106,7 @@ func rawView(req *http.Request) *httpapi.RawRequest {
 		RawQuery:    req.URL.RawQuery,
 		ContentType: headerValue(req.Header, hdrContentType),
 		Accept:      headerValue(req.Header, hdrAccept),
-		Header:      req.Header.Get,
+		Header:      headerLookup(req.Header).get,
 		Remote:      req.RemoteAddr,
 	}
 }
@@ -138,7 +138,7 @@ func (r *Router) rawFromHTTP(req *http.Request) (*httpapi.RawRequest, *httpapi.E
 		RawQuery:    req.URL.RawQuery,
 		ContentType: req.Header.Get("Content-Type"),
 		Accept:      req.Header.Get("Accept"),
-		Header:      req.Header.Get,
+		Header:      headerLookup(req.Header).get,
 		Remote:      req.RemoteAddr,
 	}
 	if req.Method == http.MethodPost {

@@ -80,7 +80,7 @@ func webRawRequest(req *http.Request, body []byte) *httpapi.RawRequest {
 		RawQuery:    req.URL.RawQuery,
 		ContentType: req.Header.Get("Content-Type"),
 		Accept:      req.Header.Get("Accept"),
-		Header:      req.Header.Get,
+		Header:      headerLookup(req.Header).get,
 		Body:        body,
 		Remote:      req.RemoteAddr,
 	}

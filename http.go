@@ -45,7 +45,7 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		RawQuery:    req.URL.RawQuery,
 		ContentType: headerValue(req.Header, hdrContentType),
 		Accept:      headerValue(req.Header, hdrAccept),
-		Header:      req.Header.Get,
+		Header:      headerLookup(req.Header).get,
 		Remote:      req.RemoteAddr,
 	}
 	if !r.load.enter() {
@@ -189,6 +189,38 @@ func headerValue(h http.Header, key string) string {
 		return v[0]
 	}
 	return ""
+}
+
+// headerLookup is a request's header as RequestInfo.Header reads it.
+type headerLookup http.Header
+
+// get is http.Header.Get without its cost for a name already in canonical
+// form, as hooks and resolvers mostly ask ("Authorization", "Traceparent"):
+// such a name is looked up as it is, and only another one is canonicalized.
+func (h headerLookup) get(name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	if isCanonicalHeaderKey(name) {
+		return ""
+	}
+	return http.Header(h).Get(name)
+}
+
+// isCanonicalHeaderKey reports whether name is unchanged by
+// http.CanonicalHeaderKey as far as letter case goes: upper case first and
+// after each hyphen, lower case elsewhere. (A name with a byte a header
+// name cannot hold is not changed by it either, and is not found.)
+func isCanonicalHeaderKey(name string) bool {
+	upper := true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
+			return false
+		}
+		upper = c == '-'
+	}
+	return true
 }
 
 func writeResponse(w http.ResponseWriter, resp *httpapi.Response) {

@@ -1,6 +1,7 @@
 package graft
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -123,5 +124,38 @@ func TestStaticAnalysisUnlessACostReadsAVariable(t *testing.T) {
 		if _, ok := d.static[op.AST()]; ok != c.static {
 			t.Errorf("%s: analysed once %v, want %v", c.query, ok, c.static)
 		}
+	}
+}
+
+// TestHeaderLookup: RequestInfo.Header over net/http answers every name as
+// http.Header.Get does, whatever its case, while a name in canonical form
+// is found without canonicalizing it.
+func TestHeaderLookup(t *testing.T) {
+	h := http.Header{}
+	h.Set("Authorization", "Bearer a")
+	h.Set("Traceparent", "00-1")
+	h.Set("X-Request-Id", "r1")
+	h.Set("Content-Type", "application/json")
+	h["lower-raw"] = []string{"kept as set"} // set into the map directly
+	names := []string{"Authorization", "authorization", "AUTHORIZATION", "Traceparent", "traceparent",
+		"tRACEPARENT", "X-Request-Id", "x-request-id", "X-REQUEST-ID", "X-Request-ID", "Content-Type",
+		"content-type", "Baggage", "baggage", "", "-", "X--Y", "bad name", "Bad Name", "X_Request_Id", "1x"}
+	for _, name := range names {
+		if got, want := headerLookup(h).get(name), h.Get(name); got != want {
+			t.Errorf("get(%q) = %q, want %q (http.Header.Get)", name, got, want)
+		}
+	}
+	for _, name := range []string{"Authorization", "X-Request-Id", "Baggage", "A-B-C", "X--Y", "", "1x-Y2"} {
+		if !isCanonicalHeaderKey(name) || http.CanonicalHeaderKey(name) != name {
+			t.Errorf("%q: isCanonicalHeaderKey %v, CanonicalHeaderKey %q", name, isCanonicalHeaderKey(name), http.CanonicalHeaderKey(name))
+		}
+	}
+	for _, name := range []string{"authorization", "X-request-id", "BAGGAGE", "a", "X-Y-z"} {
+		if isCanonicalHeaderKey(name) || http.CanonicalHeaderKey(name) == name {
+			t.Errorf("%q: isCanonicalHeaderKey %v, CanonicalHeaderKey %q", name, isCanonicalHeaderKey(name), http.CanonicalHeaderKey(name))
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = headerLookup(h).get("Traceparent") + headerLookup(h).get("Baggage") }); n != 0 {
+		t.Errorf("a canonical name's lookup allocates %v times", n)
 	}
 }

@@ -1,6 +1,6 @@
 // Package graftotel instruments a graft router with OpenTelemetry: a
-// trace span per request with a child span per phase and, optionally,
-// per resolver; and metrics of requests, errors, in-flight requests,
+// trace span per request with an event per phase (or, optionally, a child
+// span per phase) and, optionally, a child span per resolver; and metrics of requests, errors, in-flight requests,
 // persisted-query and document-cache outcomes and open subscriptions.
 //
 // It is built only on graft's extension points (graft.Hook and
@@ -31,7 +31,7 @@ import (
 const ScopeName = "github.com/graftgql/graft/graftotel"
 
 // Options configures the instrumentation. The zero value traces requests
-// and phases with the global providers and propagator.
+// and their phases with the global providers and propagator.
 type Options struct {
 	// TracerProvider and MeterProvider default to the global ones.
 	TracerProvider trace.TracerProvider
@@ -54,10 +54,13 @@ type Options struct {
 	// metrics alone).
 	NoMetrics bool
 	NoTracing bool
-	// NoPhaseSpans keeps the span per request and leaves out its child
-	// spans per phase (received, parsed, validated, …): the cheapest
-	// tracing, with the operation's attributes, errors and duration.
-	NoPhaseSpans bool
+	// PhaseSpans adds a child span per phase of the request
+	// (graphql.received, graphql.parsed, graphql.validated, …) under its
+	// span. Without it, the end of each phase but the last is an event of
+	// that name on the request's span: the same timeline in one span,
+	// which is what a sampled request then exports instead of seven or
+	// more.
+	PhaseSpans bool
 	// MaxOperationNames bounds the distinct values of the metrics'
 	// graphql.operation.name attribute, whose values come from clients.
 	// A known operation keeps its name until the bound is reached: one
@@ -300,7 +303,7 @@ func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *gra
 	}
 	span.SetAttributes(attrs...)
 	st := &reqState{Context: ctx, span: span}
-	if !in.opts.NoPhaseSpans {
+	if in.opts.PhaseSpans {
 		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
 	}
 	return st
@@ -313,7 +316,7 @@ func (in *Instrumentation) phaseStart(ctx context.Context, ev *graft.HookEvent) 
 	if st == nil {
 		return nil
 	}
-	if in.opts.NoPhaseSpans {
+	if !in.opts.PhaseSpans {
 		if ev.Phase == graft.PhaseExecuted {
 			return st // resolver spans are children of the request's span
 		}
@@ -353,6 +356,8 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		}
 		st.phase.End()
 		st.phase = nil
+	} else if !in.opts.PhaseSpans && ev.Phase != graft.PhaseAnswered {
+		st.span.AddEvent(phaseSpanName(ev.Phase)) // the span's end marks the last
 	}
 	if ev.Phase == graft.PhasePayload {
 		for i := range ev.Parts {

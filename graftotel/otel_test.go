@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func do(t *testing.T, h http.Handler, query string, header ...string) map[string
 func TestTracing(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, ResolverSpans: true,
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, PhaseSpans: true, ResolverSpans: true,
 		MinResolverDepth: 2, ExcludeFields: []string{"Book.broken"}, TraceIDExtension: true})
 	if err != nil {
 		t.Fatal(err)
@@ -270,13 +271,14 @@ func TestNoTracingNoMetrics(t *testing.T) {
 	}
 }
 
-// TestNoPhaseSpans: the request's span alone, continued from the
-// traceparent and with the operation's attributes; resolver spans, when
+// TestPhaseEvents: by default a request has one span, continued from the
+// traceparent and with the operation's attributes, whose events are the
+// ends of its phases, in order and within the span; resolver spans, when
 // on, are its children.
-func TestNoPhaseSpans(t *testing.T) {
+func TestPhaseEvents(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, NoPhaseSpans: true,
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true,
 		ResolverSpans: true, MinResolverDepth: 2, ExcludeFields: []string{"Book.broken"}})
 	if err != nil {
 		t.Fatal(err)
@@ -308,5 +310,18 @@ func TestNoPhaseSpans(t *testing.T) {
 	}
 	if byName["Book.upper"].Parent.SpanID() != root.SpanContext.SpanID() {
 		t.Fatal("resolver span is not a child of the request's span")
+	}
+	var events []string
+	last := root.StartTime
+	for _, e := range root.Events {
+		events = append(events, e.Name)
+		if e.Time.Before(last) || e.Time.After(root.EndTime) {
+			t.Errorf("event %s at %v: not after the one before (%v) or after the span's end (%v)", e.Name, e.Time, last, root.EndTime)
+		}
+		last = e.Time
+	}
+	want := []string{"graphql.received", "graphql.parsed", "graphql.validated", "graphql.analyzed", "graphql.executed"}
+	if !slices.Equal(events, want) {
+		t.Fatalf("request span's events %v, want %v", events, want)
 	}
 }

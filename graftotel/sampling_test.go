@@ -180,7 +180,7 @@ func TestSampledRequestSameSpans(t *testing.T) {
 		case "known": // one of the SDK's samplers, whose decision graftotel takes itself
 			tp = graftotel.NewTracerProvider(sdktrace.ParentBased(sdktrace.AlwaysSample()), sdktrace.WithSyncer(exp))
 		}
-		in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, ResolverSpans: true, MinResolverDepth: 2})
+		in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, PhaseSpans: true, ResolverSpans: true, MinResolverDepth: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestDecidedRatioSamplingIsConsistent(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	ratio := sdktrace.TraceIDRatioBased(0.5)
 	tp := graftotel.NewTracerProvider(sdktrace.ParentBased(ratio), sdktrace.WithSyncer(exp))
-	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true, NoPhaseSpans: true})
+	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
 	if err != nil {
 		t.Fatal(err)
 	}

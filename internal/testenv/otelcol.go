@@ -107,12 +107,14 @@ service:
 }
 
 // Span is a span as the Collector's file exporter wrote it, with its
-// attributes, resource attributes and scope flattened.
+// attributes, resource attributes and scope flattened, and the names of
+// its events in order.
 type Span struct {
 	TraceID, SpanID, ParentSpanID, Name string
 	Kind                                int
 	Attributes, Resource                map[string]string
 	Scope                               string
+	Events                              []string
 }
 
 // ReadSpans reads the spans of the file StartCollector's exporter wrote.
@@ -132,8 +134,13 @@ func ReadSpans(t testing.TB, path string) ([]Span, error) {
 			res := otlpAttrs(rs.Resource.Attributes)
 			for _, ss := range rs.ScopeSpans {
 				for _, s := range ss.Spans {
+					var events []string
+					for _, e := range s.Events {
+						events = append(events, e.Name)
+					}
 					spans = append(spans, Span{TraceID: s.TraceID, SpanID: s.SpanID, ParentSpanID: s.ParentSpanID,
-						Name: s.Name, Kind: s.Kind, Attributes: otlpAttrs(s.Attributes), Resource: res, Scope: ss.Scope.Name})
+						Name: s.Name, Kind: s.Kind, Attributes: otlpAttrs(s.Attributes), Resource: res, Scope: ss.Scope.Name,
+						Events: events})
 				}
 			}
 		}
@@ -159,6 +166,9 @@ type otlpFile struct {
 				Name         string     `json:"name"`
 				Kind         int        `json:"kind"`
 				Attributes   []otlpAttr `json:"attributes"`
+				Events       []struct {
+					Name string `json:"name"`
+				} `json:"events"`
 			} `json:"spans"`
 		} `json:"scopeSpans"`
 	} `json:"resourceSpans"`
