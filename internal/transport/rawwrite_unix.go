@@ -17,9 +17,9 @@ import (
 // Calls to TryWrite must not overlap.
 type RawWriter struct {
 	raw syscall.RawConn
-	// write is the function handed to raw.Write, made once: it writes
+	// write is the function handed to raw.Control, made once: it writes
 	// b and leaves n and err.
-	write func(fd uintptr) bool
+	write func(fd uintptr)
 	b     []byte
 	n     int
 	err   error
@@ -51,9 +51,15 @@ func (w *RawWriter) Init(conn net.Conn) bool {
 // TryWrite writes as much of b as the socket takes now and returns how
 // much; err reports a failed or closed socket. It never waits: n short of
 // len(b) with no error means the client is behind.
+//
+// It writes within raw.Control, which holds the socket open for the
+// call, rather than raw.Write, whose write lock and poller reset serve a
+// write that waits for the socket: TryWrite does not wait, and the write
+// that finishes a frame for a client behind (a net.Conn Write, with its
+// deadline) does not overlap it.
 func (w *RawWriter) TryWrite(b []byte) (n int, err error) {
 	w.b, w.n, w.err = b, 0, nil
-	cerr := w.raw.Write(w.write)
+	cerr := w.raw.Control(w.write)
 	n, err = w.n, w.err
 	w.b, w.err = nil, nil
 	if err == nil && cerr != nil {
@@ -62,22 +68,21 @@ func (w *RawWriter) TryWrite(b []byte) (n int, err error) {
 	return n, err
 }
 
-func (w *RawWriter) writeFD(fd uintptr) bool {
+func (w *RawWriter) writeFD(fd uintptr) {
 	for w.n < len(w.b) {
-		m, e := syscall.Write(int(fd), w.b[w.n:])
+		m, e := sendNow(fd, w.b[w.n:])
 		switch {
 		case e == syscall.EINTR:
 			continue
 		case e == syscall.EAGAIN:
-			return true
+			return
 		case e != nil:
 			w.err = e
-			return true
+			return
 		case m <= 0:
 			w.err = io.ErrShortWrite
-			return true
+			return
 		}
 		w.n += m
 	}
-	return true
 }
