@@ -290,3 +290,119 @@ func fetch(addr string, req []byte) (int, []byte, error) {
 	body, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, body, err
 }
+
+// serverPair is one pair of blocks of a load alternating between two
+// servers (loadAlternatingServers): each server's CPU time and answered
+// requests over both blocks, so that what a server does in the other's
+// block (a batch exporter's sends, say) is counted as its own.
+type serverPair struct {
+	cpu      [2]time.Duration
+	requests [2]int64
+}
+
+// ratio is server 1's CPU per request over server 0's in the pair, 0 when
+// one of them answered nothing.
+func (p serverPair) ratio() float64 {
+	if p.requests[0] == 0 || p.requests[1] == 0 || p.cpu[0] <= 0 {
+		return 0
+	}
+	return (float64(p.cpu[1]) / float64(p.requests[1])) / (float64(p.cpu[0]) / float64(p.requests[0]))
+}
+
+// loadAlternatingServers drives addrs[0] and addrs[1] in turn, each with
+// conns keep-alive connections of its own sending its request, only one
+// server's connections at a time: n blocks of d in the order of blockKind,
+// with both servers' CPU time (cpus) read at the start and end of every
+// pair of blocks. Two servers pinned to the same CPU then meet the same
+// changes of the machine's speed, which take seconds, where measurements
+// seconds apart do not. Any request not answered with 200 fails the load.
+func loadAlternatingServers(ctx context.Context, addrs [2]string, reqs [2][]byte, conns, n int, d time.Duration, cpus [2]func() (time.Duration, error)) ([]serverPair, error) {
+	var stop atomic.Bool
+	var mu sync.Mutex
+	turn := sync.NewCond(&mu)
+	active := 0
+	var done [2]atomic.Int64
+	var bad atomic.Int64
+	errs := make([]error, 2*conns)
+	var wg sync.WaitGroup
+	for s := range 2 {
+		for i := range conns {
+			wg.Go(func() {
+				errs[s*conns+i] = connLoop(addrs[s], &stop, func() []byte {
+					mu.Lock()
+					for active != s && !stop.Load() {
+						turn.Wait()
+					}
+					mu.Unlock()
+					return reqs[s]
+				}, func(o outcome, _ time.Duration) {
+					if o == answered {
+						done[s].Add(1)
+					} else {
+						bad.Add(1)
+					}
+				})
+			})
+		}
+	}
+	switchTo := func(s int) {
+		mu.Lock()
+		active = s
+		mu.Unlock()
+		turn.Broadcast()
+	}
+	finish := func() error {
+		mu.Lock()
+		stop.Store(true)
+		mu.Unlock()
+		turn.Broadcast()
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return fmt.Errorf("connect: %w", err)
+		}
+		if b := bad.Load(); b > 0 {
+			return fmt.Errorf("%d requests not answered with 200", b)
+		}
+		return nil
+	}
+	read := func() (c [2]time.Duration, r [2]int64, err error) {
+		for s := range 2 {
+			var e error
+			c[s], e = cpus[s]()
+			err = errors.Join(err, e)
+			r[s] = done[s].Load()
+		}
+		return c, r, err
+	}
+	var pairs []serverPair
+	for i := 0; i+1 < n; i += 2 {
+		c0, r0, err := read()
+		for b := range 2 {
+			if err != nil {
+				break
+			}
+			switchTo(blockKind(i + b))
+			select {
+			case <-ctx.Done():
+				err = ctx.Err()
+			case <-time.After(d):
+			}
+		}
+		c1, r1, err2 := read()
+		if err := errors.Join(err, err2); err != nil {
+			return nil, errors.Join(err, finish())
+		}
+		if bad.Load() > 0 {
+			break
+		}
+		var p serverPair
+		for s := range 2 {
+			p.cpu[s], p.requests[s] = c1[s]-c0[s], r1[s]-r0[s]
+		}
+		pairs = append(pairs, p)
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return pairs, nil
+}

@@ -161,3 +161,62 @@ func TestPairedBlockRatios(t *testing.T) {
 		t.Errorf("pairedBlockRatios = %v, want %v", got, want)
 	}
 }
+
+// TestLoadAlternatingServers: two servers are driven in turn, one at a
+// time; each pair of blocks counts both servers' answers and CPU (what a
+// server spends in the other's block included), and the pairs' ratios give
+// the cost of server 1's request over server 0's. A request not answered
+// with 200 fails the load.
+func TestLoadAlternatingServers(t *testing.T) {
+	var cost [2]atomic.Int64
+	start := func(s int, price int64) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.ReadAll(r.Body)
+			if r.URL.Path != "/graphql" {
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+			cost[s].Add(price)
+			if s == 0 {
+				// Server 1 works in the background while server 0
+				// answers (a batch exporter, say): 300 a request of 0's.
+				cost[1].Add(300)
+			}
+			time.Sleep(100 * time.Microsecond)
+			_, _ = w.Write([]byte(`{"data":{}}`))
+		}))
+	}
+	a, b := start(0, 1000), start(1, 1200)
+	defer a.Close()
+	defer b.Close()
+	addrs := [2]string{strings.TrimPrefix(a.URL, "http://"), strings.TrimPrefix(b.URL, "http://")}
+	reqs := [2][]byte{request(addrs[0], "/graphql", []byte(`{}`)), request(addrs[1], "/graphql", []byte(`{}`))}
+	cpus := [2]func() (time.Duration, error){
+		func() (time.Duration, error) { return time.Duration(cost[0].Load()), nil },
+		func() (time.Duration, error) { return time.Duration(cost[1].Load()), nil },
+	}
+	pairs, err := loadAlternatingServers(context.Background(), addrs, reqs, 4, 8, 50*time.Millisecond, cpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 4 {
+		t.Fatalf("%d pairs, want 4", len(pairs))
+	}
+	for _, p := range pairs {
+		if p.requests[0] == 0 || p.requests[1] == 0 {
+			t.Fatalf("pair %+v: want answers from both servers", p)
+		}
+		// 1.2 for the request, and the background of server 0's block:
+		// 0.3 times 0's requests over 1's. Counting server 1's own block
+		// alone would give 1.2. At most one request per connection
+		// straddles a pair's edge.
+		want := 1.2 + 0.3*float64(p.requests[0])/float64(p.requests[1])
+		if r := p.ratio(); r < want*0.95 || r > want*1.05 {
+			t.Errorf("pair %+v: ratio %.3f, want about %.3f", p, r, want)
+		}
+	}
+	reqs[1] = request(addrs[1], "/other", []byte(`{}`))
+	if _, err := loadAlternatingServers(context.Background(), addrs, reqs, 2, 2, 20*time.Millisecond, cpus); err == nil || !strings.Contains(err.Error(), "not answered with 200") {
+		t.Errorf("a 400 under alternating load: err %v", err)
+	}
+}

@@ -63,14 +63,17 @@ type options struct {
 	// block the measured length of one; 0 blocks for none.
 	alternate int
 	block     time.Duration
-	connsLow  int
-	serverCPU int
-	clientCPU int
-	out       string
-	smoke     bool
-	inProcess bool
-	benchtime string
-	profile   string
+	// alternateServers is the number of alternating blocks per round in
+	// which each pair of alternatedServerPairs is measured; 0 for none.
+	alternateServers int
+	connsLow         int
+	serverCPU        int
+	clientCPU        int
+	out              string
+	smoke            bool
+	inProcess        bool
+	benchtime        string
+	profile          string
 	// solo runs each Go server from a binary holding it alone
 	// (cmd/benchserve built with its solo tags), not from this one.
 	solo bool
@@ -96,6 +99,7 @@ func parseOptions(args []string) (options, error) {
 	fs.IntVar(&o.connsLow, "conns-low", 1, "connections of the latency shape, measured for the upstream queries (0: none)")
 	fs.IntVar(&o.alternate, "alternate", 160, "blocks per round in which graft and the ceiling serve each hash-only query and its full query in turn, on the same connections, for the hash-only target (a multiple of 4; 0: none)")
 	fs.DurationVar(&o.block, "block", 50*time.Millisecond, "measured length of one alternating block")
+	fs.IntVar(&o.alternateServers, "alternate-servers", 40, "blocks per round in which cmd/graft with the access log, metrics or tracing and cmd/graft without serve q1 in turn, for the cost targets (a multiple of 4; 0: none)")
 	fs.IntVar(&o.serverCPU, "server-cpu", 1, "CPU the servers are pinned to")
 	fs.IntVar(&o.clientCPU, "client-cpu", 0, "CPU the load generator is pinned to")
 	fs.BoolVar(&o.inProcess, "inprocess", true, "also run the in-process benchmarks (go test -bench ./inprocess) for the report (full runs only)")
@@ -114,6 +118,9 @@ func parseOptions(args []string) (options, error) {
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if !set["alternate"] {
 			o.alternate = 4
+		}
+		if !set["alternate-servers"] {
+			o.alternateServers = 4
 		}
 		if !set["conns-high"] {
 			o.connsHigh = 0
@@ -134,8 +141,8 @@ func parseOptions(args []string) (options, error) {
 	if o.rounds < 1 || o.duration <= 0 || o.warmup < 0 || o.conns < 1 || o.connsHigh < 0 || o.connsLow < 0 {
 		return o, fmt.Errorf("rounds, duration and conns must be positive")
 	}
-	if o.alternate < 0 || o.alternate%4 != 0 || (o.alternate > 0 && o.block <= 0) {
-		return o, fmt.Errorf("-alternate must be a multiple of 4 (0: none) and -block positive")
+	if o.alternate < 0 || o.alternate%4 != 0 || o.alternateServers < 0 || o.alternateServers%4 != 0 || (o.alternate+o.alternateServers > 0 && o.block <= 0) {
+		return o, fmt.Errorf("-alternate and -alternate-servers must be multiples of 4 (0: none) and -block positive")
 	}
 	o.args = args
 	return o, nil

@@ -383,3 +383,46 @@ func assertContains(t *testing.T, what, out string, wants ...string) {
 		}
 	}
 }
+
+// TestCostTargetJudgedOnAlternatingServers: with enough pairs of
+// alternating blocks a cost target is judged on their median ratio, the
+// rounds' figure beside; with too few, on the rounds.
+func TestCostTargetJudgedOnAlternatingServers(t *testing.T) {
+	us := func(v ...int) []sample {
+		var out []sample
+		for _, x := range v {
+			out = append(out, sample{cpuPerReq: time.Duration(x) * time.Microsecond, rps: 1e6 / float64(x)})
+		}
+		return out
+	}
+	m := &measurement{
+		opts: options{rounds: 2, conns: 32},
+		cells: map[[2]string]*cell{
+			{"graft-shipped-nolog", "q1"}:   {samples: us(20, 20)},
+			{"graft-shipped-tracing", "q1"}: {samples: us(22, 23)}, // rounds: cost about 11%
+		},
+	}
+	target := costTarget("graft-shipped-tracing", "graft-shipped-nolog", "q1", "tracing", 0.05)
+	tests := []struct {
+		name   string
+		ratios []float64
+		want   string
+		met    bool
+	}{
+		{"cheap in the blocks", append(repeat(1.02, 60), repeat(1.04, 60)...),
+			"0.971 (cost 2.9%) in 120 pairs of alternating blocks (CPU per request 1.030× the base's, 90% interval 1.020–1.040; 21 vs 20 CPU µs/req); in the rounds 0.889 (cost 11.1%)", true},
+		{"dear in the blocks", repeat(1.08, 120),
+			"0.926 (cost 7.4%) in 120 pairs of alternating blocks", false},
+		{"too few pairs", repeat(1.0, 10), "0.889 (cost 11.1%); req/s ratio", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m.cells[[2]string{"graft-shipped-tracing", "q1"}].against = alternated{ratios: tt.ratios,
+				cpu: [2]time.Duration{2 * time.Millisecond, 2100 * time.Microsecond}, requests: [2]int64{100, 100}}
+			fig, met, ok := target.judge(m)
+			if !ok || met != tt.met || !strings.Contains(fig, tt.want) {
+				t.Errorf("judge = %q, met %v, ok %v; want it to contain %q, met %v", fig, met, ok, tt.want, tt.met)
+			}
+		})
+	}
+}

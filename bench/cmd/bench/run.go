@@ -45,6 +45,10 @@ type cell struct {
 	// alt is the alternating measurement of a hash-only query against its
 	// full query (see measureAlternating), in the hash-only query's cell.
 	alt alternated
+	// against is the alternating measurement of the server against the
+	// server it is judged against (alternatedServerPairs), in the
+	// server's cell: ratios of its CPU per request over the other's.
+	against alternated
 }
 
 // alternated gathers the alternating blocks of a hash-only query and its
@@ -266,6 +270,28 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 		names = append(names, s.Name)
 	}
 	for r := 0; r < o.rounds; r++ {
+		if r > 0 {
+			// cmd/graft's entries start afresh each round: two processes of
+			// one binary and configuration differ by a few per cent in CPU
+			// per request (where their memory lands), as much as the costs
+			// their targets judge; over the rounds that evens out.
+			for k, s := range srvs {
+				if !servers.IsShipped(s.Name) {
+					continue
+				}
+				old := srvChildren[k]
+				if mem, err := old.memory(); err == nil {
+					m.peakRSS[s.Name] = max(m.peakRSS[s.Name], mem.hwm)
+				}
+				old.stop()
+				c, err := startChild(s, bins[s.Name], serverCPU, o.profile, upstreamURL)
+				if err != nil {
+					return err
+				}
+				srvChildren[k] = c
+				children[slices.Index(children, old)] = c
+			}
+		}
 		order := roundOrder(names, r)
 		for _, q := range outer {
 			for _, conns := range m.shapes(q) {
@@ -287,12 +313,17 @@ func run(ctx context.Context, log *slog.Logger, o options) error {
 						}
 					}
 				}
+				if conns == o.conns {
+					if err := measureServerPairs(ctx, log, m, srvs, srvChildren, q, r); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}
 	for _, c := range srvChildren {
 		if mem, err := c.memory(); err == nil {
-			m.peakRSS[c.name] = mem.hwm
+			m.peakRSS[c.name] = max(m.peakRSS[c.name], mem.hwm)
 		}
 	}
 	m.took = time.Since(m.started)
@@ -544,6 +575,66 @@ func measureAlternating(ctx context.Context, log *slog.Logger, m *measurement, s
 	}
 	log.Info("alternated", "round", round+1, "server", s.Name, "query", v.Name, "against", q.Name,
 		"pairs", len(ratios), "median_ratio", fmt.Sprintf("%.3f", median(ratios)), "median_so_far", fmt.Sprintf("%.3f", median(alt.ratios)))
+	return nil
+}
+
+// alternatedServerPairs are the servers (second) measured against the
+// server they are judged against (first) in alternating blocks too, on
+// q1: cmd/graft with the access log, metrics or tracing against cmd/graft
+// without, whose costs are a few per cent, less than a shared machine's
+// changes of speed between measurements seconds apart.
+var alternatedServerPairs = [][2]string{
+	{servers.ShippedBase, "graft-shipped"},
+	{servers.ShippedBase, "graft-shipped-metrics"},
+	{servers.ShippedBase, "graft-shipped-tracing"},
+}
+
+// alternatedServerQuery is the query alternatedServerPairs are measured on.
+const alternatedServerQuery = "q1"
+
+// measureServerPairs measures each pair of alternatedServerPairs that runs
+// in alternating blocks (loadAlternatingServers) on q, after measureOne
+// checked both servers' answers in the round: o.alternateServers blocks of
+// o.block, the ratios kept in the second server's cell.
+func measureServerPairs(ctx context.Context, log *slog.Logger, m *measurement, srvs []servers.Server, children []*child, q workload.Query, round int) error {
+	if m.opts.alternateServers == 0 || q.Name != alternatedServerQuery {
+		return nil
+	}
+	for _, pair := range alternatedServerPairs {
+		var idx [2]int
+		ok := true
+		for i, name := range pair {
+			idx[i] = slices.IndexFunc(srvs, func(s servers.Server) bool { return s.Name == name })
+			if ce := m.cells[[2]string{name, q.Name}]; idx[i] < 0 || ce == nil || ce.skipped != "" {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		a, b := children[idx[0]], children[idx[1]]
+		addrs := [2]string{a.addr, b.addr}
+		reqs := [2][]byte{request(a.addr, servers.Path, q.Body()), request(b.addr, servers.Path, q.Body())}
+		pairs, err := loadAlternatingServers(ctx, addrs, reqs, m.opts.conns, m.opts.alternateServers, m.opts.block,
+			[2]func() (time.Duration, error){a.cpuTime, b.cpuTime})
+		if err != nil {
+			return fmt.Errorf("%s against %s on %s, alternating: %w", pair[1], pair[0], q.Name, err)
+		}
+		alt := &m.cells[[2]string{pair[1], q.Name}].against
+		var ratios []float64
+		for _, p := range pairs {
+			if r := p.ratio(); r > 0 {
+				ratios = append(ratios, r)
+			}
+			for s := range 2 {
+				alt.cpu[s] += p.cpu[s]
+				alt.requests[s] += p.requests[s]
+			}
+		}
+		alt.ratios = append(alt.ratios, ratios...)
+		log.Info("alternated servers", "round", round+1, "server", pair[1], "against", pair[0], "query", q.Name,
+			"pairs", len(ratios), "median_ratio", fmt.Sprintf("%.3f", median(ratios)), "median_so_far", fmt.Sprintf("%.3f", median(alt.ratios)))
+	}
 	return nil
 }
 

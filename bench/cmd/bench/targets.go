@@ -87,9 +87,13 @@ func ratioTarget(query string, min float64) target {
 // costTarget: turning what on in cmd/graft (server, against base without
 // it) costs at most maxCost of query's throughput. The server is bound by
 // its one core, so its throughput is the inverse of its CPU per request:
-// the target is judged on base's CPU per request over server's, paired by
-// round (they are measured back to back), which other work on the machine
-// moves much less than req/s; the req/s ratio is shown beside.
+// the target is judged on base's CPU per request over server's. With
+// alternating blocks of the two servers (alternatedServerPairs, at least
+// minPairs pairs) it is the inverse of the pairs' median ratio: a cost of a
+// few per cent is smaller than the machine's changes of speed between
+// measurements seconds apart, which the blocks' fraction of a second
+// spares. Without, it is the rounds' ratio, paired by round (they are
+// measured back to back); the req/s ratio is shown beside.
 func costTarget(server, base, query, what string, maxCost float64) target {
 	return target{
 		what: fmt.Sprintf("cmd/graft: %s costs ≤ %.0f%% of %s's throughput (%s against %s, by server CPU per request)", what, maxCost*100, query, server, base),
@@ -98,11 +102,24 @@ func costTarget(server, base, query, what string, maxCost float64) target {
 			if !ok {
 				return "–", false, false
 			}
-			fig := fmt.Sprintf("%.3f (cost %.1f%%)", r, (1-r)*100)
+			rounds := fmt.Sprintf("%.3f (cost %.1f%%)", r, (1-r)*100)
 			if rr, _, rok := m.judgedRatio(server, base, query, "%.3f"); rok {
-				fig += fmt.Sprintf("; req/s ratio %.3f", rr)
+				rounds += fmt.Sprintf("; req/s ratio %.3f", rr)
 			}
-			return fig, r >= 1-maxCost, true
+			var alt alternated
+			if ce := m.cells[[2]string{server, query}]; ce != nil {
+				alt = ce.against
+			}
+			if len(alt.ratios) < minPairs {
+				return rounds, r >= 1-maxCost, true
+			}
+			// Judged on the alternating blocks: the median of the pairs'
+			// CPU per request over the base's, as a throughput ratio.
+			st := summarizePairs(alt.ratios)
+			tr := 1 / st.median
+			fig := fmt.Sprintf("%.3f (cost %.1f%%) in %d pairs of alternating blocks (CPU per request %.3f× the base's, 90%% interval %.3f–%.3f; %s vs %s CPU µs/req); in the rounds %s",
+				tr, (1-tr)*100, st.pairs, st.median, st.lo, st.hi, micros(alt.perRequest(1)), micros(alt.perRequest(0)), rounds)
+			return fig, tr >= 1-maxCost, true
 		},
 	}
 }
