@@ -197,22 +197,9 @@ func loadAlternating(ctx context.Context, addr string, reqs [2][]byte, conns, n 
 	finish := func() error {
 		stop.Store(true)
 		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			return fmt.Errorf("connect: %w", err)
-		}
-		if b := bad.Load(); b > 0 {
-			return fmt.Errorf("%d requests not answered with 200", b)
-		}
-		return nil
+		return loadEnd(errs, bad.Load())
 	}
-	pause := func(d time.Duration) error {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(d):
-			return nil
-		}
-	}
+	pause := func(d time.Duration) error { return sleepCtx(ctx, d) }
 	blocks := make([]block, 0, n)
 	for i := range n {
 		k := blockKind(i)
@@ -357,13 +344,7 @@ func loadAlternatingServers(ctx context.Context, addrs [2]string, reqs [2][]byte
 		mu.Unlock()
 		turn.Broadcast()
 		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			return fmt.Errorf("connect: %w", err)
-		}
-		if b := bad.Load(); b > 0 {
-			return fmt.Errorf("%d requests not answered with 200", b)
-		}
-		return nil
+		return loadEnd(errs, bad.Load())
 	}
 	read := func() (c [2]time.Duration, r [2]int64, err error) {
 		for s := range 2 {
@@ -382,11 +363,7 @@ func loadAlternatingServers(ctx context.Context, addrs [2]string, reqs [2][]byte
 				break
 			}
 			switchTo(blockKind(i + b))
-			select {
-			case <-ctx.Done():
-				err = ctx.Err()
-			case <-time.After(d):
-			}
+			err = sleepCtx(ctx, d)
 		}
 		c1, r1, err2 := read()
 		if err := errors.Join(err, err2); err != nil {
@@ -405,4 +382,27 @@ func loadAlternatingServers(ctx context.Context, addrs [2]string, reqs [2][]byte
 		return nil, err
 	}
 	return pairs, nil
+}
+
+// loadEnd is the outcome of an alternating load once its connections
+// stopped: their failed dials, else the count of requests not answered
+// with 200 (bad), else nil.
+func loadEnd(errs []error, bad int64) error {
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d requests not answered with 200", bad)
+	}
+	return nil
+}
+
+// sleepCtx waits for d, or until ctx ends (its error).
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }
