@@ -292,7 +292,7 @@ func traceIDExtension(ctx context.Context, span trace.Span) {
 }
 
 // sampled sets up the spans of a sampled request: the request span's
-// attributes and the span of PhaseReceived.
+// attributes and, with PhaseSpans, the span of PhaseReceived.
 func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *graft.HookEvent) context.Context {
 	attrs := make([]attribute.KeyValue, 0, 3) // one slice for the SDK to copy
 	if ev.Request.Method != "" {
@@ -309,8 +309,9 @@ func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *gra
 	return st
 }
 
-// phaseStart starts the span of a phase after PhaseReceived (nil: the
-// context is kept).
+// phaseStart starts the span of a phase after PhaseReceived with
+// PhaseSpans; without, it returns the request's state for PhaseExecuted,
+// whose resolver spans are its children (nil: the context is kept).
 func (in *Instrumentation) phaseStart(ctx context.Context, ev *graft.HookEvent) context.Context {
 	st, _ := ctx.Value(stateKey{}).(*reqState)
 	if st == nil {
