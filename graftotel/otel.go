@@ -1,7 +1,8 @@
 // Package graftotel instruments a graft router with OpenTelemetry: a
 // trace span per request with an event per phase (or, optionally, a child
-// span per phase) and, optionally, a child span per resolver; and metrics of requests, errors, in-flight requests,
-// persisted-query and document-cache outcomes and open subscriptions.
+// span per phase) and, optionally, a child span per resolver; and metrics
+// of requests, errors, in-flight requests, persisted-query and
+// document-cache outcomes and open subscriptions.
 //
 // It is built only on graft's extension points (graft.Hook and
 // graft.FieldMiddleware). It is a package of the core module; only it,
