@@ -617,12 +617,7 @@ func (c *wsConn) keepAlive() {
 	// an event: nothing is allocated per ping.
 	c.mu.Lock()
 	c.pingDue = true
-	start := !c.draining
-	c.draining = true
-	c.mu.Unlock()
-	if start {
-		c.startDelivery()
-	}
+	c.wakeLocked()
 }
 
 // Shutdown is the hub's notice of shutdown (transport.Closer).
@@ -824,6 +819,13 @@ func (c *wsConn) schedule(sub *wsSub) {
 		}
 		c.tail = sub
 	}
+	c.wakeLocked()
+}
+
+// wakeLocked unlocks c.mu, held by the caller, who left the delivery
+// something to do (an event queued, a ping due), and starts the delivery
+// unless it runs already.
+func (c *wsConn) wakeLocked() {
 	start := !c.draining
 	c.draining = true
 	c.mu.Unlock()
