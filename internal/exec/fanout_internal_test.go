@@ -67,19 +67,30 @@ func subscribe(t *testing.T, e *Engine, query string, vars []map[string]any) []*
 	return out
 }
 
-// deliver sends m to every sink and returns each subscriber's answer.
-func deliver(t *testing.T, sinks []graftschema.Sink[foMsg], streams []*Stream, m foMsg) []string {
+// send sends m to every sink and returns the event each subscriber
+// takes, unexecuted.
+func send(t *testing.T, sinks []graftschema.Sink[foMsg], streams []*Stream, m foMsg) []unsafe.Pointer {
 	t.Helper()
 	for _, s := range sinks {
 		s.Send(m)
 	}
-	var answers []string
-	for _, s := range streams {
+	events := make([]unsafe.Pointer, len(streams))
+	for i, s := range streams {
 		ev, ok := s.Next(context.Background())
 		if !ok {
 			t.Fatal("no event")
 		}
-		answers = append(answers, string(s.Execute(context.Background(), ev, nil)))
+		events[i] = ev
+	}
+	return events
+}
+
+// deliver sends m to every sink and returns each subscriber's answer.
+func deliver(t *testing.T, sinks []graftschema.Sink[foMsg], streams []*Stream, m foMsg) []string {
+	t.Helper()
+	var answers []string
+	for i, ev := range send(t, sinks, streams, m) {
+		answers = append(answers, string(streams[i].Execute(context.Background(), ev, nil)))
 	}
 	return answers
 }
@@ -111,17 +122,7 @@ func TestFanOutEncodesOnce(t *testing.T) {
 func TestFanOutConcurrentSubscribersEncodeOnce(t *testing.T) {
 	e, sinks := foEngine(t)
 	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { id text } }`, make([]map[string]any, 64))
-	for _, s := range *sinks {
-		s.Send(foMsg{ID: "9", Text: "together"})
-	}
-	events := make([]unsafe.Pointer, len(streams))
-	for i, s := range streams {
-		ev, ok := s.Next(context.Background())
-		if !ok {
-			t.Fatal("no event")
-		}
-		events[i] = ev
-	}
+	events := send(t, *sinks, streams, foMsg{ID: "9", Text: "together"})
 	answers := make([]string, len(streams))
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -204,17 +205,7 @@ func BenchmarkFanOut(b *testing.B) {
 func TestFanOutFramesOncePerKey(t *testing.T) {
 	e, sinks := foEngine(t)
 	streams := subscribe(t, e, `subscription { messageAdded(room: "a") { id text } }`, make([]map[string]any, 20))
-	for _, s := range *sinks {
-		s.Send(foMsg{ID: "1", Text: "hi"})
-	}
-	events := make([]unsafe.Pointer, len(streams))
-	for i, s := range streams {
-		ev, ok := s.Next(context.Background())
-		if !ok {
-			t.Fatal("no event")
-		}
-		events[i] = ev
-	}
+	events := send(t, *sinks, streams, foMsg{ID: "1", Text: "hi"})
 	if events[0] != events[len(events)-1] {
 		t.Error("the subscribers were queued copies of one value")
 	}
