@@ -18,15 +18,26 @@ import (
 
 // dialRawSSERoom subscribes to messageAdded(room:) { id text } in
 // graphql-sse's distinct connections mode on a bare TCP socket and reads
-// the stream's head and opening comment.
+// the stream's head and opening comment; the socket is closed when the
+// test ends.
 func dialRawSSERoom(t *testing.T, addr, room string) net.Conn {
+	t.Helper()
+	c := openRawSSE(t, addr, room, "{ id text }")
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// openRawSSE subscribes to messageAdded(room:) with selection in
+// graphql-sse's distinct connections mode on a bare TCP socket and reads
+// the stream's head and opening comment, nothing past it; the socket
+// holds no goroutine or buffer of the client's afterwards.
+func openRawSSE(t *testing.T, addr, room, selection string) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Close() })
-	body := `{"query":"subscription { messageAdded(room: \"` + room + `\") { id text } }"}`
+	body := `{"query":"subscription { messageAdded(room: \"` + room + `\") ` + selection + ` }"}`
 	req := "POST /graphql HTTP/1.1\r\nHost: " + addr + "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n" +
 		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
 	if _, err := c.Write([]byte(req)); err != nil {

@@ -88,17 +88,7 @@ func TestNoAcceptIsJSON(t *testing.T) {
 
 func TestSSESingleConnection(t *testing.T) {
 	srv, _ := chatServer(t, graft.Config{CSRF: &graft.CSRFConfig{}})
-	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated || len(tok) == 0 {
-		t.Fatalf("reservation: %d %q", resp.StatusCode, tok)
-	}
-	token := string(tok)
+	token := reserveSingleConnection(t, srv)
 	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+token, nil)
 	get.Header.Set("Accept", "text/event-stream")
 	stream, err := http.DefaultClient.Do(get)
@@ -259,6 +249,21 @@ func TestSSESingleConnectionByteBudget(t *testing.T) {
 // stream's body and the token its operations carry.
 func openSingleConnectionStream(t *testing.T, srv *httptest.Server) (stream io.ReadCloser, token string) {
 	t.Helper()
+	token = reserveSingleConnection(t, srv)
+	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+token, nil)
+	get.Header.Set("Accept", "text/event-stream")
+	s, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Body, token
+}
+
+// reserveSingleConnection reserves a graphql-sse single-connection
+// stream on srv (PUT) and returns its token: a 201 with a token, or the
+// test fails.
+func reserveSingleConnection(t *testing.T, srv *httptest.Server) string {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/graphql", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -266,11 +271,8 @@ func openSingleConnectionStream(t *testing.T, srv *httptest.Server) (stream io.R
 	}
 	tok, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	get, _ := http.NewRequest(http.MethodGet, srv.URL+"/graphql?token="+string(tok), nil)
-	get.Header.Set("Accept", "text/event-stream")
-	s, err := http.DefaultClient.Do(get)
-	if err != nil {
-		t.Fatal(err)
+	if resp.StatusCode != http.StatusCreated || len(tok) == 0 {
+		t.Fatalf("reservation: %d %q", resp.StatusCode, tok)
 	}
-	return s.Body, string(tok)
+	return string(tok)
 }

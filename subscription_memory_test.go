@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -114,27 +113,7 @@ func TestWebSocketIdleSubscriberCost(t *testing.T) {
 // head and opening comment; it holds no goroutine or buffer afterwards.
 func dialRawSSE(t *testing.T, addr string) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := `{"query":"subscription { messageAdded(room: \"idle\") { id } }"}`
-	req := "POST /graphql HTTP/1.1\r\nHost: " + addr + "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n" +
-		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
-	if _, err := c.Write([]byte(req)); err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReaderSize(c, 16)
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("stream: %v %v", resp, err)
-	}
-	// The opening comment, ":\n\n", in its chunk.
-	open := readUntil(t, br, ":\n\n\r\n")
-	if !strings.HasSuffix(open, "\r\n:\n\n\r\n") {
-		t.Fatalf("opening chunk %q", open)
-	}
-	return c
+	return openRawSSE(t, addr, "idle", "{ id }")
 }
 
 // TestSSEIdleSubscriberCost holds n event streams (graphql-sse, distinct
