@@ -49,6 +49,23 @@ type seenSpan struct {
 
 // spySchema is a schema whose field "seen" records the span in its
 // resolver's context.
+// instrumented builds a router over s with graftotel's instrumentation
+// for opts installed.
+func instrumented(t *testing.T, opts graftotel.Options, s *schema.Schema) *graft.Router {
+	t.Helper()
+	in, err := graftotel.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg graft.Config
+	in.Install(&cfg)
+	r, err := graft.NewRouter(s, nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func spySchema(t *testing.T, seen *[]seenSpan) *schema.Schema {
 	t.Helper()
 	b := schema.New()
@@ -77,17 +94,8 @@ func TestDroppedRequestKeepsTraceContext(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			var started atomic.Int64
 			p.sdk.RegisterSpanProcessor(startCounter{&started})
-			in, err := graftotel.New(graftotel.Options{TracerProvider: p.tp, NoMetrics: true, TraceIDExtension: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var cfg graft.Config
-			in.Install(&cfg)
 			var seen []seenSpan
-			r, err := graft.NewRouter(spySchema(t, &seen), nil, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := instrumented(t, graftotel.Options{TracerProvider: p.tp, NoMetrics: true, TraceIDExtension: true}, spySchema(t, &seen))
 			for _, tc := range []struct {
 				name, traceparent, tracestate string
 			}{
@@ -243,17 +251,8 @@ func TestDecidedRatioSamplingIsConsistent(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	ratio := sdktrace.TraceIDRatioBased(0.5)
 	tp := graftotel.NewTracerProvider(sdktrace.ParentBased(ratio), sdktrace.WithSyncer(exp))
-	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg graft.Config
-	in.Install(&cfg)
 	var seen []seenSpan
-	r, err := graft.NewRouter(spySchema(t, &seen), nil, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := instrumented(t, graftotel.Options{TracerProvider: tp, NoMetrics: true}, spySchema(t, &seen))
 	const n = 64
 	for range n {
 		do(t, r, `{ seen }`)
@@ -288,12 +287,6 @@ func TestDecidedRatioSamplingIsConsistent(t *testing.T) {
 // it (a client's, a resolver's) is its child in the same trace.
 func TestDroppedSpanIsTheContextsSpan(t *testing.T) {
 	tp := graftotel.NewTracerProvider(sdktrace.NeverSample())
-	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg graft.Config
-	in.Install(&cfg)
 	var child trace.SpanContext
 	var parent trace.Span
 	b := schema.New()
@@ -311,10 +304,7 @@ func TestDroppedSpanIsTheContextsSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := graft.NewRouter(s, nil, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := instrumented(t, graftotel.Options{TracerProvider: tp, NoMetrics: true}, s)
 	if status, body := r.Execute(context.Background(), graft.Request{Query: "{ hello }"}); status != 200 || strings.Contains(string(body), "errors") {
 		t.Fatalf("%d %s", status, body)
 	}
@@ -328,12 +318,6 @@ func TestDroppedSpanIsTheContextsSpan(t *testing.T) {
 // (a request without either skips the propagator: nothing to read).
 func TestIncomingContextExtracted(t *testing.T) {
 	tp := graftotel.NewTracerProvider(sdktrace.ParentBased(sdktrace.NeverSample()))
-	in, err := graftotel.New(graftotel.Options{TracerProvider: tp, NoMetrics: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg graft.Config
-	in.Install(&cfg)
 	var member string
 	var sc trace.SpanContext
 	b := schema.New()
@@ -346,10 +330,7 @@ func TestIncomingContextExtracted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := graft.NewRouter(s, nil, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := instrumented(t, graftotel.Options{TracerProvider: tp, NoMetrics: true}, s)
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 	for _, tc := range []struct {
 		name      string
