@@ -63,7 +63,7 @@ func openRawSSE(t *testing.T, addr, room, selection string) net.Conn {
 // last byte every client reads: none per subscriber. The event is queued
 // as one value for every subscriber, its answer framed once for the
 // stream format and shared, and each stream writes that frame with one
-// write(2) from one of the hub's workers, with no goroutine, buffer or
+// send(2) from one of the hub's workers, with no goroutine, buffer or
 // deadline of its own. The bytes each client reads are the frame: one
 // chunk holding one event.
 func TestFanOutDeliveryAllocations(t *testing.T) {

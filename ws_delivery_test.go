@@ -42,7 +42,7 @@ func goroutinesCreated() uint64 {
 // with id "1") and counts the allocations and the goroutines started by
 // the whole delivery, from the publish to the last byte every client
 // reads: none per subscriber. The event's next frame is built once and
-// shared, and each connection writes it with one write(2) from one of
+// shared, and each connection writes it with one send(2) from one of
 // the hub's workers, with no goroutine or deadline of its own. The bytes
 // each client reads are that frame.
 func TestWebSocketFanOutDeliveryAllocations(t *testing.T) {

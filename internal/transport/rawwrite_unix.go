@@ -11,9 +11,10 @@ import (
 )
 
 // RawWriter writes to a plain socket without waiting for it: what the
-// socket's send buffer takes at once, in one write(2), with no deadline
-// to set. A client that keeps up takes every event this way; one that
-// does not is written to with a deadline by a goroutine that waits.
+// socket's send buffer takes at once, in one system call (send(2) on
+// Linux), with no deadline to set. A client that keeps up takes every
+// event this way; one that does not is written to with a deadline by a
+// goroutine that waits.
 // Calls to TryWrite must not overlap.
 type RawWriter struct {
 	raw syscall.RawConn

@@ -847,7 +847,7 @@ func (c *wsConn) startDelivery() {
 
 // Fan-out: an event makes the connections of every subscriber ready at
 // once. Each connection's delivery runs on one of the hub's few workers
-// (transport.Task) and writes each frame with one write(2) that does not
+// (transport.Task) and writes each frame with one system call that does not
 // wait (transport.RawWriter), with no goroutine, deadline or buffer of
 // its own; the frame of a push subscription's event, {"id":…,"type":
 // "next","payload":…} with its header, is built once per event and id
