@@ -103,9 +103,10 @@ type answered struct {
 }
 
 // contractLimiter refuses with 429 and Retry-After a request carrying
-// X-Test-Limit, as a rate limiter would.
+// X-Test-Limit, as a rate limiter would, or X-Test-Limit-Any, which it
+// asks for in lower case: RequestInfo.Header answers a name in any case.
 var contractLimiter = graft.HookFuncs{BeforeFunc: func(ctx context.Context, ev *graft.HookEvent) error {
-	if ev.Phase == graft.PhaseReceived && ev.Request.Header("X-Test-Limit") != "" {
+	if ev.Phase == graft.PhaseReceived && (ev.Request.Header("X-Test-Limit") != "" || ev.Request.Header("x-test-limit-any") != "") {
 		return &graft.Refusal{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"7"}},
 			Err: graft.NewError("RATE_LIMITED", "Slow down")}
 	}
@@ -316,6 +317,8 @@ var contractCases = []contractCase{
 	{name: "503 layer", req: contractRequest{"POST", "/graphql", jsonPost, contractBody(`{ probe }`)}, opts: contractOptions{failingLayer: true},
 		status: 503, code: "SERVICE_UNAVAILABLE"},
 	{name: "hook 429", req: contractRequest{"POST", "/graphql", withHeader(jsonPost, "X-Test-Limit", "1"), contractBody(`{ probe }`)},
+		status: 429, code: "RATE_LIMITED"},
+	{name: "hook 429, header asked in lower case", req: contractRequest{"POST", "/graphql", withHeader(jsonPost, "X-Test-Limit-Any", "1"), contractBody(`{ probe }`)},
 		status: 429, code: "RATE_LIMITED"},
 	// File uploads (multipart requests) pass the same door on every HTTP
 	// host. Their answer is JSON, so the streaming transports, which ask
@@ -617,7 +620,7 @@ func contractTransports() []contractTransport {
 			}},
 		{name: "WebSocket", streaming: true, remote: true, skip: notHTTP, send: wsSend},
 		{name: "batch item", headers: true, remote: true, skip: func(c contractCase) bool {
-			return c.http || c.name == "Auth 401" || c.name == "503 layer" || c.name == "hook 429"
+			return c.http || c.name == "Auth 401" || c.name == "503 layer" || strings.HasPrefix(c.name, "hook 429")
 		},
 			send: func(t *testing.T, f *contractFixture, c contractCase) contractResult {
 				srv := httptest.NewServer(f.router)
