@@ -28,7 +28,8 @@ import (
 type instruments struct {
 	sets     attrSets
 	meter    metric.Meter
-	duration metric.Float64Histogram
+	duration metric.Float64Histogram // nil when durs keeps the histogram
+	durs     *durations
 	names    *nameBound
 	codes    *nameBound
 	// inFlight and received are the unlabelled counts of
@@ -43,24 +44,32 @@ type instruments struct {
 	bodySize                               metric.Int64ObservableCounter
 }
 
-// durationName is the request-duration histogram's name.
-const durationName = "graphql.server.request.duration"
+// durationName is the request-duration histogram's name, and
+// durationDescription its description.
+const (
+	durationName        = "graphql.server.request.duration"
+	durationDescription = "Duration of GraphQL requests"
+)
 
 // DurationBoundaries are the bucket boundaries of the request-duration
 // histogram, in seconds: those the HTTP semantic conventions advise for
 // http.server.request.duration.
 var DurationBoundaries = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}
 
-func newInstruments(m metric.Meter) (*instruments, error) {
-	in := &instruments{meter: m, names: newNameBound(0, nil), codes: newNameBound(DefaultMaxOperationNames, nil)}
+// newInstruments makes the instruments on m; durs, when not nil, keeps
+// the duration histogram in place of the SDK.
+func newInstruments(m metric.Meter, durs *durations) (*instruments, error) {
+	in := &instruments{meter: m, durs: durs, names: newNameBound(0, nil), codes: newNameBound(DefaultMaxOperationNames, nil)}
 	var err error
 	if in.requests, err = m.Int64ObservableCounter("graphql.server.requests", metric.WithDescription("GraphQL requests served"),
 		metric.WithUnit("{request}")); err != nil {
 		return nil, err
 	}
-	if in.duration, err = m.Float64Histogram(durationName, metric.WithDescription("Duration of GraphQL requests"),
-		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(DurationBoundaries...)); err != nil {
-		return nil, err
+	if durs == nil {
+		if in.duration, err = m.Float64Histogram(durationName, metric.WithDescription(durationDescription),
+			metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(DurationBoundaries...)); err != nil {
+			return nil, err
+		}
 	}
 	if in.errors, err = m.Int64ObservableCounter("graphql.server.errors", metric.WithDescription("GraphQL errors answered, by code"),
 		metric.WithUnit("{error}")); err != nil {
@@ -136,12 +145,17 @@ const maxAttrSetBytes = 64 << 10
 // record and observe it.
 type series struct {
 	n       atomic.Int64
+	attrs   attribute.Set
 	record  []metric.RecordOption
 	observe []metric.ObserveOption
+	// hist is, for an operation's series, its request-duration counts
+	// when graftotel keeps the histogram (durations); nil until the
+	// first request of the series.
+	hist atomic.Pointer[histCounts]
 }
 
 func newSeries(set attribute.Set) *series {
-	return &series{record: []metric.RecordOption{metric.WithAttributeSet(set)},
+	return &series{attrs: set, record: []metric.RecordOption{metric.WithAttributeSet(set)},
 		observe: []metric.ObserveOption{metric.WithAttributeSet(set)}}
 }
 
@@ -243,9 +257,19 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 		opType = "unknown"
 	}
 	name := m.names.name(ev.OperationName, ev.PersistedQuery == "hit")
-	op := m.sets.get(setKey{kindOp, name, opType, outcome})
+	key := setKey{kindOp, name, opType, outcome}
+	op := m.sets.get(key)
 	op.n.Add(1)
-	m.duration.Record(ctx, d.Seconds(), op.record...)
+	if m.durs == nil {
+		m.duration.Record(ctx, d.Seconds(), op.record...)
+	} else {
+		h := op.hist.Load()
+		if h == nil { // the series' first request: find its counts once
+			h = m.durs.hist(key)
+			op.hist.Store(h)
+		}
+		m.durs.record(h, d.Seconds())
+	}
 	for _, c := range ev.ErrorCodes {
 		if c == "" {
 			c = "UNKNOWN"
@@ -291,10 +315,17 @@ func (m *instruments) observeSubscriptions(r *graft.Router) error {
 // /metrics), with its own registry. The registry also holds the Go
 // runtime's and the process's metrics (go_*, process_*); the
 // instrumentation scope is not added as otel_scope_* labels to every
-// series. opts are added to the MeterProvider's own (its reader): for
-// example sdkmetric.WithExemplarFilter(exemplar.AlwaysOffFilter) where
-// no request is traced, which spares every measurement a look for a
-// sampled span in its context.
+// series. opts are added to the MeterProvider's own (its reader), for
+// instruments of the application's own.
+//
+// An Instrumentation given this MeterProvider keeps its request-duration
+// histogram itself and hands it to the provider's reader when it
+// collects: a request costs a bucket search and a few atomic adds, rather
+// than the SDK's synchronous Record. The histogram is the one the SDK
+// would keep (cumulative, with DurationBoundaries as they are when
+// PrometheusHandler is called, minimum, maximum and sum) without
+// exemplars, which the text format does not show; views in opts do not
+// apply to it.
 func PrometheusHandler(opts ...sdkmetric.Option) (*sdkmetric.MeterProvider, http.Handler, error) {
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(collectors.NewGoCollector()); err != nil {
@@ -303,11 +334,13 @@ func PrometheusHandler(opts ...sdkmetric.Option) (*sdkmetric.MeterProvider, http
 	if err := reg.Register(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})); err != nil {
 		return nil, nil, err
 	}
-	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo())
+	durs := newDurations()
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo(), otelprom.WithProducer(durs))
 	if err != nil {
 		return nil, nil, err
 	}
 	mp := sdkmetric.NewMeterProvider(append([]sdkmetric.Option{sdkmetric.WithReader(exp)}, opts...)...)
+	registerDurations(mp, durs)
 	return mp, promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), nil
 }
 

@@ -129,7 +129,7 @@ func New(opts Options) (*Instrumentation, error) {
 		if mp == nil {
 			mp = otel.GetMeterProvider()
 		}
-		m, err := newInstruments(mp.Meter(ScopeName))
+		m, err := newInstruments(mp.Meter(ScopeName), durationsOf(mp))
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,6 @@ import (
 	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/metric/exemplar"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
@@ -137,14 +136,7 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 		tel.tp = graftotel.NewTracerProvider(samplerOf(t), sdktrace.WithResource(res), sdktrace.WithBatcher(exp))
 	}
 	if t.MetricsEnabled != nil && bool(*t.MetricsEnabled) {
-		var opts []sdkmetric.Option
-		if tel.tp == nil {
-			// Without tracing no request's context holds a sampled
-			// span, so no measurement could carry an exemplar: the SDK
-			// is spared looking for one.
-			opts = append(opts, sdkmetric.WithExemplarFilter(exemplar.AlwaysOffFilter))
-		}
-		mp, h, err := graftotel.PrometheusHandler(opts...)
+		mp, h, err := graftotel.PrometheusHandler()
 		if err != nil {
 			_ = tel.shutdown(ctx)
 			return nil, fmt.Errorf("metrics: %w", err)
