@@ -105,7 +105,16 @@ type answered struct {
 // contractLimiter refuses with 429 and Retry-After a request carrying
 // X-Test-Limit, as a rate limiter would, or X-Test-Limit-Any, which it
 // asks for in lower case: RequestInfo.Header answers a name in any case.
+// For a request carrying X-Test-Done it calls SkipRequest at
+// PhaseReceived, and refuses with 500 should it be called again.
 var contractLimiter = graft.HookFuncs{BeforeFunc: func(ctx context.Context, ev *graft.HookEvent) error {
+	if ev.Request.Header("X-Test-Done") != "" {
+		if ev.Phase == graft.PhaseReceived {
+			ev.SkipRequest()
+			return nil
+		}
+		return &graft.Refusal{Status: http.StatusInternalServerError, Err: graft.NewError("CALLED_AFTER_SKIP_REQUEST", ev.Phase.String())}
+	}
 	if ev.Phase == graft.PhaseReceived && (ev.Request.Header("X-Test-Limit") != "" || ev.Request.Header("x-test-limit-any") != "") {
 		return &graft.Refusal{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"7"}},
 			Err: graft.NewError("RATE_LIMITED", "Slow down")}
@@ -320,6 +329,8 @@ var contractCases = []contractCase{
 		status: 429, code: "RATE_LIMITED"},
 	{name: "hook 429, header asked in lower case", req: contractRequest{"POST", "/graphql", withHeader(jsonPost, "X-Test-Limit-Any", "1"), contractBody(`{ probe }`)},
 		status: 429, code: "RATE_LIMITED"},
+	{name: "hook done with the request at PhaseReceived", req: contractRequest{"POST", "/graphql", withHeader(jsonPost, "X-Test-Done", "1"), contractBody(`{ probe }`)},
+		status: 200},
 	// File uploads (multipart requests) pass the same door on every HTTP
 	// host. Their answer is JSON, so the streaming transports, which ask
 	// for a stream alone, skip them (accept).

@@ -16,16 +16,18 @@ import (
 )
 
 // phaseRecorder records the phases its Before and After see; with
-// phases set it observes only those (graft.HookPhases), and with skip it
-// calls SkipPhases in its Before of PhaseReceived.
+// phases set it observes only those (graft.HookPhases), with skip it
+// calls SkipPhases in its Before of PhaseReceived, and with doneAt it
+// calls SkipRequest where it records that call ("after parsed").
 type phaseRecorder struct {
 	phases []graft.Phase
 	skip   bool
+	doneAt string
 	seen   *[]string
 }
 
 func (h phaseRecorder) Before(_ context.Context, ev *graft.HookEvent) (context.Context, error) {
-	*h.seen = append(*h.seen, "before "+ev.Phase.String())
+	h.record(ev, "before "+ev.Phase.String())
 	if h.skip && ev.Phase == graft.PhaseReceived {
 		ev.SkipPhases()
 	}
@@ -33,7 +35,14 @@ func (h phaseRecorder) Before(_ context.Context, ev *graft.HookEvent) (context.C
 }
 
 func (h phaseRecorder) After(_ context.Context, ev *graft.HookEvent) {
-	*h.seen = append(*h.seen, "after "+ev.Phase.String())
+	h.record(ev, "after "+ev.Phase.String())
+}
+
+func (h phaseRecorder) record(ev *graft.HookEvent, call string) {
+	*h.seen = append(*h.seen, call)
+	if call == h.doneAt {
+		ev.SkipRequest()
+	}
 }
 
 type phaseFilter struct{ phaseRecorder }
@@ -65,6 +74,30 @@ func TestHookPhasesAndSkip(t *testing.T) {
 	for _, p := range []string{"received", "parsed", "validated", "analyzed", "executed", "answered"} {
 		if !slices.Contains(all, "before "+p) || !slices.Contains(all, "after "+p) {
 			t.Errorf("a hook observing every phase missed %s: %v", p, all)
+		}
+	}
+}
+
+// TestHookSkipRequest: a hook calling SkipRequest is called no more for
+// the request, PhaseAnswered included; called from a Before, not for that
+// phase's After either. A hook beside it still sees every phase.
+func TestHookSkipRequest(t *testing.T) {
+	for _, doneAt := range []string{"before received", "after parsed", "before answered"} {
+		var done, all []string
+		r := newTestRouter(t, graft.Config{Hooks: []graft.Hook{
+			phaseRecorder{doneAt: doneAt, seen: &done},
+			phaseRecorder{seen: &all},
+		}})
+		if status, body := r.Execute(context.Background(), graft.Request{Query: "{ __typename }"}); status != 200 {
+			t.Fatalf("status %d: %s", status, body)
+		}
+		want := []string{"before received", "after received", "before parsed", "after parsed", "before validated", "after validated",
+			"before analyzed", "after analyzed", "before executed", "after executed", "before answered", "after answered"}
+		if !slices.Equal(all, want) {
+			t.Errorf("%s: the hook beside saw %v, want %v", doneAt, all, want)
+		}
+		if want = want[:slices.Index(want, doneAt)+1]; !slices.Equal(done, want) {
+			t.Errorf("%s: the hook done with the request saw %v, want %v", doneAt, done, want)
 		}
 	}
 }

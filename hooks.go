@@ -138,6 +138,19 @@ func (ev *HookEvent) SkipPhases() {
 	}
 }
 
+// SkipRequest, called by a hook from its Before or After, tells the
+// request's run to call that hook no more for the request: for no later
+// phase, PhaseAnswered included, and, called from a Before, not for that
+// phase's After either. A tracing hook whose sampler left the request out
+// and that has nothing to measure at its end calls it, so that the
+// request costs it one call. It does nothing on an event the router did
+// not make.
+func (ev *HookEvent) SkipRequest() {
+	if p := ev.run; p != nil && p.calling >= 0 && p.calling < 64 {
+		p.done |= 1 << p.calling
+	}
+}
+
 // DocumentHash returns the SHA-256 of the request's query text in
 // lowercase hex, the name automatic persisted queries give the document,
 // from the After of PhaseParsed on ("" before, and once the request is
@@ -157,7 +170,8 @@ func (ev *HookEvent) DocumentHash() string {
 // resolvers run with it — so a hook can start a trace span. After gets
 // the latest context.
 //
-// Every answer ends with PhaseAnswered, which every hook sees: a request
+// Every answer ends with PhaseAnswered, which every hook sees (but one
+// that called HookEvent.SkipRequest for the request): a request
 // refused before it is decoded (bad JSON, CSRF prevention, Config.Auth,
 // an unknown path, 406, 413, 414, 415, a 503 of the server's bounds)
 // passes PhaseAnswered alone, with HookEvent.Received false.
@@ -285,6 +299,9 @@ type phaseRun struct {
 	skip     uint64
 	skipNext uint64
 	calling  int
+	// done holds the hooks (by index, the first 64) that asked with
+	// SkipRequest to be called no more for the request.
+	done uint64
 }
 
 // wants reports whether hook i observes phase.
@@ -292,7 +309,10 @@ func (p *phaseRun) wants(i int, phase Phase) bool {
 	if i == p.refuser || i < len(p.masks) && !p.masks[i].has(phase) {
 		return false
 	}
-	return phase == PhaseAnswered || i >= 64 || p.skip&(1<<i) == 0
+	if i >= 64 {
+		return true
+	}
+	return p.done&(1<<i) == 0 && (phase == PhaseAnswered || p.skip&(1<<i) == 0)
 }
 
 // observed reports whether some hook observes phase: a phase none
@@ -348,11 +368,7 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 		p.received = true
 	}
 	// One clock read ends the open phase and starts this one.
-	now, read := time.Duration(0), false
-	if p.open {
-		now, read = p.clock(), true
-		p.endAt(now)
-	}
+	now, read := p.end()
 	p.skip |= p.skipNext // SkipPhases asked during the phase just ended
 	p.skipNext = 0
 	if !p.observed(phase) {
@@ -436,28 +452,33 @@ func (p *phaseRun) setOperation(op *ast.OperationDefinition) {
 
 // after runs the After of the open phase.
 func (p *phaseRun) after() {
-	if p == nil || !p.open {
-		return
+	if p != nil {
+		p.end()
 	}
-	p.endAt(p.clock())
 }
 
 // clock is the time since the request's start.
 func (p *phaseRun) clock() time.Duration { return time.Since(p.ev.Start) }
 
-// endAt runs the After of the open phase, which ended at now (since the
-// request's start).
-func (p *phaseRun) endAt(now time.Duration) {
+// end runs the After of the open phase, if any, and returns when it
+// ended (since the request's start). The clock is read only when a hook
+// gets that After (read reports it).
+func (p *phaseRun) end() (now time.Duration, read bool) {
 	if !p.open {
-		return
+		return 0, false
 	}
 	p.open = false
+	if !p.observed(p.phase) {
+		return 0, false // the hooks that observed it are done with the request
+	}
+	now = p.clock()
 	p.ev.Phase, p.ev.Duration = p.phase, now-p.started
 	for i, h := range p.hooks {
 		if p.wants(i, p.phase) {
 			p.callAfter(p.ctx, i, h)
 		}
 	}
+	return now, true
 }
 
 // IncrementalPart is a deferred fragment or a stream of an incremental
@@ -600,10 +621,17 @@ func (r *Router) logHookPanic(ctx context.Context, phase Phase, which string, v 
 // PhaseAnswered (whose Before may still refuse the answer) and adds the
 // accumulated extensions to a JSON answer.
 func (p *phaseRun) finish(resp *httpapi.Response) {
-	now := p.clock()
-	p.endAt(now)
+	now, read := p.end()
 	p.skip |= p.skipNext
 	p.skipNext = 0
+	if !p.observed(PhaseAnswered) { // every hook is done with the request
+		spliceExtensions(p.st, resp)
+		p.ev.query = ""
+		return
+	}
+	if !read {
+		now = p.clock()
+	}
 	p.phase, p.open, p.started = PhaseAnswered, true, now
 	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
 	p.answered(resp)
@@ -622,8 +650,8 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	p.open = false
 	p.ev.Duration = p.clock() - now
 	for i, h := range p.hooks {
-		if i == p.refuser {
-			continue
+		if !p.wants(i, PhaseAnswered) {
+			continue // the refusing hook, or one done with the request
 		}
 		p.ev.Received = p.received && !(p.refusedAt == PhaseReceived && p.refuser >= 0 && i > p.refuser)
 		p.callAfter(p.ctx, i, h)

@@ -279,7 +279,12 @@ func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) co
 		traceIDExtension(ctx, span)
 	}
 	if !span.IsRecording() {
-		ev.SkipPhases()
+		// Nothing to trace; the metrics, when on, measure the end.
+		if in.m == nil {
+			ev.SkipRequest()
+		} else {
+			ev.SkipPhases()
+		}
 		return ctx // resolver spans would be children of the request's span
 	}
 	return in.sampled(ctx, span, ev)
