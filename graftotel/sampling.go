@@ -134,7 +134,7 @@ func newSpanID() (sid trace.SpanID) {
 // startRequestSpan starts the span of a request whose trace context is in
 // ctx (extracted from its headers), deciding its sampling first: a
 // dropped request gets a *dropped, which is both its span and its
-// context, one allocation; a sampled one the SDK's span.
+// context, one allocation of 80 bytes; a sampled one the SDK's span.
 func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Context, trace.Span) {
 	parent := trace.SpanFromContext(ctx)
 	if parent.IsRecording() {
@@ -146,7 +146,7 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 	if !tid.IsValid() {
 		tid = newTraceID()
 	}
-	d := &dropped{Context: ctx, sc: psc, in: in}
+	var d *dropped
 	var res sdktrace.SamplingResult
 	if k := in.known; k != nil {
 		// One of the SDK's samplers: its decision, taken here.
@@ -159,32 +159,74 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 		// context it is given (the sampler reads the parent's span
 		// context, found at once rather than at the end of the
 		// request's context chain).
+		d = &dropped{Context: ctx, in: in}
+		d.set(psc)
 		res = in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
 			Name: requestSpanName, Kind: trace.SpanKindServer})
 	}
 	if res.Decision == sdktrace.Drop {
-		d.sc = trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: newSpanID(),
-			TraceFlags: psc.TraceFlags() &^ trace.FlagsSampled, TraceState: res.Tracestate})
+		if d == nil {
+			d = &dropped{Context: ctx, in: in}
+		}
+		d.tid, d.sid, d.flags, d.remote = tid, newSpanID(), psc.TraceFlags()&^trace.FlagsSampled, false
+		d.state = traceStateRef(res.Tracestate)
 		return d, d
 	}
-	// The SDK starts it with tid and this decision, which d holds for
-	// presetIDs and presetSampler: taken once, it is gone for every
-	// later span. (In the span's context d stands under the span.)
-	d.decided = &decision{tid: tid, res: res}
-	return in.tracer.Start(d, requestSpanName, serverKind...)
+	// The SDK starts it with tid and this decision, which its parent
+	// context holds for presetIDs and presetSampler: taken once, it is
+	// gone for every later span. (In the span's context, d stands for
+	// the request's parent under the decision.)
+	if d == nil {
+		d = &dropped{Context: ctx, in: in}
+		d.set(psc)
+	}
+	return in.tracer.Start(&decidedCtx{Context: d, d: decision{tid: tid, res: res}}, requestSpanName, serverKind...)
+}
+
+// decidedCtx is the parent context of a sampled request's span: it holds
+// the decision taken for it.
+type decidedCtx struct {
+	context.Context
+	d decision
+}
+
+func (c *decidedCtx) Value(key any) any {
+	if key == (decisionKey{}) {
+		return &c.d
+	}
+	return c.Context.Value(key)
 }
 
 // dropped is the span of a request its sampler dropped, and the context
 // carrying it (trace.SpanFromContext finds it): what the SDK's
-// non-recording span and its context are, in one allocation.
+// non-recording span and its context are, in one allocation. Its span
+// context is kept field by field, the trace state behind a pointer (nil
+// for none, as it mostly is), which keeps it in a smaller size class.
 type dropped struct {
 	context.Context
 	embedded.Span
-	sc trace.SpanContext
-	in *Instrumentation // its sdkTP is the span's provider
-	// decided is the decision for the SDK of a request sampled: d is
-	// then the parent context of the SDK's span.
-	decided *decision
+	in     *Instrumentation // its sdkTP is the span's provider
+	state  *trace.TraceState
+	tid    trace.TraceID
+	sid    trace.SpanID
+	flags  trace.TraceFlags
+	remote bool
+}
+
+// set makes sc d's span context.
+func (d *dropped) set(sc trace.SpanContext) {
+	d.tid, d.sid, d.flags, d.remote = sc.TraceID(), sc.SpanID(), sc.TraceFlags(), sc.IsRemote()
+	d.state = traceStateRef(sc.TraceState())
+}
+
+// traceStateRef returns ts behind a pointer, nil when it is empty.
+func traceStateRef(ts trace.TraceState) *trace.TraceState {
+	if ts.Len() == 0 {
+		return nil
+	}
+	p := new(trace.TraceState) // not &ts: that would move ts to the heap on every call
+	*p = ts
+	return p
 }
 
 // spanKey is the key trace.ContextWithSpan stores a span under, which the
@@ -216,13 +258,19 @@ func (d *dropped) Value(key any) any {
 	case stateKey{}:
 		return (*reqState)(nil)
 	case decisionKey{}:
-		return d.decided
+		return (*decision)(nil) // taken already, if any was
 	}
 	return d.Context.Value(key)
 }
 
 // The span's methods: it records nothing.
-func (d *dropped) SpanContext() trace.SpanContext          { return d.sc }
+func (d *dropped) SpanContext() trace.SpanContext {
+	cfg := trace.SpanContextConfig{TraceID: d.tid, SpanID: d.sid, TraceFlags: d.flags, Remote: d.remote}
+	if d.state != nil {
+		cfg.TraceState = *d.state
+	}
+	return trace.NewSpanContext(cfg)
+}
 func (d *dropped) IsRecording() bool                       { return false }
 func (d *dropped) End(...trace.SpanEndOption)              {}
 func (d *dropped) AddEvent(string, ...trace.EventOption)   {}
