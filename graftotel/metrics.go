@@ -144,6 +144,7 @@ const maxAttrSetBytes = 64 << 10
 // series is the count of one attribute set, with the options that
 // record and observe it.
 type series struct {
+	key     setKey // the overflow key for a kind's overflow series
 	n       atomic.Int64
 	attrs   attribute.Set
 	record  []metric.RecordOption
@@ -154,8 +155,8 @@ type series struct {
 	hist atomic.Pointer[histCounts]
 }
 
-func newSeries(set attribute.Set) *series {
-	return &series{attrs: set, record: []metric.RecordOption{metric.WithAttributeSet(set)},
+func newSeries(key setKey, set attribute.Set) *series {
+	return &series{key: key, attrs: set, record: []metric.RecordOption{metric.WithAttributeSet(set)},
 		observe: []metric.ObserveOption{metric.WithAttributeSet(set)}}
 }
 
@@ -194,7 +195,7 @@ func (a *attrSets) get(key setKey) *series {
 }
 
 // add makes the series of key, or returns kind's overflow series once the
-// bound is reached.
+// bound is reached (or when key is its key, for another set's overflow).
 func (a *attrSets) add(key setKey) *series {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -203,15 +204,15 @@ func (a *attrSets) add(key setKey) *series {
 		return s
 	}
 	var s *series
-	if a.bytes+key.size() > maxAttrSetBytes {
+	if key == overflowKey(key.kind) || a.bytes+key.size() > maxAttrSetBytes {
 		over := overflowKey(key.kind)
 		if s, ok := old[over]; ok {
 			return s
 		}
-		key, s = over, newSeries(attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
+		key, s = over, newSeries(over, attribute.NewSet(attribute.Bool("otel.metric.overflow", true)))
 	} else {
 		key = setKey{key.kind, strings.Clone(key.a), strings.Clone(key.b), strings.Clone(key.c)} // not slices of a request's buffer
-		s = newSeries(key.attributes())
+		s = newSeries(key, key.attributes())
 		a.bytes += key.size()
 	}
 	sets := make(map[setKey]*series, len(old)+1)
@@ -257,15 +258,14 @@ func (m *instruments) record(ctx context.Context, ev *graft.HookEvent, d time.Du
 		opType = "unknown"
 	}
 	name := m.names.name(ev.OperationName, ev.PersistedQuery == "hit")
-	key := setKey{kindOp, name, opType, outcome}
-	op := m.sets.get(key)
+	op := m.sets.get(setKey{kindOp, name, opType, outcome})
 	op.n.Add(1)
 	if m.durs == nil {
 		m.duration.Record(ctx, d.Seconds(), op.record...)
 	} else {
 		h := op.hist.Load()
 		if h == nil { // the series' first request: find its counts once
-			h = m.durs.hist(key)
+			h = m.durs.hist(op.key) // past the bound, the overflow series'
 			op.hist.Store(h)
 		}
 		m.durs.record(h, d.Seconds())

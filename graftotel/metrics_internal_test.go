@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -189,5 +190,38 @@ func TestDurationsConcurrent(t *testing.T) {
 		minV != 0 || maxV != float64(workers*each-1)/256 {
 		t.Errorf("count %d sum %v min %v max %v buckets %v, want %d %v 0 %v %v", p.Count, p.Sum, p.Min, p.Max, p.BucketCounts,
 			workers*each, wantSum, float64(workers*each-1)/256, wantBuckets)
+	}
+}
+
+// TestDurationsOverflow: once the series are at their bound, the
+// durations of every operation past it are counted in the overflow
+// series, as its requests are, not under the first such operation.
+func TestDurationsOverflow(t *testing.T) {
+	mp, _, err := PrometheusHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := New(Options{MeterProvider: mp, NoTracing: true, KnownOperations: []string{"A", "B"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("n", 1000)
+	for i := 0; in.m.sets.kept()[overflowKey(kindOp)] == nil; i++ {
+		in.m.sets.get(setKey{kind: kindOp, a: long + strconv.Itoa(i), b: "query", c: "success"})
+	}
+	in.m.sets.bytes = maxAttrSetBytes // no room left for a short name either
+	for _, name := range []string{"A", "B", "B"} {
+		in.m.record(context.Background(), &graft.HookEvent{Phase: graft.PhaseAnswered, OperationType: "query", OperationName: name}, time.Second)
+	}
+	got, err := in.m.durs.Produce(context.Background())
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Produce: %v, %+v", err, got)
+	}
+	points := got[0].Metrics[0].Data.(metricdata.Histogram[float64]).DataPoints
+	if len(points) != 1 || points[0].Count != 3 || points[0].Attributes.Len() != 1 {
+		t.Fatalf("data points %+v, want the overflow series alone with 3 requests", points)
+	}
+	if v, ok := points[0].Attributes.Value("otel.metric.overflow"); !ok || !v.AsBool() {
+		t.Errorf("attributes %v, want otel.metric.overflow=true", points[0].Attributes.ToSlice())
 	}
 }
