@@ -368,7 +368,10 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 		p.received = true
 	}
 	// One clock read ends the open phase and starts this one.
-	now, read := p.end()
+	now, read := time.Duration(0), false
+	if p.open {
+		now, read = p.end()
+	}
 	p.skip |= p.skipNext // SkipPhases asked during the phase just ended
 	p.skipNext = 0
 	if !p.observed(phase) {
@@ -621,10 +624,13 @@ func (r *Router) logHookPanic(ctx context.Context, phase Phase, which string, v 
 // PhaseAnswered (whose Before may still refuse the answer) and adds the
 // accumulated extensions to a JSON answer.
 func (p *phaseRun) finish(resp *httpapi.Response) {
-	now, read := p.end()
+	now, read := time.Duration(0), false
+	if p.open {
+		now, read = p.end()
+	}
 	p.skip |= p.skipNext
 	p.skipNext = 0
-	if !p.observed(PhaseAnswered) { // every hook is done with the request
+	if p.done != 0 && !p.observed(PhaseAnswered) { // every hook is done with the request
 		spliceExtensions(p.st, resp)
 		p.ev.query = ""
 		return
@@ -650,7 +656,7 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	p.open = false
 	p.ev.Duration = p.clock() - now
 	for i, h := range p.hooks {
-		if !p.wants(i, PhaseAnswered) {
+		if i == p.refuser || i < 64 && p.done&(1<<i) != 0 {
 			continue // the refusing hook, or one done with the request
 		}
 		p.ev.Received = p.received && !(p.refusedAt == PhaseReceived && p.refuser >= 0 && i > p.refuser)
