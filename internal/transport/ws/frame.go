@@ -5,6 +5,7 @@ import (
 	"net"
 	"sync"
 	"unicode/utf8"
+	"unique"
 
 	"github.com/gobwas/ws"
 )
@@ -258,8 +259,10 @@ func buffers(op ws.OpCode, parts ...[]byte) net.Buffers {
 // frameKey is the key of a push subscription's framing of its events
 // (transport.FramedDrainer): the frame of an event differs from one
 // subscriber to the next by the subscription's id alone, so subscribers
-// whose ids are equal share it.
-type frameKey struct{ id string }
+// whose ids are equal share it. The id is interned: the key is one
+// pointer, held in the interface itself, so comparing a subscriber's key
+// with the kept one reads neither's memory.
+type frameKey struct{ id unique.Handle[string] }
 
 // sharedIDMax is the longest id (as JSON) whose frames are shared. A
 // longer one is most likely unique to its client (graphql-ws clients make

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unique"
 
 	"github.com/gobwas/ws"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -776,7 +777,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 		if fd, ok := op.(transport.FramedDrainer); ok {
 			sub.framed = fd
 			if len(id) <= sharedIDMax {
-				sub.fkey = frameKey{id}
+				sub.fkey = frameKey{unique.Make(id)}
 			}
 		}
 		if op.Watch(func() { c.schedule(sub) }) {
