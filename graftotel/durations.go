@@ -118,6 +118,7 @@ func (d *durations) Produce(context.Context) ([]metricdata.ScopeMetrics, error) 
 // duration histograms, for New to find; an entry goes with its provider.
 var produced sync.Map // weak.Pointer[sdkmetric.MeterProvider] -> *durations
 
+// registerDurations makes d the duration histogram New finds for mp.
 func registerDurations(mp *sdkmetric.MeterProvider, d *durations) {
 	key := weak.Make(mp)
 	produced.Store(key, d)

@@ -144,7 +144,7 @@ const maxAttrSetBytes = 64 << 10
 // series is the count of one attribute set, with the options that
 // record and observe it.
 type series struct {
-	key     setKey // the overflow key for a kind's overflow series
+	key     setKey // what names it: overflowKey(kind) for a kind's overflow series
 	n       atomic.Int64
 	attrs   attribute.Set
 	record  []metric.RecordOption
