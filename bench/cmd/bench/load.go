@@ -185,13 +185,7 @@ func loadAlternating(ctx context.Context, addr string, reqs [2][]byte, conns, n 
 			errs[i] = connLoop(addr, &stop, func() []byte {
 				k = int(kind.Load())
 				return reqs[k]
-			}, func(o outcome, _ time.Duration) {
-				if o == answered {
-					done[k].Add(1)
-				} else {
-					bad.Add(1)
-				}
-			})
+			}, func(o outcome, _ time.Duration) { tally(o, &done[k], &bad) })
 		})
 	}
 	finish := func() error {
@@ -322,13 +316,7 @@ func loadAlternatingServers(ctx context.Context, addrs [2]string, reqs [2][]byte
 					}
 					mu.Unlock()
 					return reqs[s]
-				}, func(o outcome, _ time.Duration) {
-					if o == answered {
-						done[s].Add(1)
-					} else {
-						bad.Add(1)
-					}
-				})
+				}, func(o outcome, _ time.Duration) { tally(o, &done[s], &bad) })
 			})
 		}
 	}
@@ -382,6 +370,16 @@ func loadAlternatingServers(ctx context.Context, addrs [2]string, reqs [2][]byte
 		return nil, err
 	}
 	return pairs, nil
+}
+
+// tally counts a request of an alternating load: in ok when it was
+// answered with 200, else in bad.
+func tally(o outcome, ok, bad *atomic.Int64) {
+	if o == answered {
+		ok.Add(1)
+	} else {
+		bad.Add(1)
+	}
 }
 
 // loadEnd is the outcome of an alternating load once its connections
