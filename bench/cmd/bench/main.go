@@ -64,7 +64,8 @@ type options struct {
 	alternate int
 	block     time.Duration
 	// alternateServers is the number of alternating blocks per round in
-	// which each pair of alternatedServerPairs is measured; 0 for none.
+	// which each cmd/graft entry is measured against graft-shipped-nolog
+	// (measureServerPairs); 0 for none.
 	alternateServers int
 	connsLow         int
 	serverCPU        int

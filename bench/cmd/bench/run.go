@@ -46,7 +46,7 @@ type cell struct {
 	// full query (see measureAlternating), in the hash-only query's cell.
 	alt alternated
 	// against is the alternating measurement of the server against the
-	// server it is judged against (alternatedServerPairs), in the
+	// server it is judged against (measureServerPairs), in the
 	// server's cell: ratios of its CPU per request over the other's.
 	against alternated
 }
@@ -578,29 +578,28 @@ func measureAlternating(ctx context.Context, log *slog.Logger, m *measurement, s
 	return nil
 }
 
-// alternatedServerPairs are the servers (second) measured against the
-// server they are judged against (first) in alternating blocks too, on
-// q1: cmd/graft with the access log, metrics or tracing against cmd/graft
-// without, whose costs are a few per cent, less than a shared machine's
-// changes of speed between measurements seconds apart.
-var alternatedServerPairs = [][2]string{
-	{servers.ShippedBase, "graft-shipped"},
-	{servers.ShippedBase, "graft-shipped-metrics"},
-	{servers.ShippedBase, "graft-shipped-tracing"},
-}
+// Every cmd/graft entry but servers.ShippedBase (the access log, metrics
+// or tracing on) is also measured against it in alternating blocks, on
+// alternatedServerQuery: their costs are a few per cent, less than a
+// shared machine's changes of speed between measurements seconds apart.
 
-// alternatedServerQuery is the query alternatedServerPairs are measured on.
+// alternatedServerQuery is the query those pairs are measured on.
 const alternatedServerQuery = "q1"
 
-// measureServerPairs measures each pair of alternatedServerPairs that runs
-// in alternating blocks (loadAlternatingServers) on q, after measureOne
-// checked both servers' answers in the round: o.alternateServers blocks of
-// o.block, the ratios kept in the second server's cell.
+// measureServerPairs measures each cmd/graft entry run against
+// servers.ShippedBase in alternating blocks (loadAlternatingServers) on q,
+// after measureOne checked both servers' answers in the round:
+// o.alternateServers blocks of o.block, the ratios kept in the entry's
+// cell.
 func measureServerPairs(ctx context.Context, log *slog.Logger, m *measurement, srvs []servers.Server, children []*child, q workload.Query, round int) error {
 	if m.opts.alternateServers == 0 || q.Name != alternatedServerQuery {
 		return nil
 	}
-	for _, pair := range alternatedServerPairs {
+	for _, s := range srvs {
+		if !servers.IsShipped(s.Name) || s.Name == servers.ShippedBase {
+			continue
+		}
+		pair := [2]string{servers.ShippedBase, s.Name}
 		var idx [2]int
 		ok := true
 		for i, name := range pair {

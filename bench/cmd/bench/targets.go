@@ -88,7 +88,7 @@ func ratioTarget(query string, min float64) target {
 // it) costs at most maxCost of query's throughput. The server is bound by
 // its one core, so its throughput is the inverse of its CPU per request:
 // the target is judged on base's CPU per request over server's. With
-// alternating blocks of the two servers (alternatedServerPairs, at least
+// alternating blocks of the two servers (measureServerPairs, at least
 // minPairs pairs) it is the inverse of the pairs' median ratio: a cost of a
 // few per cent is smaller than the machine's changes of speed between
 // measurements seconds apart, which the blocks' fraction of a second
