@@ -159,8 +159,7 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 		// context it is given (the sampler reads the parent's span
 		// context, found at once rather than at the end of the
 		// request's context chain).
-		d = &dropped{Context: ctx, in: in}
-		d.set(psc)
+		d = in.standIn(ctx, psc)
 		res = in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
 			Name: requestSpanName, Kind: trace.SpanKindServer})
 	}
@@ -177,8 +176,7 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 	// gone for every later span. (In the span's context, d stands for
 	// the request's parent under the decision.)
 	if d == nil {
-		d = &dropped{Context: ctx, in: in}
-		d.set(psc)
+		d = in.standIn(ctx, psc)
 	}
 	return in.tracer.Start(&decidedCtx{Context: d, d: decision{tid: tid, res: res}}, requestSpanName, serverKind...)
 }
@@ -213,10 +211,11 @@ type dropped struct {
 	remote bool
 }
 
-// set makes sc d's span context.
-func (d *dropped) set(sc trace.SpanContext) {
-	d.tid, d.sid, d.flags, d.remote = sc.TraceID(), sc.SpanID(), sc.TraceFlags(), sc.IsRemote()
-	d.state = traceStateRef(sc.TraceState())
+// standIn returns a *dropped standing for the request's parent, of span
+// context psc, over ctx.
+func (in *Instrumentation) standIn(ctx context.Context, psc trace.SpanContext) *dropped {
+	return &dropped{Context: ctx, in: in, tid: psc.TraceID(), sid: psc.SpanID(), flags: psc.TraceFlags(),
+		remote: psc.IsRemote(), state: traceStateRef(psc.TraceState())}
 }
 
 // traceStateRef returns ts behind a pointer, nil when it is empty.
