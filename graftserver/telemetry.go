@@ -98,6 +98,9 @@ func parseTelemetry(lookup func(string) (string, bool)) (t envconf.Telemetry, ex
 	default:
 		errs = append(errs, fmt.Errorf("OTEL_TRACES_SAMPLER=%q: want always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio", t.Sampler))
 	}
+	if d := t.ExportDelay; d != nil && (*d == 0 || *d > maxExportDelay) {
+		errs = append(errs, fmt.Errorf("OTEL_BSP_SCHEDULE_DELAY=%q: want milliseconds, 1 to %d (a day)", strconv.Itoa(int(*d)), maxExportDelay))
+	}
 	if t.MetricsPath == "" {
 		t.MetricsPath = "/metrics"
 	} else if !strings.HasPrefix(t.MetricsPath, "/") || strings.ContainsAny(t.MetricsPath, " {}") {
@@ -133,7 +136,8 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 		// The sampler comes from OTEL_TRACES_SAMPLER, handed to graftotel
 		// so that it decides before the SDK starts a span: a request
 		// the sampler drops costs the SDK nothing.
-		tel.tp = graftotel.NewTracerProvider(samplerOf(t), sdktrace.WithResource(res), sdktrace.WithBatcher(exp))
+		tel.tp = graftotel.NewTracerProvider(samplerOf(t), sdktrace.WithResource(res),
+			sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(exportDelay(t))))
 	}
 	if t.MetricsEnabled != nil && bool(*t.MetricsEnabled) {
 		mp, h, err := graftotel.PrometheusHandler()
@@ -160,6 +164,30 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 	}
 	tel.in = in
 	return tel, nil
+}
+
+// defaultExportDelay is how long a sampled span waits at most to be
+// exported when OTEL_BSP_SCHEDULE_DELAY is unset: the OpenTelemetry
+// Collector's batch timeout, where the SDK's is 5 s. The spans waiting
+// are held in the server's heap, which the garbage collector scans on
+// every cycle: at a low sampling ratio, the SDK's five seconds of them
+// can outweigh a small server's own live data, and a small heap is
+// collected often. A server sampling many requests fills a batch (512
+// spans) sooner and exports it then, so the shorter delay adds exports
+// only where spans are few.
+const defaultExportDelay = 200 * time.Millisecond
+
+// maxExportDelay is the largest OTEL_BSP_SCHEDULE_DELAY taken, in
+// milliseconds.
+const maxExportDelay = 24 * 60 * 60 * 1000
+
+// exportDelay is the batch timeout of the span exporter:
+// OTEL_BSP_SCHEDULE_DELAY, else defaultExportDelay.
+func exportDelay(t envconf.Telemetry) time.Duration {
+	if t.ExportDelay == nil {
+		return defaultExportDelay
+	}
+	return time.Duration(*t.ExportDelay) * time.Millisecond
 }
 
 // samplerOf is the sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG

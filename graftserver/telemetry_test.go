@@ -2,7 +2,11 @@ package graftserver
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 // TestTelemetrySwitches checks when tracing and metrics are on: tracing
@@ -81,5 +85,54 @@ func TestSamplerFromEnvironment(t *testing.T) {
 		if got := samplerOf(te).Description(); got != tt.want {
 			t.Errorf("OTEL_TRACES_SAMPLER=%q OTEL_TRACES_SAMPLER_ARG=%q: sampler %s, want %s", tt.sampler, tt.arg, got, tt.want)
 		}
+	}
+}
+
+// TestExportDelay: a sampled span waits at most OTEL_BSP_SCHEDULE_DELAY
+// milliseconds to be exported, 200 when it is unset (the SDK's own
+// default is 5,000).
+func TestExportDelay(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want time.Duration
+	}{
+		{nil, 200 * time.Millisecond},
+		{map[string]string{"OTEL_BSP_SCHEDULE_DELAY": "5000"}, 5 * time.Second},
+		{map[string]string{"OTEL_BSP_SCHEDULE_DELAY": "1"}, time.Millisecond},
+	} {
+		te, _, err := parseTelemetry(mapLookup(tt.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := exportDelay(te); got != tt.want {
+			t.Errorf("%v: export delay %v, want %v", tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestSpansExportedWhileServing: with OTEL_BSP_SCHEDULE_DELAY unset, a
+// sampled request's span reaches the OTLP receiver while the server runs,
+// well before the SDK's own delay of five seconds would send it.
+func TestSpansExportedWhileServing(t *testing.T) {
+	exported := make(chan struct{}, 1)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		if r.URL.Path == "/v1/traces" {
+			select {
+			case exported <- struct{}{}:
+			default:
+			}
+		}
+	}))
+	defer recv.Close()
+	h, closeFn := newShippedHandler(t, map[string]string{"ACCESS_LOG": "false",
+		"OTEL_EXPORTER_OTLP_ENDPOINT": recv.URL, "OTEL_TRACES_SAMPLER": "always_on"})
+	defer closeFn()
+	serveQ1(t, h)()
+	select {
+	case <-exported:
+	case <-time.After(3 * time.Second):
+		t.Fatal("no span exported within 3 s of the request")
 	}
 }

@@ -123,6 +123,7 @@ type Telemetry struct {
 	ResourceAttrs  string `env:"OTEL_RESOURCE_ATTRIBUTES" default:"unset" help:"more resource attributes, key=value pairs separated by commas"`
 	Sampler        string `env:"OTEL_TRACES_SAMPLER" default:"parentbased_always_on" help:"always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio"`
 	SamplerArg     string `env:"OTEL_TRACES_SAMPLER_ARG" default:"1.0" help:"the ratio of the traceidratio samplers, 0 to 1"`
+	ExportDelay    *Limit `env:"OTEL_BSP_SCHEDULE_DELAY" default:"200" help:"longest time in milliseconds a sampled span waits to be exported, 1 to 86400000 (the OpenTelemetry SDK's own default is 5000, the Collector's batch timeout 200); a batch also goes as soon as it holds OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans (512)"`
 	MetricsEnabled *Bool  `env:"METRICS_ENABLED" default:"false" help:"serve Prometheus metrics (requests, duration, errors by code, in-flight requests, persisted-query and document-cache hits, open subscriptions)"`
 	MetricsPath    string `env:"METRICS_PATH" default:"/metrics" help:"path of the Prometheus metrics"`
 	MetricsAddr    string `env:"METRICS_ADDR" default:"unset: the API's listener" help:"host:port of a listener of its own for the metrics (such as :9464), so they are not public beside the API"`
