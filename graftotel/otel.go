@@ -287,7 +287,7 @@ func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) co
 		}
 		return ctx // resolver spans would be children of the request's span
 	}
-	return in.sampled(ctx, span, ev)
+	return in.sampled(ctx, span)
 }
 
 // traceIDExtension adds span's trace ID to the answer's extensions.
@@ -297,17 +297,10 @@ func traceIDExtension(ctx context.Context, span trace.Span) {
 	}
 }
 
-// sampled sets up the spans of a sampled request: the request span's
-// attributes and, with PhaseSpans, the span of PhaseReceived.
-func (in *Instrumentation) sampled(ctx context.Context, span trace.Span, ev *graft.HookEvent) context.Context {
-	attrs := make([]attribute.KeyValue, 0, 3) // one slice for the SDK to copy
-	if ev.Request.Method != "" {
-		attrs = append(attrs, attribute.String("http.request.method", ev.Request.Method))
-	}
-	if in.route != "" {
-		attrs = append(attrs, attribute.String("http.route", in.route), attribute.String("url.path", in.route))
-	}
-	span.SetAttributes(attrs...)
+// sampled sets up the spans of a sampled request: its state and, with
+// PhaseSpans, the span of PhaseReceived. The request span's attributes
+// are set at its end, all in one call (each call grows the SDK's slice).
+func (in *Instrumentation) sampled(ctx context.Context, span trace.Span) context.Context {
 	st := &reqState{Context: ctx, span: span}
 	if in.opts.PhaseSpans {
 		_, st.phase = in.tracer.Start(ctx, phaseSpanNames[graft.PhaseReceived])
@@ -382,8 +375,15 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		}
 		span.SetName(name)
 	}
-	var buf [6]attribute.KeyValue
-	attrs := append(buf[:0], attribute.Int("graphql.error.count", ev.ErrorCount),
+	var buf [9]attribute.KeyValue
+	attrs := buf[:0]
+	if ev.Request.Method != "" {
+		attrs = append(attrs, attribute.String("http.request.method", ev.Request.Method))
+	}
+	if in.route != "" {
+		attrs = append(attrs, attribute.String("http.route", in.route), attribute.String("url.path", in.route))
+	}
+	attrs = append(attrs, attribute.Int("graphql.error.count", ev.ErrorCount),
 		attribute.Int("http.response.status_code", ev.Status))
 	if ev.OperationType != "" {
 		attrs = append(attrs, attribute.String("graphql.operation.type", ev.OperationType))
