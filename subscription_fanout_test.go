@@ -2,10 +2,12 @@ package graft_test
 
 import (
 	"bufio"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graftgql/graft"
 )
@@ -19,6 +21,7 @@ var fanOutTransports = []struct {
 }{
 	{"websocket", func(t *testing.T, srv *httptest.Server, query string) func() string {
 		w := dialWS(t, srv)
+		w.c.SetReadLimit(1 << 20) // events up to 1 MiB
 		w.init()
 		w.send(`{"id":"1","type":"subscribe","payload":{"query":"` + query + `"}}`)
 		return w.read
@@ -92,5 +95,51 @@ func TestFanOutEncodesOncePerSelection(t *testing.T) {
 	if n := graft.SubscriptionEventsEncoded(r) - before; n != int64(len(selections)) {
 		t.Errorf("the event was executed %d times for %d subscribers of %d selections, want %d",
 			n, len(subs), len(selections), len(selections))
+	}
+}
+
+// TestFanOutSlowSubscriberIsDropped: over every streaming transport, a
+// subscriber that stops reading is disconnected once its events back up
+// (a write that cannot finish within SubscriptionConfig.WriteTimeout, or
+// more events waiting than its stream holds), and another subscriber of
+// the same room, reading, receives every event in order meanwhile and
+// after. With a write timeout of an hour, the first three transports keep
+// the slow subscriber (its events are bounded, not its time) and the test
+// fails on them.
+func TestFanOutSlowSubscriberIsDropped(t *testing.T) {
+	const query = `subscription { messageAdded(room: \"slow\") { text } }`
+	post := func(t *testing.T, srv *httptest.Server, text string) {
+		resp := streamPost(t, srv, "", `{"query":"mutation { postMessage(room: \"slow\", author: \"a\", text: \"`+text+`\") { id } }"}`)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("mutation: %d", resp.StatusCode)
+		}
+		_ = resp.Body.Close()
+	}
+	for _, tr := range fanOutTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			srv, _, ps := chatServerPS(t, graft.Config{Subscriptions: graft.SubscriptionConfig{WriteTimeout: 50 * time.Millisecond}})
+			tr.open(t, srv, query) // never read
+			waitSubscribers(t, ps, "chat:slow", 1)
+			reading := tr.open(t, srv, query)
+			waitSubscribers(t, ps, "chat:slow", 2)
+			// Large events fill the socket buffers of the subscriber
+			// that does not read; the other reads each one.
+			big := strings.Repeat("x", 256<<10)
+			for i := 0; ps.Subscribers("chat:slow") > 1; i++ {
+				if i == 400 {
+					t.Fatal("the subscriber that stopped reading was never disconnected")
+				}
+				mark := fmt.Sprintf("event %03d ", i)
+				post(t, srv, mark+big)
+				if got := reading(); !strings.Contains(got, `"text":"`+mark) {
+					t.Fatalf("%s: the reading subscriber got %.80q", mark, got)
+				}
+			}
+			post(t, srv, "after")
+			if got := reading(); !strings.Contains(got, `"text":"after"`) {
+				t.Fatalf("after the slow subscriber left, the reading one got %.80q", got)
+			}
+			waitSubscribers(t, ps, "chat:slow", 1)
+		})
 	}
 }
