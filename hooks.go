@@ -334,7 +334,10 @@ const maxHookErrors = 100
 func (r *Router) hooksEnabled() bool { return len(r.hooks) > 0 }
 
 // beginPhases starts the tracking of a request's phases, or returns nil
-// when nothing observes them (the fast path).
+// when nothing observes them (the fast path). st is fresh (see enter), so
+// the run it holds is zero: only the fields that are not start set.
+// (Assigning the whole run, a struct of many pointers, costs a write
+// barrier on each of them while the garbage collector marks.)
 func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	if !r.hooksEnabled() {
 		return nil
@@ -345,8 +348,9 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	} else {
 		p = new(phaseRun)
 	}
-	*p = phaseRun{r: r, hooks: r.hooks, masks: r.hookMasks, st: st, ctx: ctx, refuser: -1, calling: -1, ev: HookEvent{Request: &st.info, Start: time.Now()}}
-	p.ev.run = p
+	p.r, p.hooks, p.masks, p.st, p.ctx = r, r.hooks, r.hookMasks, st, ctx
+	p.refuser, p.calling = -1, -1
+	p.ev.Request, p.ev.Start, p.ev.run = &st.info, time.Now(), p
 	return p
 }
 
