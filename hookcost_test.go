@@ -102,6 +102,64 @@ func TestHookSkipRequest(t *testing.T) {
 	}
 }
 
+// TestHookManyHooks: with more than 64 hooks, each is still called for
+// exactly the phases it observes; SkipRequest and SkipPhases work for the
+// first 64 and do nothing for the others.
+func TestHookManyHooks(t *testing.T) {
+	const n = 70
+	all := []string{"before received", "after received", "before parsed", "after parsed", "before validated", "after validated",
+		"before analyzed", "after analyzed", "before executed", "after executed", "before answered", "after answered"}
+	seen := make([][]string, n)
+	want := make([][]string, n)
+	hooks := make([]graft.Hook, n)
+	for i := range hooks {
+		rec := phaseRecorder{seen: &seen[i]}
+		want[i] = all
+		switch i {
+		case 2, 67: // done with the request at once
+			rec.doneAt = "before received"
+			if i == 2 {
+				want[i] = all[:1]
+			}
+		case 3, 68: // only PhaseAnswered after PhaseReceived
+			rec.skip = true
+			if i == 3 {
+				want[i] = []string{"before received", "after received", "before answered", "after answered"}
+			}
+		}
+		hooks[i] = rec
+		if i == 5 || i == 66 {
+			rec.phases = []graft.Phase{graft.PhaseValidated}
+			hooks[i] = phaseFilter{rec}
+			want[i] = []string{"before validated", "after validated", "before answered", "after answered"}
+		}
+	}
+	r := newTestRouter(t, graft.Config{Hooks: hooks})
+	if status, body := r.Execute(context.Background(), graft.Request{Query: "{ __typename }"}); status != 200 {
+		t.Fatalf("status %d: %s", status, body)
+	}
+	for i := range hooks {
+		if !slices.Equal(seen[i], want[i]) {
+			t.Errorf("hook %d saw %v, want %v", i, seen[i], want[i])
+		}
+	}
+
+	// A phase only a hook past the 64th observes is still run and timed.
+	var last []string
+	hooks = hooks[:0]
+	for range 64 {
+		hooks = append(hooks, phaseFilter{phaseRecorder{phases: []graft.Phase{graft.PhaseValidated}, seen: new([]string)}})
+	}
+	hooks = append(hooks, phaseRecorder{seen: &last})
+	r = newTestRouter(t, graft.Config{Hooks: hooks})
+	if status, body := r.Execute(context.Background(), graft.Request{Query: "{ __typename }"}); status != 200 {
+		t.Fatalf("status %d: %s", status, body)
+	}
+	if !slices.Equal(last, all) {
+		t.Errorf("the 65th hook saw %v, want %v", last, all)
+	}
+}
+
 // twoPhaseHook observes PhaseReceived and PhaseAnswered only, as the
 // metrics do.
 type twoPhaseHook struct{ n *int }

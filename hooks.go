@@ -131,7 +131,8 @@ type HookEvent struct {
 // Phases named only PhaseAnswered from the next phase on. A tracing hook
 // whose sampler left the request out calls it, so that an unsampled
 // request costs the phases nothing. It does nothing on an event the
-// router did not make.
+// router did not make, nor for a hook past the router's 64th, which is
+// called for every phase it observes.
 func (ev *HookEvent) SkipPhases() {
 	if p := ev.run; p != nil && p.calling >= 0 && p.calling < 64 {
 		p.skipNext |= 1 << p.calling
@@ -144,7 +145,8 @@ func (ev *HookEvent) SkipPhases() {
 // phase's After either. A tracing hook whose sampler left the request out
 // and that has nothing to measure at its end calls it, so that the
 // request costs it one call. It does nothing on an event the router did
-// not make.
+// not make, nor for a hook past the router's 64th, which is called for
+// every phase it observes.
 func (ev *HookEvent) SkipRequest() {
 	if p := ev.run; p != nil && p.calling >= 0 && p.calling < 64 {
 		p.done |= 1 << p.calling
@@ -226,6 +228,19 @@ func hookMasks(hooks []Hook) []phaseMask {
 		masks[i] = m
 	}
 	return masks
+}
+
+// phaseHooks returns, for each phase, the hooks observing it among the
+// first 64 (a bit per hook index).
+func phaseHooks(masks []phaseMask) (by [PhaseAnswered + 1]uint64) {
+	for i, m := range masks[:min(len(masks), 64)] {
+		for p := range by {
+			if m.has(Phase(p)) {
+				by[p] |= 1 << i
+			}
+		}
+	}
+	return by
 }
 
 // HookFuncs adapts functions to a Hook; nil fields do nothing.
@@ -316,14 +331,25 @@ func (p *phaseRun) wants(i int, phase Phase) bool {
 }
 
 // observed reports whether some hook observes phase: a phase none
-// observes is neither called nor timed.
+// observes is neither called nor timed. With 64 hooks or fewer it is
+// wants of every hook at once, on their bits.
 func (p *phaseRun) observed(phase Phase) bool {
-	for i := range p.hooks {
-		if p.wants(i, phase) {
-			return true
+	if len(p.hooks) > 64 {
+		for i := range p.hooks {
+			if p.wants(i, phase) {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	m := p.r.phaseHooks[phase] &^ p.done
+	if phase != PhaseAnswered {
+		m &^= p.skip
+	}
+	if p.refuser >= 0 {
+		m &^= 1 << p.refuser
+	}
+	return m != 0
 }
 
 // maxHookErrors bounds the errors a streamed answer's PhaseAnswered

@@ -32,8 +32,10 @@ import (
 // of a fetch handler, and Execute without HTTP.
 type Router struct {
 	cfg Config
-	// hookMasks are the phases each hook observes (HookPhases).
-	hookMasks []phaseMask
+	// hookMasks are the phases each hook observes (HookPhases), and
+	// phaseHooks the hooks (by index, the first 64) observing each phase.
+	hookMasks  []phaseMask
+	phaseHooks [PhaseAnswered + 1]uint64
 
 	// hooks are Config.Hooks and the built-in hooks Config asks for (the
 	// cache hints first, the access log last), in the order they run.
@@ -148,6 +150,7 @@ func NewRouter(s *schema.Schema, layer *Layer, cfg Config) (*Router, error) {
 		r.hooks = append(r.hooks, AccessLogHook(cfg.AccessLog))
 	}
 	r.hookMasks = hookMasks(r.hooks)
+	r.phaseHooks = phaseHooks(r.hookMasks)
 	r.uploads = uploadLimits(s, cfg.Uploads)
 	r.engine = exec.New(s, exec.Options{
 		Logger:               cfg.Logger,
