@@ -361,9 +361,9 @@ func (r *Router) hooksEnabled() bool { return len(r.hooks) > 0 }
 
 // beginPhases starts the tracking of a request's phases, or returns nil
 // when nothing observes them (the fast path). st is fresh (see enter), so
-// the run it holds is zero: only the fields that are not start set.
-// (Assigning the whole run, a struct of many pointers, costs a write
-// barrier on each of them while the garbage collector marks.)
+// the run it holds is zero, and only the fields that do not start at zero
+// are set: assigning the whole run, a struct of many pointers, costs a
+// write barrier on each of them while the garbage collector marks.
 func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	if !r.hooksEnabled() {
 		return nil
