@@ -47,8 +47,6 @@ type seenSpan struct {
 	tracestate  string
 }
 
-// spySchema is a schema whose field "seen" records the span in its
-// resolver's context.
 // instrumented builds a router over s with graftotel's instrumentation
 // for opts installed.
 func instrumented(t *testing.T, opts graftotel.Options, s *schema.Schema) *graft.Router {
@@ -66,6 +64,8 @@ func instrumented(t *testing.T, opts graftotel.Options, s *schema.Schema) *graft
 	return r
 }
 
+// spySchema is a schema whose field "seen" records the span in its
+// resolver's context.
 func spySchema(t *testing.T, seen *[]seenSpan) *schema.Schema {
 	t.Helper()
 	b := schema.New()
