@@ -189,8 +189,11 @@ func (rd *reader) control(h ws.Header) error {
 		}
 		if len(p) >= 2 {
 			code, reason := ws.ParseCloseFrameDataUnsafe(p)
-			if err := ws.CheckCloseFrameData(code, reason); err != nil {
-				return &closeErr{ws.StatusProtocolError, err.Error()}
+			if !closeCodeValid(code) {
+				return &closeErr{ws.StatusProtocolError, "Invalid close code"}
+			}
+			if !utf8.ValidString(reason) {
+				return &closeErr{ws.StatusProtocolError, "Invalid UTF-8 in a close reason"}
 			}
 		}
 		// The close is answered with the client's code (RFC 6455 5.5.1),
@@ -199,6 +202,15 @@ func (rd *reader) control(h ws.Header) error {
 		return errPeerClosed
 	}
 	return nil
+}
+
+// closeCodeValid reports whether a client may send code in a close
+// frame (RFC 6455 7.4): one the RFC defines for an endpoint to send
+// (1000-1003, 1007-1011) or IANA registered since (1012-1014), or one of
+// the ranges of libraries and applications (3000-4999). The others,
+// 5000 and over among them, fail the connection.
+func closeCodeValid(code ws.StatusCode) bool {
+	return code >= 1000 && code <= 1003 || code >= 1007 && code <= 1014 || code >= 3000 && code <= 4999
 }
 
 // frameHead is the room a frame keeps for its header: the longest header
