@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 	"unique"
 
 	"github.com/gobwas/ws"
@@ -63,9 +64,29 @@ func errorsBody(e *gqlerror.Error) []byte {
 
 // wsMessage is a graphql-transport-ws message.
 type wsMessage struct {
-	ID      string          `json:"id,omitempty"`
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload,omitempty"`
+	ID      string
+	Type    string
+	Payload json.RawMessage // nil when absent
+}
+
+// decodeMessage decodes a client message: a JSON object whose type is a
+// string and whose id, when present, is a string or null. The names are
+// matched exactly, as the protocol spells them: {"TYPE":…} has no type
+// (encoding/json alone would match names in any case).
+func decodeMessage(data []byte, m *wsMessage) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil || fields == nil {
+		return false
+	}
+	t, ok := fields["type"]
+	if !ok || json.Unmarshal(t, &m.Type) != nil {
+		return false
+	}
+	if id, ok := fields["id"]; ok && json.Unmarshal(id, &m.ID) != nil {
+		return false
+	}
+	m.Payload = fields["payload"]
+	return true
 }
 
 // wsConn is one graphql-transport-ws connection: the socket and what the
@@ -517,7 +538,7 @@ func (c *wsConn) handle(rd *reader) bool {
 		}
 	}
 	var m wsMessage
-	if op != ws.OpText || json.Unmarshal(data, &m) != nil {
+	if op != ws.OpText || !decodeMessage(data, &m) {
 		c.close(wsBadRequest, "Invalid message received")
 		return true
 	}
@@ -1207,7 +1228,22 @@ func (c *wsConn) bound() {
 // reads on until the client's close frame, or the socket is closed
 // closeTimeout later.
 func (c *wsConn) close(code ws.StatusCode, reason string) {
-	c.closeWith(ws.NewCloseFrameBody(code, reason), true)
+	c.closeWith(ws.NewCloseFrameBody(code, cutReason(reason)), true)
+}
+
+// cutReason cuts a close reason (one that names a client's id) to what a
+// close frame holds, 123 bytes, on a character boundary: a reason that is
+// not UTF-8 would fail the client's connection with a protocol error.
+func cutReason(reason string) string {
+	const most = ws.MaxControlFramePayloadSize - 2
+	if len(reason) <= most {
+		return reason
+	}
+	n := most
+	for n > 0 && !utf8.RuneStart(reason[n]) {
+		n--
+	}
+	return reason[:n]
 }
 
 // closeWith sends the close frame whose payload is p, once, and when wait

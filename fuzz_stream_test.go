@@ -1,0 +1,759 @@
+package graft_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/examples/chat"
+	"github.com/graftgql/graft/pubsub"
+)
+
+// The WebSocket session fuzz target sends a script of client frames on
+// one graphql-transport-ws connection and holds the server's answers to
+// the protocol. A script is lines, each one frame (or a few bytes):
+//
+//	t<text>   a text message
+//	b<bytes>  a binary message
+//	f<text>   a text message in two fragments
+//	p<data>   a ping control frame (q: a pong)
+//	c<data>   a close control frame
+//	L         a text message one byte over the read limit
+//	r<bytes>  the bytes as they are, framing or not
+//	<text>    any other line: a text message of the whole line
+//
+// wsFuzzLimit is the fuzz server's MaxBodyBytes, the limit of one message.
+const wsFuzzLimit = 4096
+
+// wsFuzzMaxOps is the fuzz server's MaxSubscriptionsPerConnection.
+const wsFuzzMaxOps = 4
+
+// wsFuzzServer serves the chat example for the fuzz targets: an
+// OnConnect hook refuses a connection_init whose payload has "reject":
+// true.
+func wsFuzzServer(t testing.TB) *httptest.Server {
+	t.Helper()
+	ps := pubsub.NewMemory(pubsub.Options{})
+	s, err := chat.New(ps).Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{
+		Logger:       quietLogger,
+		MaxBodyBytes: wsFuzzLimit,
+		Subscriptions: graft.SubscriptionConfig{
+			InitTimeout:                   time.Minute,
+			MaxSubscriptionsPerConnection: wsFuzzMaxOps,
+			OnConnect: func(ctx context.Context, p map[string]any) (context.Context, error) {
+				if p["reject"] == true {
+					return nil, errors.New("rejected")
+				}
+				return ctx, nil
+			},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// wsStep is one line of a script.
+type wsStep struct {
+	kind byte
+	data []byte
+}
+
+// parseWSScript splits a script into its steps (at most 64).
+func parseWSScript(script string) []wsStep {
+	var steps []wsStep
+	for line := range strings.SplitSeq(script, "\n") {
+		if len(steps) == 64 {
+			break
+		}
+		if line == "" {
+			continue
+		}
+		switch line[0] {
+		case 't', 'b', 'f', 'p', 'q', 'c', 'r':
+			steps = append(steps, wsStep{line[0], []byte(line[1:])})
+		case 'L':
+			steps = append(steps, wsStep{'L', bytes.Repeat([]byte("x"), wsFuzzLimit+1)})
+		default:
+			steps = append(steps, wsStep{'t', []byte(line)})
+		}
+	}
+	return steps
+}
+
+// wsClientFrame is a masked client frame.
+func wsClientFrame(opcode byte, fin bool, payload []byte) []byte {
+	b0 := opcode
+	if fin {
+		b0 |= 0x80
+	}
+	var b []byte
+	switch n := len(payload); {
+	case n < 126:
+		b = []byte{b0, 0x80 | byte(n)}
+	case n <= 0xffff:
+		b = []byte{b0, 0x80 | 126, byte(n >> 8), byte(n)}
+	default:
+		b = binary.BigEndian.AppendUint64([]byte{b0, 0x80 | 127}, uint64(n))
+	}
+	mask := [4]byte{0x37, 0xfa, 0x21, 0x3d}
+	b = append(b, mask[:]...)
+	for i, c := range payload {
+		b = append(b, c^mask[i%4])
+	}
+	return b
+}
+
+// bytes returns what the client sends for the step.
+func (s wsStep) bytes() []byte {
+	control := s.data[:min(len(s.data), 125)]
+	switch s.kind {
+	case 'b':
+		return wsClientFrame(0x2, true, s.data)
+	case 'f':
+		half := len(s.data) / 2
+		return append(wsClientFrame(0x1, false, s.data[:half]), wsClientFrame(0x0, true, s.data[half:])...)
+	case 'p':
+		return wsClientFrame(0x9, true, control)
+	case 'q':
+		return wsClientFrame(0xa, true, control)
+	case 'c':
+		return wsClientFrame(0x8, true, control)
+	case 'r':
+		return s.data
+	}
+	return wsClientFrame(0x1, true, s.data)
+}
+
+// Close codes the server may send (docs/subscriptions.md).
+var wsFuzzCloseCodes = []int{1000, 1001, 1002, 1007, 1009, 4400, 4401, 4403, 4406, 4408, 4409, 4429}
+
+// wsModel is what the protocol makes the server answer to a script that
+// frames every step (no raw bytes), up to the first step whose answer
+// depends on timing (a subscribe reusing the id of an operation that may
+// still run, which may close the connection with 4409).
+type wsModel struct {
+	certain   bool     // the answers below are exact
+	acks      int      // connection_ack messages
+	textPongs int      // pong messages
+	ctlPongs  []string // pong control frames' payloads
+	// close is the code of the server's close frame (0: none before the
+	// client's; -1 a close frame with no code, answering the client's).
+	close int
+	// clientClosed: the script's close frame ends the connection.
+	clientClosed bool
+	// known holds the answers of operations whose answer is known, by id.
+	known map[string][]string
+}
+
+// wsKnown are payloads whose answers are known (and TOO_MANY_SUBSCRIPTIONS
+// when the connection runs too many operations).
+var wsKnown = map[string][]string{
+	`{"query":"{ __typename }"}`:                      {`{"data":{"__typename":"Query"}}`},
+	`{"query":"subscription { countdown(from: 2) }"}`: {`{"data":{"countdown":2}}`, `{"data":{"countdown":1}}`, `{"data":{"countdown":0}}`},
+	`{"query":"query($n: Int) { messages(room: \"fuzz-empty\", last: $n) { id } }","variables":{"n":3}}`: {`{"data":{"messages":[]}}`},
+}
+
+// modelWS runs the script through the protocol.
+func modelWS(steps []wsStep) wsModel {
+	m := wsModel{certain: true, known: map[string][]string{}}
+	inited := false
+	running := map[string]bool{}   // operations that may still run
+	subscribed := map[string]int{} // subscribe messages by id
+	for _, s := range steps {
+		if s.kind == 'r' {
+			m.certain = false
+			return m
+		}
+	}
+	fail := func(code int) { m.close = code }
+	for _, s := range steps {
+		if m.close != 0 || m.clientClosed {
+			break
+		}
+		switch s.kind {
+		case 'p':
+			m.ctlPongs = append(m.ctlPongs, string(s.data[:min(len(s.data), 125)]))
+			continue
+		case 'q':
+			continue
+		case 'c':
+			p := s.data[:min(len(s.data), 125)]
+			switch {
+			case len(p) == 1:
+				fail(1002)
+			case len(p) >= 2 && (!validCloseCode(int(binary.BigEndian.Uint16(p))) || !utf8.Valid(p[2:])):
+				fail(1002)
+			default:
+				m.clientClosed = true
+				m.close = -1
+				if len(p) >= 2 {
+					m.close = int(binary.BigEndian.Uint16(p))
+				}
+			}
+			continue
+		}
+		if len(s.data) > wsFuzzLimit {
+			// Refused by its length, before its bytes are read.
+			fail(1009)
+			continue
+		}
+		switch s.kind {
+		case 'b':
+			fail(4400)
+			continue
+		}
+		if !utf8.Valid(s.data) {
+			fail(1007)
+			continue
+		}
+		msg, ok := decodeWSMessage(s.data)
+		if !ok {
+			fail(4400)
+			continue
+		}
+		switch msg.typ {
+		case "connection_init":
+			switch {
+			case inited:
+				fail(4429)
+			case !jsonObjectOrNull(msg.payload):
+				fail(4400)
+			case rejects(msg.payload):
+				fail(4403)
+			default:
+				m.acks++
+			}
+			inited = true
+		case "ping":
+			m.textPongs++
+		case "pong":
+		case "subscribe":
+			switch {
+			case m.acks == 0:
+				fail(4401)
+			case msg.id == "" || msg.payload == nil:
+				fail(4400)
+			case running[msg.id]:
+				// The earlier operation may have ended or not: 4409 or
+				// an answer.
+				m.certain = false
+				return m
+			default:
+				running[msg.id] = true
+				subscribed[msg.id]++
+				if want, ok := wsKnown[compactJSON(msg.payload)]; ok && subscribed[msg.id] == 1 {
+					m.known[msg.id] = want
+				} else {
+					delete(m.known, msg.id)
+				}
+			}
+		case "complete":
+			delete(running, msg.id)
+			delete(m.known, msg.id)
+		default:
+			fail(4400)
+		}
+	}
+	return m
+}
+
+// validCloseCode reports whether a client may send code (RFC 6455 7.4).
+func validCloseCode(code int) bool {
+	switch {
+	case code >= 1000 && code <= 1003, code >= 1007 && code <= 1014, code >= 3000 && code <= 4999:
+		return true
+	}
+	return false
+}
+
+// wsMsg is a client message as the protocol reads it.
+type wsMsg struct {
+	typ, id string
+	payload json.RawMessage // nil when absent
+}
+
+// decodeWSMessage reads a client message: a JSON object whose type is a
+// string and whose id, if any, a string or null.
+func decodeWSMessage(b []byte) (wsMsg, bool) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil || fields == nil {
+		return wsMsg{}, false
+	}
+	var m wsMsg
+	if raw, ok := fields["type"]; !ok || json.Unmarshal(raw, &m.typ) != nil {
+		return wsMsg{}, false
+	}
+	if raw, ok := fields["id"]; ok && json.Unmarshal(raw, &m.id) != nil {
+		return wsMsg{}, false
+	}
+	if raw, ok := fields["payload"]; ok {
+		m.payload = raw
+	}
+	return m, true
+}
+
+func jsonObjectOrNull(b json.RawMessage) bool {
+	if b == nil || string(b) == "null" {
+		return true
+	}
+	var o map[string]json.RawMessage
+	return json.Unmarshal(b, &o) == nil
+}
+
+func rejects(b json.RawMessage) bool {
+	var o map[string]any
+	_ = json.Unmarshal(b, &o)
+	return o["reject"] == true
+}
+
+func compactJSON(b []byte) string {
+	var out bytes.Buffer
+	if json.Compact(&out, b) != nil {
+		return ""
+	}
+	return out.String()
+}
+
+// wsObserved is what the server sent on a connection, checked as it
+// arrives.
+type wsObserved struct {
+	mu        sync.Mutex
+	changed   chan struct{} // a receive after every change
+	problems  []string
+	acks      int
+	textPongs int
+	ctlPongs  []string
+	close     int // 0: none yet; -1: a close frame with no code
+	ended     bool
+	endErr    error
+	// What each id received: payloads of next messages, then "complete"
+	// or the error's code.
+	byID       map[string][]string
+	terminals  map[string]int
+	subscribed func(id string) int
+}
+
+func (o *wsObserved) problem(format string, args ...any) {
+	o.problems = append(o.problems, fmt.Sprintf(format, args...))
+}
+
+// read reads server frames from br until the socket ends.
+func (o *wsObserved) read(br *bufio.Reader) {
+	for {
+		op, payload, err := readServerFrame(br)
+		o.mu.Lock()
+		if errors.Is(err, errBadServerFrame) {
+			o.problem("%v", err)
+		}
+		if err != nil {
+			o.ended, o.endErr = true, err
+			o.mu.Unlock()
+			o.notify()
+			return
+		}
+		if o.close != 0 {
+			o.problem("a frame %#x %q after the close frame", op, payload)
+		}
+		switch op {
+		case 0x1:
+			o.text(payload)
+		case 0x8:
+			o.close = -1
+			if len(payload) >= 2 {
+				o.close = int(binary.BigEndian.Uint16(payload))
+			}
+			if len(payload) == 1 || !utf8.Valid(payload[min(len(payload), 2):]) {
+				o.problem("a bad close frame %q", payload)
+			}
+		case 0xa:
+			o.ctlPongs = append(o.ctlPongs, string(payload))
+		default:
+			o.problem("a frame of opcode %#x", op)
+		}
+		o.mu.Unlock()
+		o.notify()
+	}
+}
+
+func (o *wsObserved) notify() {
+	select {
+	case o.changed <- struct{}{}:
+	default:
+	}
+}
+
+// text checks a server message; o.mu is held.
+func (o *wsObserved) text(b []byte) {
+	var m struct {
+		ID      *string         `json:"id"`
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		o.problem("a message that is not JSON: %q", b)
+		return
+	}
+	switch m.Type {
+	case "connection_ack":
+		o.acks++
+		if o.acks > 1 {
+			o.problem("a second connection_ack")
+		}
+		return
+	case "pong":
+		o.textPongs++
+		return
+	case "ping":
+		return
+	case "next", "error", "complete":
+	default:
+		o.problem("a message of type %q: %s", m.Type, b)
+		return
+	}
+	if m.ID == nil || o.subscribed(*m.ID) == 0 {
+		o.problem("a %s message for an id never subscribed: %s", m.Type, b)
+		return
+	}
+	id := *m.ID
+	if o.acks == 0 {
+		o.problem("a %s message before connection_ack", m.Type)
+	}
+	if o.terminals[id] >= o.subscribed(id) {
+		o.problem("a %s message for %q after its end: %s", m.Type, id, b)
+	}
+	switch m.Type {
+	case "next":
+		var p map[string]json.RawMessage
+		if json.Unmarshal(m.Payload, &p) != nil || (p["data"] == nil && p["errors"] == nil) {
+			o.problem("a next message whose payload is no result: %s", b)
+		}
+		o.byID[id] = append(o.byID[id], compactJSON(m.Payload))
+	case "error":
+		var errs []struct {
+			Message    *string `json:"message"`
+			Extensions struct {
+				Code string `json:"code"`
+			} `json:"extensions"`
+		}
+		if json.Unmarshal(m.Payload, &errs) != nil || len(errs) == 0 {
+			o.problem("an error message whose payload is no errors: %s", b)
+		}
+		for _, e := range errs {
+			if e.Message == nil || e.Extensions.Code == "" {
+				o.problem("an error without a message or a code: %s", b)
+			}
+		}
+		o.terminals[id]++
+		if len(errs) > 0 {
+			o.byID[id] = append(o.byID[id], "error "+errs[0].Extensions.Code)
+		}
+	case "complete":
+		o.terminals[id]++
+		o.byID[id] = append(o.byID[id], "complete")
+	}
+}
+
+// waitFor waits until cond holds or the socket ends; o.mu is not held.
+// It reports whether cond holds.
+func (o *wsObserved) waitFor(cond func() bool) bool {
+	for {
+		o.mu.Lock()
+		ok, ended := cond(), o.ended
+		o.mu.Unlock()
+		if ok || ended {
+			return ok
+		}
+		<-o.changed
+	}
+}
+
+// errBadServerFrame is a frame no server may send.
+var errBadServerFrame = errors.New("a bad server frame")
+
+// readServerFrame reads one server frame: unmasked and, for a control
+// frame, final and within 125 bytes.
+func readServerFrame(br *bufio.Reader) (byte, []byte, error) {
+	var h [2]byte
+	if _, err := io.ReadFull(br, h[:]); err != nil {
+		return 0, nil, err
+	}
+	op, n := h[0]&0x0f, uint64(h[1]&0x7f)
+	if h[1]&0x80 != 0 || h[0]&0x70 != 0 || h[0]&0x80 == 0 {
+		return 0, nil, fmt.Errorf("%w: masked, reserved bits or fragmented: %#x %#x", errBadServerFrame, h[0], h[1])
+	}
+	switch n {
+	case 126:
+		var ext [2]byte
+		if _, err := io.ReadFull(br, ext[:]); err != nil {
+			return 0, nil, err
+		}
+		n = uint64(binary.BigEndian.Uint16(ext[:]))
+	case 127:
+		var ext [8]byte
+		if _, err := io.ReadFull(br, ext[:]); err != nil {
+			return 0, nil, err
+		}
+		n = binary.BigEndian.Uint64(ext[:])
+	}
+	if op >= 0x8 && n > 125 {
+		return 0, nil, fmt.Errorf("%w: a control frame of %d bytes", errBadServerFrame, n)
+	}
+	if n > 16<<20 {
+		return 0, nil, fmt.Errorf("%w: a frame of %d bytes", errBadServerFrame, n)
+	}
+	p := make([]byte, n)
+	if _, err := io.ReadFull(br, p); err != nil {
+		return 0, nil, err
+	}
+	return op, p, nil
+}
+
+// wsSentinel is the payload of the ping that follows a script: its pong
+// tells that the server read every frame before it.
+const wsSentinel = "end of script"
+
+// runWSScript runs a script on a new connection to addr, in writes of
+// piece bytes (all at once when 0), and checks the answers.
+func runWSScript(t *testing.T, addr, script string, piece int) {
+	steps := parseWSScript(script)
+	model := modelWS(steps)
+	base := runtime.NumGoroutine()
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Every wait below ends by this deadline at the latest: a server that
+	// neither answers nor closes fails the input.
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	req := "GET /graphql HTTP/1.1\r\nHost: " + addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n"
+	if _, err := c.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	subscribed := map[string]int{}
+	for _, s := range steps {
+		if m, ok := decodeWSMessage(s.data); ok && m.typ == "subscribe" && (s.kind == 't' || s.kind == 'f') {
+			subscribed[m.id]++
+		}
+	}
+	o := &wsObserved{changed: make(chan struct{}, 1), byID: map[string][]string{}, terminals: map[string]int{},
+		subscribed: func(id string) int { return subscribed[id] }}
+	if !model.certain {
+		// Ids the script may hold in raw bytes: any id is taken as
+		// subscribed.
+		o.subscribed = func(string) int { return 1 << 30 }
+	}
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		o.read(br)
+	}()
+
+	var out []byte
+	for _, s := range steps {
+		out = append(out, s.bytes()...)
+	}
+	sentinel := wsClientFrame(0x9, true, []byte(wsSentinel))
+	write := func(b []byte) {
+		for len(b) > 0 {
+			n := len(b)
+			if piece > 0 {
+				n = min(n, piece)
+			}
+			if _, err := c.Write(b[:n]); err != nil {
+				return // the server closed the connection
+			}
+			b = b[n:]
+		}
+	}
+	write(out)
+	if model.certain {
+		write(sentinel)
+		// Every frame was read once the sentinel is answered, unless the
+		// connection closed first.
+		o.waitFor(func() bool { return o.close != 0 || slices.Contains(o.ctlPongs, wsSentinel) })
+		// The operations whose answers are known end.
+		o.waitFor(func() bool {
+			if o.close != 0 {
+				return true
+			}
+			for id := range model.known {
+				if o.terminals[id] == 0 {
+					return false
+				}
+			}
+			return true
+		})
+		o.mu.Lock()
+		closed := o.close != 0
+		o.mu.Unlock()
+		if !closed {
+			write(wsClientFrame(0x8, true, []byte{0x03, 0xe8}))
+		} else if !model.clientClosed {
+			// The server's close is answered.
+			write(wsClientFrame(0x8, true, []byte{0x03, 0xe8}))
+		}
+	} else {
+		// Raw bytes may leave the server inside a frame: the end of the
+		// input ends the connection.
+		write(sentinel)
+		_ = c.(*net.TCPConn).CloseWrite()
+	}
+	<-readerDone
+
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var ne net.Error
+	if errors.As(o.endErr, &ne) && ne.Timeout() {
+		t.Fatalf("the server neither answered nor closed the connection; it sent %d acks, pongs %q, close %d", o.acks, o.ctlPongs, o.close)
+	}
+	if len(o.problems) > 0 {
+		t.Fatalf("the server broke the protocol:\n%s", strings.Join(o.problems, "\n"))
+	}
+	echoes := slices.ContainsFunc(steps, func(s wsStep) bool { return s.kind == 'r' || s.kind == 'c' })
+	if o.close > 0 && !slices.Contains(wsFuzzCloseCodes, o.close) && !echoes {
+		t.Fatalf("closed with %d", o.close)
+	}
+	if model.certain {
+		wantClose := model.close
+		if wantClose == 0 {
+			wantClose = 1000 // the client's close, answered
+		}
+		if o.close != wantClose {
+			t.Fatalf("closed with %d, want %d", o.close, wantClose)
+		}
+		wantPongs := model.ctlPongs
+		if model.close == 0 {
+			wantPongs = append(slices.Clone(wantPongs), wsSentinel)
+		}
+		if !slices.Equal(o.ctlPongs, wantPongs) {
+			t.Fatalf("pong frames %q, want %q", o.ctlPongs, wantPongs)
+		}
+		if o.acks != model.acks {
+			t.Fatalf("%d acknowledgements, want %d", o.acks, model.acks)
+		}
+		if model.close == 0 && o.textPongs != model.textPongs {
+			t.Fatalf("%d pong messages, want %d", o.textPongs, model.textPongs)
+		}
+		if model.close == 0 {
+			for id, want := range model.known {
+				got := o.byID[id]
+				want = append(slices.Clone(want), "complete")
+				if !slices.Equal(got, want) && !slices.Equal(got, []string{"error TOO_MANY_SUBSCRIPTIONS"}) {
+					t.Fatalf("operation %q answered %q, want %q", id, got, want)
+				}
+			}
+		}
+	}
+	waitGoroutinesTB(t, base)
+}
+
+// waitGoroutinesTB waits, a bounded number of rounds, until the goroutine
+// count is back to base.
+func waitGoroutinesTB(t testing.TB, base int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines, want %d:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		runtime.Gosched()
+	}
+}
+
+// wsFuzzSeeds are scripts of a well-behaved client and of a hostile one.
+var wsFuzzSeeds = []string{
+	"t{\"type\":\"connection_init\"}\nt{\"id\":\"1\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ __typename }\"}}\nt{\"type\":\"ping\"}",
+	"t{\"type\":\"connection_init\",\"payload\":{\"a\":1}}\nt{\"id\":\"c\",\"type\":\"subscribe\",\"payload\":{\"query\":\"subscription { countdown(from: 2) }\"}}\np1\nq\nt{\"type\":\"pong\"}",
+	"t{\"type\":\"connection_init\"}\nt{\"id\":\"m\",\"type\":\"subscribe\",\"payload\":{\"query\":\"subscription { messageAdded(room: \\\"r\\\") { id } }\"}}\nt{\"id\":\"m\",\"type\":\"complete\"}\nt{\"id\":\"m\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ __typename }\"}}",
+	"t{\"type\":\"connection_init\"}\nt{\"id\":\"x\",\"type\":\"subscribe\",\"payload\":{\"query\":\"subscription { messageAdded(room: \\\"r\\\") { id } }\"}}\nt{\"id\":\"x\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ __typename }\"}}",
+	"t{\"type\":\"connection_init\",\"payload\":{\"reject\":true}}",
+	"t{\"type\":\"connection_init\",\"payload\":\"x\"}",
+	"t{\"type\":\"connection_init\"}\nt{\"type\":\"connection_init\"}",
+	"t{\"id\":\"1\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ __typename }\"}}",
+	"t{\"type\":\"connection_init\"}\nt{\"id\":\"1\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ nope }\",\"variables\":{\"a\":[1,{}]},\"extensions\":{\"persistedQuery\":{\"version\":1}}}}",
+	"t{\"type\":\"connection_init\"}\nt{\"id\":\"1\",\"type\":\"subscribe\",\"payload\":null}\nt{\"id\":\"2\",\"type\":\"subscribe\",\"payload\":[]}\nt{\"id\":\"3\",\"type\":\"subscribe\"}",
+	"t{\"type\":\"connection_init\"}\nf{\"id\":\"1\",\"type\":\"subscribe\",\"payload\":{\"query\":\"query($n: Int) { messages(room: \\\"fuzz-empty\\\", last: $n) { id } }\",\"variables\":{\"n\":3}}}",
+	"t{\"TYPE\":\"connection_init\"}",
+	"t{\"type\":\"connection_init\"}\nL",
+	"b{\"type\":\"connection_init\"}",
+	"t\xff",
+	"c\x03\xe8bye",
+	"c\x03",
+	"r\x81\xfe\x10\x00",
+	"r\x88\x80\x00\x00\x00\x00",
+	"{\"type\":\"ping\"}\n{\"type\":\"hello\"}",
+}
+
+// FuzzWebSocketSession sends scripts of client frames on
+// graphql-transport-ws connections: the server answers as the protocol
+// says (acknowledgement, pongs, answers of known operations, the close
+// code), never sends a malformed frame or message, answers or closes by
+// a deadline, and leaves no goroutine once the connection ends.
+func FuzzWebSocketSession(f *testing.F) {
+	for i, s := range wsFuzzSeeds {
+		f.Add(s, uint8(i%3*5))
+	}
+	srv := wsFuzzServer(f)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	f.Fuzz(func(t *testing.T, script string, piece uint8) {
+		runWSScript(t, addr, script, int(piece))
+	})
+}
+
+// TestWebSocketScripts runs the scripts with which FuzzWebSocketSession
+// found a defect, with the checks of the fuzz target.
+func TestWebSocketScripts(t *testing.T) {
+	srv := wsFuzzServer(t)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	for _, tt := range []struct{ name, script string }{
+		// encoding/json matches names in any case: the message has no
+		// type, and is answered 4400, not acknowledged.
+		{"type spelt in capitals", "t{\"TYPE\":\"connection_init\"}"},
+		{"id spelt in capitals", "t{\"type\":\"connection_init\"}\nt{\"ID\":\"1\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ __typename }\"}}"},
+		// A close code over 4999 is no close code: 1002, not an echo.
+		{"close code 12336", "c00"},
+		// The reason of 4409 names the id: it is cut to fit a control
+		// frame (125 bytes), on a character boundary.
+		{"4409 with a long id", "t{\"type\":\"connection_init\"}\nt{\"id\":\"" + "a" + strings.Repeat("é", 100) + "\",\"type\":\"subscribe\",\"payload\":{\"query\":\"subscription { messageAdded(room: \\\"r\\\") { id } }\"}}\nt{\"id\":\"" + "a" + strings.Repeat("é", 100) + "\",\"type\":\"subscribe\",\"payload\":{\"query\":\"{ __typename }\"}}"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, piece := range []int{0, 1} {
+				runWSScript(t, addr, tt.script, piece)
+			}
+		})
+	}
+}
