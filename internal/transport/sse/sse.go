@@ -389,6 +389,14 @@ func (c *sseConn) take(it sseItem) {
 
 // sseStream serves the event stream of a reservation.
 func (srv *Server) stream(w http.ResponseWriter, req *http.Request, c *sseConn) {
+	if req.ContentLength != 0 {
+		// An event stream is asked for with no body (an EventSource
+		// sends none). One left unread would keep net/http from
+		// noticing the client leave, and the stream would outlive it.
+		srv.refuse(w, req, &httpapi.Error{Status: http.StatusBadRequest,
+			Err: gqlerr.New(gqlerr.BadRequest, "An event stream request has no body")})
+		return
+	}
 	c.mu.Lock()
 	if c.connected {
 		c.mu.Unlock()
