@@ -24,6 +24,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/examples/chat"
 	"github.com/graftgql/graft/pubsub"
+	"github.com/graftgql/graft/schema"
 )
 
 // The WebSocket session fuzz target sends a script of client frames on
@@ -1171,6 +1172,9 @@ func runSSEScript(t *testing.T, url, script string) {
 			contentType = arg
 		case 'M':
 			method, body, _ := strings.Cut(arg, " ")
+			if method == "" {
+				method = http.MethodGet // as net/http sends it
+			}
 			resp, b := r.do(method, "/graphql", body, "Content-Type", contentType, "X-GraphQL-Event-Stream-Token", cur)
 			if resp == nil {
 				continue
@@ -1370,4 +1374,41 @@ func TestSSEScripts(t *testing.T) {
 			runSSEScript(t, srv.URL, tt.script)
 		})
 	}
+}
+
+// TestWebSocketNothingAfterTheClientsComplete: a query the client
+// completes while it runs sends nothing more (graphql-transport-ws:
+// "No further events, relevant to the original subscription, should be
+// sent through"), so an id used again at once gets its own answer only.
+func TestWebSocketNothingAfterTheClientsComplete(t *testing.T) {
+	entered := make(chan struct{}, 1)
+	b := schema.New()
+	schema.Query(b, "slow", func(ctx context.Context, _ struct{}) (string, error) {
+		entered <- struct{}{}
+		<-ctx.Done()
+		return "late", nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	w := dialRawWS(t, strings.TrimPrefix(srv.URL, "http://"))
+	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
+	w.expect(0x1, `{"type":"connection_ack"}`)
+	// An idle connection holds no goroutine (the reader waits in the
+	// poller, counted here).
+	base := runtime.NumGoroutine()
+	w.write(wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"{ slow }"}}`), 128)
+	<-entered
+	w.write(wsRawFrame(`{"id":"1","type":"complete"}`), 64)
+	// The query ends (its goroutine with it), having sent what it sends.
+	waitGoroutinesTB(t, base)
+	w.write(wsRawFrame(`{"type":"ping"}`), 64)
+	w.expect(0x1, `{"type":"pong"}`)
 }

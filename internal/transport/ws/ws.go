@@ -182,6 +182,10 @@ type wsSub struct {
 	queued     bool   // in the connection's queue; guarded by its mu
 	done       bool   // released; used by drain only
 	failed     bool   // a write failed; used by drain only
+	// completed says the client completed the operation: nothing more of
+	// it is sent. It is set by the reader, which then waits for a write
+	// under way (wmu), and read under wmu before each frame of it.
+	completed atomic.Bool
 }
 
 // closedChan is a closed channel: a started operation's.
@@ -567,11 +571,20 @@ func (c *wsConn) handle(rd *reader) bool {
 		// The id is free again at once, though the operation may still
 		// be finishing.
 		c.mu.Lock()
-		if sub := c.find(m.ID); sub != nil {
+		sub := c.find(m.ID)
+		if sub != nil {
+			sub.completed.Store(true)
 			sub.stop(errClientComplete)
 			c.remove(sub)
 		}
 		c.mu.Unlock()
+		if sub != nil {
+			// A frame of the operation being written is let finish:
+			// the messages that answer what the client sends next (the
+			// same id, used again) come after it, and none follows.
+			c.wmu.Lock()
+			c.wmu.Unlock()
+		}
 	default:
 		c.close(wsBadRequest, "Invalid message received")
 	}
@@ -673,13 +686,13 @@ func (c *wsConn) subscribe(id string, payload json.RawMessage) {
 	case <-c.s.hub.Closing():
 		// No operation starts once shutdown has begun.
 		c.mu.Unlock()
-		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
+		c.sendErrors(nil, idJSON, errorsBody(gqlerr.New(gqlerr.ShuttingDown, "The server is shutting down")))
 		return
 	default:
 	}
 	if len(c.subs) >= c.s.cfg.MaxSubscriptionsPerConnection || !c.s.hub.AcquireSub() {
 		c.mu.Unlock()
-		c.sendErrors(idJSON, errorsBody(gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
+		c.sendErrors(nil, idJSON, errorsBody(gqlerr.New(gqlerr.TooManySubscriptions, "Too many subscriptions: complete one first")))
 		return
 	}
 	sctx, stop := context.WithCancelCause(c.ctx)
@@ -767,7 +780,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	req, e := httpapi.Decode(&httpapi.RawRequest{Method: http.MethodPost, ContentType: httpapi.MediaJSON, Body: payload})
 	if e != nil {
 		c.markStarted(sub)
-		c.sendErrors(id, errorsBody(e.Err))
+		c.sendErrors(sub, id, errorsBody(e.Err))
 		return false
 	}
 	// A query or mutation counts toward the router's in-flight bound, as
@@ -775,7 +788,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	// it starts.
 	if err := c.s.p.Enter(); err != nil {
 		c.markStarted(sub)
-		c.sendErrors(id, errorsBody(err))
+		c.sendErrors(sub, id, errorsBody(err))
 		return false
 	}
 	raw := &httpapi.RawRequest{Method: http.MethodGet, Header: c.header, Remote: c.remote}
@@ -789,10 +802,10 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 	switch {
 	case !op.Streaming() && op.Response().Status != http.StatusOK:
 		// A request error: one error message, no complete.
-		c.sendErrors(id, op.Response().Body)
+		c.sendErrors(sub, id, op.Response().Body)
 		return false
 	case !op.Streaming():
-		c.sendNext(id, op.Response().Body)
+		c.sendNext(sub, op.Response().Body)
 	default:
 		sub.op, sub.sctx = op, sctx
 		if fd, ok := op.(transport.FramedDrainer); ok {
@@ -805,25 +818,25 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 			return true
 		}
 		_ = op.Pump(func(body []byte) error {
-			if !c.sendNext(id, body) {
+			if !c.sendNext(sub, body) {
 				return errNotStream
 			}
 			return nil
 		})
 	}
-	c.complete(sctx, id)
+	c.complete(sctx, sub)
 	return false
 }
 
 // complete sends the complete message of a subscription that ended,
 // unless the client asked for the end or the connection is gone.
-func (c *wsConn) complete(sctx context.Context, id string) {
+func (c *wsConn) complete(sctx context.Context, sub *wsSub) {
 	if cause := context.Cause(sctx); cause == errClientComplete || (cause != nil && cause != errShutdown) {
 		return
 	}
 	f := getFrame()
-	f.b = appendMessage(f.b, id, "complete", nil)
-	c.writeFrame(f.bytes(ws.OpText))
+	f.b = appendMessage(f.b, sub.id, "complete", nil)
+	c.writeFrameOf(sub, f.bytes(ws.OpText))
 	f.put()
 }
 
@@ -913,7 +926,7 @@ func (c *wsConn) deliver(wait bool) {
 				c.mu.Unlock()
 				if wait {
 					c.writeFrame(framePing)
-				} else if c.tryWrite(framePing, 0) == transport.ErrPause {
+				} else if c.tryWrite(nil, framePing, 0) == transport.ErrPause {
 					go c.deliver(true)
 					return
 				}
@@ -963,7 +976,7 @@ func (c *wsConn) deliver(wait bool) {
 
 // finish completes and releases sub, whose stream ended.
 func (c *wsConn) finish(sub *wsSub) {
-	c.complete(sub.sctx, sub.id)
+	c.complete(sub.sctx, sub)
 	c.release(sub)
 }
 
@@ -971,14 +984,16 @@ func (c *wsConn) finish(sub *wsSub) {
 // write timeout, and gives back the bytes it held. A failure fails the
 // subscription it was an event of.
 func (c *wsConn) writeRest() {
-	if !c.restLocked {
+	partial := c.restLocked
+	if !partial {
 		c.wmu.Lock()
 	}
 	c.restLocked = false
 	// A part of a frame holds the writes (restLocked), so the close
-	// frame cannot have been sent after it.
+	// frame cannot have been sent after it. A whole frame of an
+	// operation the client completed is dropped.
 	ok := !c.closing.Load()
-	if ok {
+	if ok && (partial || c.cur == nil || !c.cur.completed.Load()) {
 		c.bound()
 		_, err := c.conn.Write(c.rest)
 		ok = err == nil
@@ -1036,12 +1051,12 @@ func (c *wsConn) sendEvent(sub *wsSub, b []byte) error {
 	}
 	var err error
 	if c.waiting {
-		if !c.writeFrame(out) {
+		if !c.writeFrameOf(sub, out) {
 			err = errNotStream
 		}
 		c.s.p.Release(&c.held, held)
 	} else {
-		err = c.tryWrite(out, held)
+		err = c.tryWrite(sub, out, held)
 	}
 	if f != nil {
 		f.put()
@@ -1049,11 +1064,13 @@ func (c *wsConn) sendEvent(sub *wsSub, b []byte) error {
 	return err
 }
 
-// tryWrite writes frame, held is bytes in the budget, without waiting.
+// tryWrite writes frame, of sub's (nil: of none), held is bytes in the
+// budget, without waiting; a frame of an operation the client completed
+// is dropped.
 // What the socket does not take at once is kept in rest, held, and it
 // returns transport.ErrPause; a part of the frame written holds the
 // writes (restLocked) until the rest follows it.
-func (c *wsConn) tryWrite(frame []byte, held int) error {
+func (c *wsConn) tryWrite(sub *wsSub, frame []byte, held int) error {
 	if c.ended.Load() {
 		c.s.p.Release(&c.held, held)
 		return errNotStream
@@ -1063,7 +1080,7 @@ func (c *wsConn) tryWrite(frame []byte, held int) error {
 		c.rest, c.restHeld = append(c.rest[:0], frame...), held
 		return transport.ErrPause
 	}
-	if c.closing.Load() {
+	if c.closing.Load() || sub != nil && sub.completed.Load() {
 		c.wmu.Unlock()
 		c.s.p.Release(&c.held, held)
 		return errNotStream
@@ -1098,16 +1115,16 @@ func (c *wsConn) tryWrite(frame []byte, held int) error {
 // is written; the SERVER_BUSY answer goes in its place when they cannot
 // hold it. The message is built in a pooled buffer after the room for
 // its header and written in one write.
-func (c *wsConn) sendNext(id string, body []byte) bool {
+func (c *wsConn) sendNext(sub *wsSub, body []byte) bool {
 	p := c.s.p
 	body, held := p.Hold(&c.held, body)
 	var ok bool
 	if len(body) >= smallAnswer {
-		ok = c.sendLarge(id, body)
+		ok = c.sendLarge(sub, body)
 	} else {
 		f := getFrame()
-		f.b = appendMessage(f.b, id, "next", body)
-		ok = c.writeFrame(f.bytes(ws.OpText))
+		f.b = appendMessage(f.b, sub.id, "next", body)
+		ok = c.writeFrameOf(sub, f.bytes(ws.OpText))
 		f.put()
 	}
 	p.Release(&c.held, held)
@@ -1116,14 +1133,14 @@ func (c *wsConn) sendNext(id string, body []byte) bool {
 
 // sendLarge writes a next message with a large payload as it is, the
 // header and the message around it, in one writev.
-func (c *wsConn) sendLarge(id string, body []byte) bool {
-	prefix := append(append([]byte(`{"id":`), id...), `,"type":"next","payload":`...)
-	return c.writeBuffers(buffers(ws.OpText, prefix, body, []byte("}")))
+func (c *wsConn) sendLarge(sub *wsSub, body []byte) bool {
+	prefix := append(append([]byte(`{"id":`), sub.id...), `,"type":"next","payload":`...)
+	return c.writeBuffers(sub, buffers(ws.OpText, prefix, body, []byte("}")))
 }
 
 // sendErrors sends an error message whose payload is the errors array of
 // body, a {"errors":[...]} response.
-func (c *wsConn) sendErrors(id string, body []byte) {
+func (c *wsConn) sendErrors(sub *wsSub, id string, body []byte) {
 	var resp struct {
 		Errors json.RawMessage `json:"errors"`
 	}
@@ -1132,7 +1149,7 @@ func (c *wsConn) sendErrors(id string, body []byte) {
 	}
 	f := getFrame()
 	f.b = appendMessage(f.b, id, "error", resp.Errors)
-	c.writeFrame(f.bytes(ws.OpText))
+	c.writeFrameOf(sub, f.bytes(ws.OpText))
 	f.put()
 }
 
@@ -1157,7 +1174,12 @@ func appendMessage(b []byte, id, typ string, payload []byte) []byte {
 // writeFrame writes one frame in one write within the write timeout; a
 // consumer too slow for it loses the connection. It reports whether the
 // write succeeded. Nothing is written once the close frame was sent.
-func (c *wsConn) writeFrame(b []byte) bool {
+func (c *wsConn) writeFrame(b []byte) bool { return c.writeFrameOf(nil, b) }
+
+// writeFrameOf is writeFrame for a frame of sub's (nil: of none): the
+// frame of an operation the client completed is dropped, and reported
+// written.
+func (c *wsConn) writeFrameOf(sub *wsSub, b []byte) bool {
 	if c.ended.Load() {
 		return false
 	}
@@ -1165,6 +1187,10 @@ func (c *wsConn) writeFrame(b []byte) bool {
 	if c.closing.Load() {
 		c.wmu.Unlock()
 		return false
+	}
+	if sub != nil && sub.completed.Load() {
+		c.wmu.Unlock()
+		return true
 	}
 	c.bound()
 	_, err := c.conn.Write(b)
@@ -1177,7 +1203,7 @@ func (c *wsConn) writeFrame(b []byte) bool {
 }
 
 // writeBuffers writes a large frame in parts, as writeFrame does.
-func (c *wsConn) writeBuffers(bufs net.Buffers) bool {
+func (c *wsConn) writeBuffers(sub *wsSub, bufs net.Buffers) bool {
 	if c.ended.Load() {
 		return false
 	}
@@ -1185,6 +1211,10 @@ func (c *wsConn) writeBuffers(bufs net.Buffers) bool {
 	if c.closing.Load() {
 		c.wmu.Unlock()
 		return false
+	}
+	if sub.completed.Load() {
+		c.wmu.Unlock()
+		return true
 	}
 	c.bound()
 	_, err := bufs.WriteTo(c.conn)
