@@ -1412,3 +1412,31 @@ func TestWebSocketNothingAfterTheClientsComplete(t *testing.T) {
 	w.write(wsRawFrame(`{"type":"ping"}`), 64)
 	w.expect(0x1, `{"type":"pong"}`)
 }
+
+// TestSSENoReservationsWithoutSubscriptions: a schema without
+// subscriptions takes no reservation, with or without a token header:
+// PUT is a 405 as any method the router does not serve.
+func TestSSENoReservationsWithoutSubscriptions(t *testing.T) {
+	b := schema.New()
+	schema.Query(b, "hello", func(context.Context, struct{}) (string, error) { return "world", nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, token := range []string{"", "any"} {
+		req := httptest.NewRequest(http.MethodPut, "/graphql", nil)
+		if token != "" {
+			req.Header.Set("X-GraphQL-Event-Stream-Token", token)
+		}
+		rec := httptest.NewRecorder()
+		r.ServeHTTP(rec, req)
+		var a hostileAnswer
+		if rec.Code != http.StatusMethodNotAllowed || json.Unmarshal(rec.Body.Bytes(), &a) != nil || a.code() != "BAD_REQUEST" {
+			t.Errorf("PUT with token %q: %d %s, want 405 BAD_REQUEST", token, rec.Code, rec.Body)
+		}
+	}
+}

@@ -137,6 +137,12 @@ func (srv *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		token = req.URL.Query().Get("token")
 	}
 	if req.Method == http.MethodPut {
+		if !srv.cfg.Reservations {
+			// No subscriptions: a token does not make PUT a reservation.
+			srv.refuse(w, req, &httpapi.Error{Status: http.StatusMethodNotAllowed, Header: http.Header{"Allow": {"GET, POST"}},
+				Err: gqlerr.New(gqlerr.BadRequest, "Method PUT is not allowed: use GET or POST")})
+			return
+		}
 		srv.reserve(w, req)
 		return
 	}
