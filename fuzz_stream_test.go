@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -606,10 +608,15 @@ func runWSScript(t *testing.T, addr, script string, piece int) {
 		// Every frame was read once the sentinel is answered, unless the
 		// connection closed first.
 		o.waitFor(func() bool { return o.close != 0 || slices.Contains(o.ctlPongs, wsSentinel) })
-		// The operations whose answers are known end.
+		// The operations whose answers are known end, and the pong
+		// messages, each sent once the operations before its ping
+		// started, arrive.
 		o.waitFor(func() bool {
 			if o.close != 0 {
 				return true
+			}
+			if o.textPongs < model.textPongs {
+				return false
 			}
 			for id := range model.known {
 				if o.terminals[id] == 0 {
@@ -1438,5 +1445,188 @@ func TestSSENoReservationsWithoutSubscriptions(t *testing.T) {
 		if rec.Code != http.StatusMethodNotAllowed || json.Unmarshal(rec.Body.Bytes(), &a) != nil || a.code() != "BAD_REQUEST" {
 			t.Errorf("PUT with token %q: %d %s, want 405 BAD_REQUEST", token, rec.Code, rec.Body)
 		}
+	}
+}
+
+// FuzzWebSocketUpgrade sends upgrade requests with arbitrary header
+// lines: an upgrade the handshake rules accept (RFC 6455 4.2.1: the
+// version 13, one key of 16 bytes in base64, an allowed origin) is
+// answered 101 with the key's accept value and serves the protocol (4406
+// without graphql-transport-ws, else the close is answered); any other is
+// refused with a GraphQL error with a code, or by net/http when it is no
+// HTTP request; nothing waits past a deadline, and nothing of the
+// connection remains once it is closed.
+func FuzzWebSocketUpgrade(f *testing.F) {
+	good := "Upgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\nSec-WebSocket-Version: 13\n"
+	for _, h := range []string{
+		good + "Sec-WebSocket-Protocol: graphql-transport-ws",
+		good + "Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws",
+		good + "Sec-WebSocket-Protocol: graphql-ws",
+		good,
+		good + "Origin: http://x",
+		good + "Origin: https://evil.example\nCookie: a=b",
+		good + "Sec-WebSocket-Version: 8",
+		good + "Sec-WebSocket-Key: x",
+		good + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+		"Upgrade: WebSocket\nConnection: keep-alive, upgrade\nSec-WebSocket-Key: AQIDBAUGBwgJCgsMDQ4PEC==\nSec-WebSocket-Version: 13\nSec-WebSocket-Extensions: permessage-deflate\nSec-WebSocket-Protocol: graphql-transport-ws",
+		"Upgrade: websocket\nConnection: close",
+		"Connection: Upgrade\nUpgrade: h2c",
+		good + "Content-Length: 3\n\nabc",
+		good + "Transfer-Encoding: chunked",
+		"X: \x00",
+	} {
+		f.Add(h)
+	}
+	srv := wsFuzzServer(f)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	f.Fuzz(func(t *testing.T, headers string) {
+		runWSUpgrade(t, addr, headers)
+	})
+}
+
+// runWSUpgrade sends an upgrade request with the header lines and checks
+// the answer.
+func runWSUpgrade(t *testing.T, addr, headers string) {
+	head := "GET /graphql HTTP/1.1\r\nHost: x\r\n"
+	for line := range strings.SplitSeq(headers, "\n") {
+		head += line + "\r\n"
+	}
+	head += "\r\n"
+	base := runtime.NumGoroutine()
+	// What net/http reads of it, which the handshake's rules apply to.
+	parsed, perr := http.ReadRequest(bufio.NewReader(strings.NewReader(head)))
+	upgrade, protocol := false, false
+	if perr == nil {
+		h := parsed.Header
+		key := h.Values("Sec-WebSocket-Key")
+		k, kerr := base64Std(key)
+		upgrade = h.Get("Sec-WebSocket-Version") == "13" && len(key) == 1 && kerr == nil && len(k) == 16 && len(key[0]) == 24 &&
+			strings.EqualFold(h.Get("Upgrade"), "websocket") && headerToken(h.Values("Connection"), "upgrade") &&
+			(h.Get("Origin") == "" || strings.EqualFold(strings.TrimPrefix(strings.TrimPrefix(h.Get("Origin"), "http://"), "https://"), "x")) &&
+			parsed.ContentLength == 0 && len(parsed.TransferEncoding) == 0
+		for _, p := range h.Values("Sec-WebSocket-Protocol") {
+			protocol = protocol || headerToken([]string{p}, "graphql-transport-ws")
+		}
+	}
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := c.Write([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	if perr != nil || parsed.ContentLength != 0 {
+		// No upgrade: the end of the input ends a body (or a request)
+		// the header lines left open.
+		_ = c.(*net.TCPConn).CloseWrite()
+	}
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no answer to the upgrade: %v", err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			t.Fatalf("the answer %d never ended", resp.StatusCode)
+		}
+		if upgrade && !(resp.StatusCode == http.StatusForbidden && parsed.Header.Get("Cookie") != "") {
+			t.Fatalf("a valid upgrade refused: %d %s", resp.StatusCode, body)
+		}
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/") {
+			var a hostileAnswer
+			if json.Unmarshal(body, &a) != nil || (len(a.Errors) == 0 && resp.StatusCode != http.StatusOK) {
+				t.Fatalf("%d: an answer that is no GraphQL response: %.300s", resp.StatusCode, body)
+			}
+			for _, e := range a.Errors {
+				if resp.StatusCode != http.StatusOK && e.Extensions["code"] == nil {
+					t.Fatalf("%d: an error without a code: %.300s", resp.StatusCode, body)
+				}
+			}
+		} else if perr == nil && resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%d %q for a request net/http reads: %.300s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+		if resp.StatusCode >= 500 {
+			t.Fatalf("%d: %.300s", resp.StatusCode, body)
+		}
+		_ = c.Close()
+		waitGoroutinesTB(t, base)
+		return
+	}
+	if !upgrade {
+		t.Fatalf("upgraded a request the handshake refuses:\n%s", head)
+	}
+	if got, want := resp.Header.Get("Sec-WebSocket-Accept"), acceptKey(parsed.Header.Get("Sec-WebSocket-Key")); got != want {
+		t.Fatalf("Sec-WebSocket-Accept %q, want %q", got, want)
+	}
+	if p := resp.Header.Get("Sec-WebSocket-Protocol"); protocol != (p == "graphql-transport-ws") || (!protocol && p != "") {
+		t.Fatalf("subprotocol %q chosen from %q", p, parsed.Header.Values("Sec-WebSocket-Protocol"))
+	}
+	if !protocol {
+		op, p, err := readServerFrame(br)
+		if err != nil || op != 0x8 || len(p) < 2 || binary.BigEndian.Uint16(p) != 4406 {
+			t.Fatalf("without the subprotocol: frame %#x %q %v, want close 4406", op, p, err)
+		}
+	}
+	if _, err := c.Write(wsClientFrame(0x8, true, []byte{0x03, 0xe8})); err != nil {
+		t.Fatal(err)
+	}
+	if protocol {
+		op, p, err := readServerFrame(br)
+		if err != nil || op != 0x8 || string(p) != "\x03\xe8" {
+			t.Fatalf("the close answered with %#x %q %v", op, p, err)
+		}
+	}
+	if _, _, err := readServerFrame(br); err == nil {
+		t.Fatal("a frame after the close")
+	} else if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("the connection was not closed after the close handshake")
+	}
+	_ = c.Close()
+	waitGoroutinesTB(t, base)
+}
+
+func headerToken(values []string, token string) bool {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func base64Std(key []string) ([]byte, error) {
+	if len(key) != 1 {
+		return nil, errors.New("not one key")
+	}
+	return base64.StdEncoding.DecodeString(key[0])
+}
+
+// acceptKey is the Sec-WebSocket-Accept value of key (RFC 6455 4.2.2).
+func acceptKey(key string) string {
+	h := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	return base64.StdEncoding.EncodeToString(h[:])
+}
+
+// TestWebSocketUpgrades runs the upgrade requests with which
+// FuzzWebSocketUpgrade found a defect, with the checks of the fuzz target.
+func TestWebSocketUpgrades(t *testing.T) {
+	srv := wsFuzzServer(t)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	good := "Upgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\nSec-WebSocket-Version: 13\nSec-WebSocket-Protocol: graphql-transport-ws\n"
+	for _, tt := range []struct{ name, headers string }{
+		// An upgrade with a body was upgraded, and the body's bytes read
+		// as the connection's first frames. It is refused with 400.
+		{"upgrade with a body", good + "Content-Length: 3\n\nabc"},
+		{"upgrade with a chunked body", good + "Transfer-Encoding: chunked\n\n0\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) { runWSUpgrade(t, addr, tt.headers) })
 	}
 }

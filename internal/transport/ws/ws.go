@@ -379,6 +379,12 @@ func checkHandshake(req *http.Request, patterns []string) *httpapi.Error {
 	if !req.ProtoAtLeast(1, 1) {
 		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade needs HTTP/1.1")}
 	}
+	if req.ContentLength != 0 {
+		// The bytes of a body would be read as the connection's first
+		// frames: what an intermediary forwarded as the request's body
+		// would reach the protocol.
+		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade has no body")}
+	}
 	if v := req.Header.Get("Sec-WebSocket-Version"); v != "13" {
 		return &httpapi.Error{Status: http.StatusUpgradeRequired, Err: gqlerr.New(gqlerr.BadRequest, "Unsupported WebSocket version: only 13 is served")}
 	}
