@@ -395,11 +395,37 @@ func checkHandshake(req *http.Request, patterns []string) *httpapi.Error {
 	if k, err := base64.StdEncoding.DecodeString(keys[0]); err != nil || len(k) != 16 || len(keys[0]) != 24 {
 		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "Invalid Sec-WebSocket-Key: it must be 16 bytes in base64")}
 	}
+	for _, v := range req.Header.Values("Sec-WebSocket-Protocol") {
+		if !tokenList(v) {
+			// The upgrader would refuse it with an answer of its own.
+			return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest,
+				"Invalid Sec-WebSocket-Protocol: it must be a list of subprotocol names")}
+		}
+	}
 	if !originAllowed(req, patterns) {
 		return &httpapi.Error{Status: http.StatusForbidden, Err: gqlerr.New(gqlerr.Forbidden,
 			"This WebSocket upgrade comes from an origin that is not allowed: list it in the allowed WebSocket origins")}
 	}
 	return nil
+}
+
+// tokenList reports whether v is a comma-separated list of at least one
+// token (RFC 9110 5.6.1, 5.6.2), as a Sec-WebSocket-Protocol value is.
+func tokenList(v string) bool {
+	named := false
+	for part := range strings.SplitSeq(v, ",") {
+		part = strings.Trim(part, " \t")
+		if part == "" {
+			continue
+		}
+		for i := 0; i < len(part); i++ {
+			if c := part[i]; c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+				return false
+			}
+		}
+		named = true
+	}
+	return named
 }
 
 // originAllowed reports whether req has no Origin (a client that is not
