@@ -1501,7 +1501,9 @@ func runWSUpgrade(t *testing.T, addr, headers string) {
 		key := h.Values("Sec-WebSocket-Key")
 		k, kerr := base64Std(key)
 		// net/http's server refuses header names and values its client
-		// side reads.
+		// side reads, folded lines and a Host they changed.
+		lenient = parsed.Host != "x" || strings.Contains(headers, "\n ") || strings.Contains(headers, "\n\t") ||
+			strings.HasPrefix(headers, " ") || strings.HasPrefix(headers, "\t")
 		for name, values := range h {
 			valid := name != "" && !strings.ContainsFunc(name, func(r rune) bool {
 				return r > 0x7e || r <= ' ' || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r)
@@ -1512,9 +1514,17 @@ func runWSUpgrade(t *testing.T, addr, headers string) {
 			lenient = lenient || !valid
 		}
 		upgrade = h.Get("Sec-WebSocket-Version") == "13" && len(key) == 1 && kerr == nil && len(k) == 16 && len(key[0]) == 24 &&
-			strings.EqualFold(h.Get("Upgrade"), "websocket") && headerToken(h.Values("Connection"), "upgrade") &&
+			strings.EqualFold(h.Get("Upgrade"), "websocket") && headerToken([]string{h.Get("Connection")}, "upgrade") &&
 			sameOrigin(h.Get("Origin")) &&
 			parsed.ContentLength == 0 && len(parsed.TransferEncoding) == 0
+		// The first Connection value is a list of tokens.
+		for name := range strings.SplitSeq(h.Get("Connection"), ",") {
+			if strings.ContainsFunc(strings.Trim(name, " \t"), func(r rune) bool {
+				return r <= ' ' || r >= 0x7f || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r)
+			}) {
+				upgrade = false
+			}
+		}
 		for _, p := range h.Values("Sec-WebSocket-Protocol") {
 			protocol = protocol || headerToken([]string{p}, "graphql-transport-ws")
 			// A value is a list of names (RFC 6455 4.1, RFC 9110 5.6.1).
@@ -1671,6 +1681,10 @@ func TestWebSocketUpgrades(t *testing.T) {
 		{"subprotocol not a token", strings.TrimSuffix(good, "Sec-WebSocket-Protocol: graphql-transport-ws\n") + "Sec-WebSocket-Protocol: graphql-w\x90"},
 		{"subprotocol not a token after the one served", good + "Sec-WebSocket-Protocol: graphql-w\x90"},
 		{"subprotocol list empty", good + "Sec-WebSocket-Protocol: , "},
+		// The upgrader reads the first Connection header alone, and as
+		// a list of tokens: it refused these with a plain-text 400.
+		{"connection not a token list", strings.Replace(good, "Connection: Upgrade", "Connection: \x88 keep-alive, upgrade", 1)},
+		{"connection upgrade in a second header", strings.Replace(good, "Connection: Upgrade", "Connection: keep-alive\nConnection: Upgrade", 1)},
 		{"subprotocol with a separator", good + "Sec-WebSocket-Protocol: graphql-transport-ws; a=b"},
 	} {
 		t.Run(tt.name, func(t *testing.T) { runWSUpgrade(t, addr, tt.headers) })

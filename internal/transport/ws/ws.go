@@ -379,6 +379,15 @@ func checkHandshake(req *http.Request, patterns []string) *httpapi.Error {
 	if !req.ProtoAtLeast(1, 1) {
 		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade needs HTTP/1.1")}
 	}
+	// The upgrader reads the first Connection header alone, as a list
+	// of tokens: what it would refuse with an answer of its own is
+	// refused here.
+	if c := req.Header.Get("Connection"); !tokenList(c) || !headerHasToken([]string{c}, "upgrade") {
+		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade needs Connection: Upgrade")}
+	}
+	if req.Host == "" {
+		return &httpapi.Error{Status: http.StatusBadRequest, Err: gqlerr.New(gqlerr.BadRequest, "A WebSocket upgrade needs a Host")}
+	}
 	if req.ContentLength != 0 {
 		// The bytes of a body would be read as the connection's first
 		// frames: what an intermediary forwarded as the request's body
