@@ -1691,3 +1691,20 @@ func TestWebSocketUpgrades(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { runWSUpgrade(t, addr, tt.headers) })
 	}
 }
+
+// TestWebSocketInitPayloadIsAnObject: connection_init's payload is an
+// object, null or absent (graphql-transport-ws); any other closes the
+// connection with 4400, with or without an OnConnect hook to read it.
+func TestWebSocketInitPayloadIsAnObject(t *testing.T) {
+	srv, _ := chatServer(t, graft.Config{})
+	for _, payload := range []string{`"x"`, `[1]`, `1`, `true`} {
+		w := dialWS(t, srv)
+		w.send(`{"type":"connection_init","payload":` + payload + `}`)
+		w.expectClose(4400, "Invalid message received")
+	}
+	for _, payload := range []string{`{}`, `null`, ` {"a":1}`} {
+		w := dialWS(t, srv)
+		w.send(`{"type":"connection_init","payload":` + payload + `}`)
+		w.expect(`{"type":"connection_ack"}`)
+	}
+}

@@ -647,6 +647,12 @@ func textFrame(msg string) []byte {
 
 // init runs the OnConnect hook and acknowledges the connection.
 func (c *wsConn) init(payload json.RawMessage) {
+	if p := bytes.TrimLeft(payload, " \t\r\n"); len(p) > 0 && p[0] != '{' && string(p) != "null" {
+		// The payload is an object, null or absent; the message is
+		// valid JSON, so its first byte tells.
+		c.close(wsBadRequest, "Invalid message received")
+		return
+	}
 	if hook := c.s.cfg.OnConnect; hook != nil {
 		var p map[string]any
 		if len(payload) > 0 && string(payload) != "null" {
