@@ -1708,3 +1708,50 @@ func TestWebSocketInitPayloadIsAnObject(t *testing.T) {
 		w.expect(`{"type":"connection_ack"}`)
 	}
 }
+
+// TestWebSocketPingsWhileAnOperationStarts: the pong of a ping waits
+// for the operations before it to start; a client sending many pings
+// meanwhile costs the connection a count, not a goroutine each, and
+// gets every pong once they have started.
+func TestWebSocketPingsWhileAnOperationStarts(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	b := schema.New()
+	schema.Query(b, "slow", func(ctx context.Context, _ struct{}) (string, error) {
+		close(entered)
+		<-release
+		return "done", nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	w := dialRawWS(t, strings.TrimPrefix(srv.URL, "http://"))
+	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
+	w.expect(0x1, `{"type":"connection_ack"}`)
+	base := runtime.NumGoroutine()
+	w.write(wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"{ slow }"}}`), 128)
+	<-entered
+	const pings = 1000
+	w.write(bytes.Repeat(wsRawFrame(`{"type":"ping"}`), pings), 1<<16)
+	// The control frame's pong is written as it is read: every ping
+	// before it was handled.
+	w.write(wsControl(0x9, "after"), 16)
+	w.expect(0xa, "after")
+	// The operation's goroutines, the reader's and one for the pongs:
+	// a few, not one a ping.
+	if n := runtime.NumGoroutine() - base; n > 10 {
+		t.Fatalf("%d goroutines for %d pings waiting for an operation to start", n, pings)
+	}
+	close(release)
+	w.expect(0x1, `{"id":"1","type":"next","payload":{"data":{"slow":"done"}}}`)
+	w.expect(0x1, `{"id":"1","type":"complete"}`)
+	for range pings {
+		w.expect(0x1, `{"type":"pong"}`)
+	}
+}

@@ -138,6 +138,10 @@ type wsConn struct {
 	head, tail *wsSub
 	draining   bool // a delivery is scheduled or runs
 	pingDue    bool // a keep-alive ping waits for the delivery
+	// pongsDue counts the client's pings whose pong waits for operations
+	// to start, for the one goroutine that waits (pongWaits).
+	pongsDue  int
+	pongWaits bool
 
 	// raw writes the socket without waiting, when hasRaw: a plain
 	// socket, whose delivery runs on the hub's workers (see deliver).
@@ -766,25 +770,61 @@ func (c *wsConn) markStarted(sub *wsSub) {
 // started (a subscription's source stream is open), so that a client can
 // send subscribe then ping and know, at the pong, that the subscription
 // is registered: events published after it reach the subscriber.
+//
+// The pings that wait are counted, and one goroutine of the connection
+// waits for them however many the client sends.
 func (c *wsConn) pong() {
 	c.mu.Lock()
+	if c.pongWaits {
+		c.pongsDue++
+		c.mu.Unlock()
+		return
+	}
+	waits := c.notStarted()
+	if len(waits) == 0 {
+		c.mu.Unlock()
+		c.writeFrame(framePong)
+		return
+	}
+	c.pongWaits, c.pongsDue = true, 1
+	c.mu.Unlock()
+	go c.pongLater(waits)
+}
+
+// pongLater answers the pings counted once the operations of waits, and
+// any received since, have started.
+func (c *wsConn) pongLater(waits []chan struct{}) {
+	for {
+		for _, w := range waits {
+			<-w
+		}
+		c.mu.Lock()
+		if waits = c.notStarted(); len(waits) > 0 {
+			c.mu.Unlock()
+			continue
+		}
+		n := c.pongsDue
+		c.pongWaits, c.pongsDue = false, 0
+		c.mu.Unlock()
+		for range n {
+			if !c.writeFrame(framePong) {
+				return
+			}
+		}
+		return
+	}
+}
+
+// notStarted returns the started channels of the operations that have
+// not started; c.mu is held.
+func (c *wsConn) notStarted() []chan struct{} {
 	var waits []chan struct{}
 	for _, sub := range c.subs {
 		if sub.started != closedChan {
 			waits = append(waits, sub.started)
 		}
 	}
-	c.mu.Unlock()
-	if len(waits) == 0 {
-		c.writeFrame(framePong)
-		return
-	}
-	go func() {
-		for _, w := range waits {
-			<-w
-		}
-		c.writeFrame(framePong)
-	}()
+	return waits
 }
 
 // find returns the running operation id, or nil; c.mu is held.
