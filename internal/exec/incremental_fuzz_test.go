@@ -122,6 +122,17 @@ func (g *incGen) next(n int) int {
 	return c % n
 }
 
+// skip sometimes leaves the field just written out, or keeps it, with a
+// constant condition.
+func (g *incGen) skip(sb *strings.Builder) {
+	switch g.next(8) {
+	case 1:
+		sb.WriteString("@skip(if: true) ")
+	case 2:
+		sb.WriteString("@include(if: true) ")
+	}
+}
+
 func (g *incGen) alias(sb *strings.Builder) {
 	switch g.next(4) {
 	case 1:
@@ -202,6 +213,7 @@ func (g *incGen) item(sb *strings.Builder, typ string, depth int) {
 		case 5:
 			g.alias(sb)
 			sb.WriteString("fast ")
+			g.skip(sb)
 		}
 		return
 	}
@@ -211,12 +223,15 @@ func (g *incGen) item(sb *strings.Builder, typ string, depth int) {
 	case 1:
 		g.alias(sb)
 		sb.WriteString("name ")
+		g.skip(sb)
 	case 2:
 		g.alias(sb)
 		sb.WriteString("nullableFail ")
+		g.skip(sb)
 	case 3:
 		g.alias(sb)
 		sb.WriteString("batched ")
+		g.skip(sb)
 	case 4:
 		g.alias(sb)
 		sb.WriteString("child { ")
@@ -225,6 +240,7 @@ func (g *incGen) item(sb *strings.Builder, typ string, depth int) {
 	case 5:
 		g.alias(sb)
 		sb.WriteString("id ")
+		g.skip(sb)
 	}
 }
 
