@@ -368,3 +368,23 @@ func FuzzSubgraphRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestEntitiesDeepAndLargeRepresentations: members nested thousands deep
+// beside the key do not matter; nesting beyond what the request decoder
+// reads is a request error; a long __typename is quoted in part.
+func TestEntitiesDeepAndLargeRepresentations(t *testing.T) {
+	h := echoSubgraph(t)
+	deep := func(n int) string { return strings.Repeat(`[`, n) + strings.Repeat(`]`, n) }
+	checkEntities(t, h, []byte(`[{"__typename":"Account","id":"1","extra":`+deep(5000)+`}]`))
+	q, _ := json.Marshal(echoQuery)
+	status, out := post(h, []byte(`{"query":`+string(q)+`,"variables":{"r":[{"__typename":"Account","id":"1","extra":`+deep(20000)+`}]}}`))
+	if res := checkShape(t, status, out, nil); status != 400 || len(res.Errors) != 1 {
+		t.Errorf("20000 deep: %d %.300s", status, out)
+	}
+	long := strings.Repeat("é", 5000)
+	status, out = post(h, []byte(`{"query":`+string(q)+`,"variables":{"r":[{"__typename":"`+long+`"}]}}`))
+	res := checkShape(t, status, out, nil)
+	if status != 200 || len(res.Errors) != 1 || len(res.Errors[0].Message) > 200 || !strings.HasSuffix(res.Errors[0].Message, `…" is not an entity type of this subgraph`) {
+		t.Errorf("long __typename: %d %.400s", status, out)
+	}
+}

@@ -97,8 +97,7 @@ func keyOf(typeName string, keys []entityKey, r Representation) (Representation,
 			if out == nil {
 				return r, nil
 			}
-			out["__typename"] = r["__typename"]
-			for name, v := range r {
+			for name, v := range r { // __typename and @requires fields
 				if _, set := out[name]; !set {
 					out[name] = v
 				}
