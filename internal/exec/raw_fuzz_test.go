@@ -197,10 +197,10 @@ func checkRawJSON(t *testing.T, e *exec.Engine, sch *ast.Schema, query string, r
 			t.Fatalf("error without a path or a code for %q: %s", raw, got)
 		}
 	}
-	if !json.Valid(raw) || rawDepth(raw) > 900 {
+	if !json.Valid(raw) || refDepth(raw) > 900 {
 		return // the bytes are not JSON (or deeper than the reader reads): any field error will do
 	}
-	v, err := decodeOrdered(json.NewDecoder(bytes.NewReader(raw)))
+	v, err := refDecode(json.NewDecoder(bytes.NewReader(raw)))
 	if err != nil {
 		t.Fatalf("reference decode of %q: %v", raw, err)
 	}
@@ -208,14 +208,14 @@ func checkRawJSON(t *testing.T, e *exec.Engine, sch *ast.Schema, query string, r
 	if gerrs != nil {
 		t.Fatal(gerrs)
 	}
-	p := &projector{sch: sch, root: v}
+	p := &rawProjector{sch: sch, root: v}
 	want, _ := p.object("Query", doc.Operations[0].SelectionSet, nil)
-	wantJSON := string(appendOrdered(nil, want))
-	gotData, err := decodeOrdered(json.NewDecoder(bytes.NewReader(resp.Data)))
+	wantJSON := string(refAppend(nil, want))
+	gotData, err := refDecode(json.NewDecoder(bytes.NewReader(resp.Data)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameValue(gotData, want) {
+	if !refSame(gotData, want) {
 		t.Fatalf("raw %q, query %s:\ngot  %s\nwant data %s", raw, query, got, wantJSON)
 	}
 	if (p.errs > 0) != (len(resp.Errors) > 0) {
@@ -223,8 +223,8 @@ func checkRawJSON(t *testing.T, e *exec.Engine, sch *ast.Schema, query string, r
 	}
 }
 
-// rawDepth is the nesting depth of the JSON text b.
-func rawDepth(b []byte) int {
+// refDepth is the nesting depth of the JSON text b.
+func refDepth(b []byte) int {
 	depth, most, inStr := 0, 0, false
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
@@ -243,19 +243,19 @@ func rawDepth(b []byte) int {
 	return most
 }
 
-// member is a member of an ordered object.
-type member struct {
+// refMember is a member of an ordered object.
+type refMember struct {
 	key string
 	v   any
 }
 
-// object is a decoded JSON object with its members in order, repeated
+// refObject is a decoded JSON object with its members in order, repeated
 // keys included.
-type object []member
+type refObject []refMember
 
 // get returns the value of key (the last of repeated keys, as
 // encoding/json does) and whether there is one.
-func (o object) get(key string) (any, bool) {
+func (o refObject) get(key string) (any, bool) {
 	for i := len(o) - 1; i >= 0; i-- {
 		if o[i].key == key {
 			return o[i].v, true
@@ -264,11 +264,11 @@ func (o object) get(key string) (any, bool) {
 	return nil, false
 }
 
-// decodeOrdered decodes one JSON value, numbers as json.Number and
-// objects as object.
-func decodeOrdered(d *json.Decoder) (any, error) {
+// refDecode decodes one JSON value, numbers as json.Number and
+// objects as refObject.
+func refDecode(d *json.Decoder) (any, error) {
 	d.UseNumber()
-	v, err := decodeValue(d)
+	v, err := refDecodeValue(d)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func decodeOrdered(d *json.Decoder) (any, error) {
 	return v, nil
 }
 
-func decodeValue(d *json.Decoder) (any, error) {
+func refDecodeValue(d *json.Decoder) (any, error) {
 	tok, err := d.Token()
 	if err != nil {
 		return nil, err
@@ -287,7 +287,7 @@ func decodeValue(d *json.Decoder) (any, error) {
 	case json.Delim('['):
 		list := []any{}
 		for d.More() {
-			v, err := decodeValue(d)
+			v, err := refDecodeValue(d)
 			if err != nil {
 				return nil, err
 			}
@@ -296,17 +296,17 @@ func decodeValue(d *json.Decoder) (any, error) {
 		_, err := d.Token()
 		return list, err
 	case json.Delim('{'):
-		obj := object{}
+		obj := refObject{}
 		for d.More() {
 			k, err := d.Token()
 			if err != nil {
 				return nil, err
 			}
-			v, err := decodeValue(d)
+			v, err := refDecodeValue(d)
 			if err != nil {
 				return nil, err
 			}
-			obj = append(obj, member{k.(string), v})
+			obj = append(obj, refMember{k.(string), v})
 		}
 		_, err := d.Token()
 		return obj, err
@@ -314,10 +314,10 @@ func decodeValue(d *json.Decoder) (any, error) {
 	return tok, nil
 }
 
-// appendOrdered writes v as JSON.
-func appendOrdered(b []byte, v any) []byte {
+// refAppend writes v as JSON.
+func refAppend(b []byte, v any) []byte {
 	switch x := v.(type) {
-	case object:
+	case refObject:
 		b = append(b, '{')
 		for i, m := range x {
 			if i > 0 {
@@ -325,7 +325,7 @@ func appendOrdered(b []byte, v any) []byte {
 			}
 			k, _ := json.Marshal(m.key)
 			b = append(append(b, k...), ':')
-			b = appendOrdered(b, m.v)
+			b = refAppend(b, m.v)
 		}
 		return append(b, '}')
 	case []any:
@@ -334,7 +334,7 @@ func appendOrdered(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendOrdered(b, e)
+			b = refAppend(b, e)
 		}
 		return append(b, ']')
 	}
@@ -342,17 +342,17 @@ func appendOrdered(b []byte, v any) []byte {
 	return append(b, out...)
 }
 
-// sameValue compares decoded values; numbers are equal when their text is,
+// refSame compares decoded values; numbers are equal when their text is,
 // or when they are the same float64.
-func sameValue(a, b any) bool {
+func refSame(a, b any) bool {
 	switch x := a.(type) {
-	case object:
-		y, ok := b.(object)
+	case refObject:
+		y, ok := b.(refObject)
 		if !ok || len(x) != len(y) {
 			return false
 		}
 		for i := range x {
-			if x[i].key != y[i].key || !sameValue(x[i].v, y[i].v) {
+			if x[i].key != y[i].key || !refSame(x[i].v, y[i].v) {
 				return false
 			}
 		}
@@ -363,7 +363,7 @@ func sameValue(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !sameValue(x[i], y[i]) {
+			if !refSame(x[i], y[i]) {
 				return false
 			}
 		}
@@ -383,22 +383,22 @@ func sameValue(a, b any) bool {
 	return a == b
 }
 
-// projector is the reference: it projects a selection from a decoded
+// rawProjector is the reference: it projects a selection from a decoded
 // value, counting the field errors.
-type projector struct {
+type rawProjector struct {
 	sch  *ast.Schema
 	root any
 	errs int
 }
 
-func (p *projector) fail() (any, bool) {
+func (p *rawProjector) fail() (any, bool) {
 	p.errs++
 	return nil, false
 }
 
 // value projects v at a position of type t: false means the error
 // propagates to the parent.
-func (p *projector) value(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) {
+func (p *rawProjector) value(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) {
 	if v == nil {
 		if t.NonNull {
 			p.errs++
@@ -413,7 +413,7 @@ func (p *projector) value(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) 
 	return out, true
 }
 
-func (p *projector) inner(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) {
+func (p *rawProjector) inner(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) {
 	if t.Elem != nil {
 		items, isList := v.([]any)
 		if !isList {
@@ -432,13 +432,13 @@ func (p *projector) inner(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) 
 	def := p.sch.Types[t.NamedType]
 	switch def.Kind {
 	case ast.Object:
-		obj, isObj := v.(object)
+		obj, isObj := v.(refObject)
 		if !isObj {
 			return p.fail()
 		}
 		return p.object(def.Name, sel, obj)
 	case ast.Interface, ast.Union:
-		obj, isObj := v.(object)
+		obj, isObj := v.(refObject)
 		if !isObj {
 			return p.fail()
 		}
@@ -464,7 +464,7 @@ func (p *projector) inner(t *ast.Type, sel ast.SelectionSet, v any) (any, bool) 
 	return p.scalar(def.Name, v)
 }
 
-func (p *projector) scalar(name string, v any) (any, bool) {
+func (p *rawProjector) scalar(name string, v any) (any, bool) {
 	n, isNum := v.(json.Number)
 	switch name {
 	case "String":
@@ -505,11 +505,11 @@ func (p *projector) scalar(name string, v any) (any, bool) {
 
 // object projects the selection sel of the object type typeName from
 // obj (nil for the root, whose every field is the fuzzed value).
-func (p *projector) object(typeName string, sel ast.SelectionSet, obj object) (any, bool) {
-	out := object{}
+func (p *rawProjector) object(typeName string, sel ast.SelectionSet, obj refObject) (any, bool) {
+	out := refObject{}
 	for _, f := range p.fields(typeName, sel) {
 		if f.Name == "__typename" {
-			out = append(out, member{f.Alias, typeName})
+			out = append(out, refMember{f.Alias, typeName})
 			continue
 		}
 		var v any
@@ -526,13 +526,13 @@ func (p *projector) object(typeName string, sel ast.SelectionSet, obj object) (a
 		if !ok {
 			return nil, false
 		}
-		out = append(out, member{f.Alias, x})
+		out = append(out, refMember{f.Alias, x})
 	}
 	return out, true
 }
 
 // fields collects the fields of sel that apply to typeName, in order.
-func (p *projector) fields(typeName string, sel ast.SelectionSet) []*ast.Field {
+func (p *rawProjector) fields(typeName string, sel ast.SelectionSet) []*ast.Field {
 	var out []*ast.Field
 	for _, s := range sel {
 		switch x := s.(type) {
@@ -551,7 +551,7 @@ func (p *projector) fields(typeName string, sel ast.SelectionSet) []*ast.Field {
 	return out
 }
 
-func (p *projector) implements(typeName, abstract string) bool {
+func (p *rawProjector) implements(typeName, abstract string) bool {
 	def := p.sch.Types[abstract]
 	if def == nil {
 		return false
