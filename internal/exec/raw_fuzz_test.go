@@ -93,6 +93,10 @@ var fzQueries = []string{
 	`{ posts { id authorRef { name } peer { title count } } }`,
 	`{ post { a: title b: likes peer { id authorRef { tags } } } }`,
 	`{ ids floats metas moods }`,
+	`{ shapes { ...S } } fragment S on Shape { name ... on Square { side } ... on Circle { __typename } }`,
+	`{ post { title @skip(if: true) likes @include(if: true) ... on Post @include(if: false) { count } } }`,
+	`{ posts { peer { peer { title } authorRef { name } } } }`,
+	`{ strictPosts { kids { peer { count } t: title } } }`,
 }
 
 func newRawFuzz(t testing.TB, in *[]byte) (*exec.Engine, *ast.Schema) {
@@ -537,8 +541,13 @@ func (p *rawProjector) fields(typeName string, sel ast.SelectionSet) []*ast.Fiel
 	for _, s := range sel {
 		switch x := s.(type) {
 		case *ast.Field:
-			out = append(out, x)
+			if refIncluded(x.Directives) {
+				out = append(out, x)
+			}
 		case *ast.InlineFragment:
+			if !refIncluded(x.Directives) {
+				continue
+			}
 			if x.TypeCondition == "" || x.TypeCondition == typeName || p.implements(typeName, x.TypeCondition) {
 				out = append(out, p.fields(typeName, x.SelectionSet)...)
 			}
@@ -549,6 +558,18 @@ func (p *rawProjector) fields(typeName string, sel ast.SelectionSet) []*ast.Fiel
 		}
 	}
 	return out
+}
+
+// refIncluded reports whether @skip and @include (with literal arguments)
+// keep a selection.
+func refIncluded(dirs ast.DirectiveList) bool {
+	if d := dirs.ForName("skip"); d != nil && d.Arguments.ForName("if").Value.Raw == "true" {
+		return false
+	}
+	if d := dirs.ForName("include"); d != nil && d.Arguments.ForName("if").Value.Raw == "false" {
+		return false
+	}
+	return true
 }
 
 func (p *rawProjector) implements(typeName, abstract string) bool {
