@@ -118,9 +118,11 @@ func keyOf(typeName string, keys []entityKey, r Representation) (Representation,
 	return nil, fmt.Errorf("the representation of %s carries none of its keys (%s)", typeName, strings.Join(names, " | "))
 }
 
-// checkKey checks the fields set of obj. It returns why they do not fit
-// ("" when they do) and, when an ID was given as a number, a copy of the
-// key's fields with the ID as a string.
+// checkKey checks the members of obj named by the key fields set. It
+// returns why they do not fit ("" when they do) and, when an ID among
+// them was given as a number, a copy of obj's key members with the ID as a
+// string (nil when nothing changed). prefix is the path of obj in the
+// representation, for the reason.
 func checkKey(set []keyField, obj map[string]any, prefix string, depth int) (map[string]any, string) {
 	var out map[string]any
 	for _, f := range set {
