@@ -626,3 +626,28 @@ func TestRawJSONFuzzFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestRawJSONDeepAndHuge: values nested deeper than the reader follows
+// (1000) are a field error at their own position, selected or not, and
+// nothing recurses without bound; a long string is written whole.
+func TestRawJSONDeepAndHuge(t *testing.T) {
+	var in []byte
+	e, _ := newRawFuzz(t, &in)
+	deep := func(n int) string { return strings.Repeat(`[`, n) + strings.Repeat(`]`, n) }
+	long := strings.Repeat("é\\u00e9", 100000)
+	for _, c := range []struct{ query, raw, want string }{
+		{`{ post { meta } }`, `{"meta":` + deep(999) + `}`, `{"data":{"post":{"meta":` + deep(999) + `}}}`},
+		{`{ post { meta title } }`, `{"meta":` + deep(1001) + `,"title":"t"}`,
+			`{"errors":[{"message":"Raw JSON of field Query.post: malformed JSON where Post is expected.","locations":[{"line":1,"column":3}],"path":["post"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"post":null}}`},
+		{`{ post { title } }`, `{"junk":` + deep(100000) + `,"title":"t"}`,
+			`{"errors":[{"message":"Raw JSON of field Query.post: malformed JSON where Post is expected.","locations":[{"line":1,"column":3}],"path":["post"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"post":null}}`},
+		{`{ metas }`, deep(100000),
+			`{"errors":[{"message":"Raw JSON of field Query.metas: malformed JSON where JSON is expected.","locations":[{"line":1,"column":3}],"path":["metas",0],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":{"metas":null}}`},
+		{`{ post { title } }`, `{"title":"` + long + `"}`, `{"data":{"post":{"title":"` + strings.ReplaceAll(long, `\u00e9`, "é") + `"}}}`},
+	} {
+		in = []byte(c.raw)
+		if got := run(t, context.Background(), e, c.query, "", nil); got != c.want {
+			t.Errorf("%s on %.60s…:\ngot  %.400s\nwant %.400s", c.query, c.raw, got, c.want)
+		}
+	}
+}
