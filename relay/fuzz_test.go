@@ -154,6 +154,9 @@ func cursorArg(mode uint8, s string, hash, otherHash [4]byte) (arg, key *string,
 		return nil, nil, false
 	case 1:
 		c := encodeCursor(hash, []byte(s))
+		if len(s) > maxKeyLen {
+			return &c, nil, true // the package never writes it
+		}
 		return &c, &s, false
 	case 2:
 		c := encodeCursor(otherHash, []byte(s))
