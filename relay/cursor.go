@@ -22,6 +22,11 @@ const maxKeyLen = 512
 
 var cursorEncoding = base64.RawURLEncoding
 
+// cursorDecoding reads cursors: Strict refuses the texts that differ from
+// what cursorWriter writes only in the unused bits of their last
+// character.
+var cursorDecoding = base64.RawURLEncoding.Strict()
+
 // connectionHash identifies a connection in its cursors: the name of its
 // type and the scope the resolver gives.
 // The hash is 32-bit FNV-1a of typeName, a zero byte and scope.
@@ -74,8 +79,10 @@ func decodeCursor(c string, hash [4]byte) ([]byte, bool) {
 	if len(c) > cursorEncoding.EncodedLen(cursorHeader+maxKeyLen) {
 		return nil, false
 	}
-	raw, err := cursorEncoding.DecodeString(c)
-	if err != nil || len(raw) < cursorHeader || raw[0] != cursorVersion || [4]byte(raw[1:5]) != hash {
+	// Strict, and with the length of what add writes (no line breaks),
+	// so that a cursor is read only as it was written.
+	raw, err := cursorDecoding.DecodeString(c)
+	if err != nil || cursorEncoding.EncodedLen(len(raw)) != len(c) || len(raw) < cursorHeader || raw[0] != cursorVersion || [4]byte(raw[1:5]) != hash {
 		return nil, false
 	}
 	return raw[cursorHeader:], true

@@ -39,9 +39,14 @@ func FuzzCursor(f *testing.F) {
 	f.Add("", "")
 	f.Add("!!", "\xff")
 	f.Add("AQ", "x")
+	f.Add(encodeCursor(hash, []byte("7"))+"\n", "7")
+	f.Add(encodeCursor(hash, []byte("30"))[:9]+"z", "30")
 	f.Add(strings.Repeat("A", 600), "x")
 	f.Fuzz(func(t *testing.T, c, key string) {
 		if k, ok := decodeCursor(c, hash); ok {
+			if w := encodeCursor(hash, k); w != c {
+				t.Fatalf("cursor %q is read as key %q, whose cursor is %q", c, k, w)
+			}
 			if again, ok := decodeCursor(encodeCursor(hash, k), hash); !ok || !bytes.Equal(again, k) {
 				t.Fatalf("cursor %q decodes to key %q, whose cursor decodes to %q, %v", c, k, again, ok)
 			}
@@ -99,13 +104,16 @@ func FuzzID(f *testing.F) {
 		{"Book", strings.Repeat("k", 700)}, {"Book", strings.Repeat("k", 2000)}} {
 		f.Add(string(ID(c[0], c[1])), c[0], c[1])
 	}
-	for _, id := range []string{"", "!!", "Qm9vaw", "OjE", "Qm9vazo3=", "Qm9vazo4"} {
+	for _, id := range []string{"", "!!", "Qm9vaw", "OjE", "Qm9vazo3=", "Qm9vazo4", "Qm9vazo3\n", "Qm9vazox", "Qm9vazoxMQ", "Qm9vazoxMR"} {
 		f.Add(id, "Book", "7")
 	}
 	f.Fuzz(func(t *testing.T, id, typeName, key string) {
 		if typ, k, ok := ParseID(schema.ID(id)); ok {
 			if typ == "" || strings.Contains(typ, ":") {
 				t.Fatalf("ParseID(%q) = type %q", id, typ)
+			}
+			if w := ID(typ, k); string(w) != id {
+				t.Fatalf("ParseID(%q) = %q %q, whose id is %q", id, typ, k, w)
 			}
 			if t2, k2, ok := ParseID(ID(typ, k)); !ok || t2 != typ || k2 != k {
 				t.Fatalf("ParseID(%q) = %q %q; its id parses to %q %q %v", id, typ, k, t2, k2, ok)
@@ -627,3 +635,30 @@ func TestKeysetEmptyPage(t *testing.T) {
 		}
 	}
 }
+
+// TestIDsAndCursorsAreReadAsWritten checks that an id or cursor is read
+// only in the one form the package writes: not with a line break, nor
+// with other bits in the unused part of its last character.
+func TestIDsAndCursorsAreReadAsWritten(t *testing.T) {
+	for _, id := range []schema.ID{"Qm9vazo3\n", "Qm9v\r\nazo3", "Qm9vazoxMR", "Qm9vazoxMT"} {
+		if typ, key, ok := ParseID(id); ok {
+			t.Errorf("ParseID(%q) = %q %q, the id of %q", id, typ, key, ID(typ, key))
+		}
+	}
+	if typ, key, ok := ParseID("Qm9vazoxMQ"); !ok || typ != "Book" || key != "11" {
+		t.Errorf("ParseID = %q %q %v", typ, key, ok)
+	}
+	hash := connectionHash("ItemConnection", "")
+	c := encodeCursor(hash, []byte("30")) // 7 bytes: the last character has 2 unused bits
+	last := strings.IndexByte(cursorAlphabet, c[len(c)-1])
+	for _, bad := range []string{c + "\n", c[:4] + "\r\n" + c[4:], c[:len(c)-1] + cursorAlphabet[last+1:last+2]} {
+		if k, ok := decodeCursor(bad, hash); ok {
+			t.Errorf("cursor %q is read as %q, whose cursor is %q", bad, k, c)
+		}
+	}
+	if k, ok := decodeCursor(c, hash); !ok || string(k) != "30" {
+		t.Errorf("decodeCursor(%q) = %q, %v", c, k, ok)
+	}
+}
+
+const cursorAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -30,19 +30,25 @@ func appendID(buf []byte, typeName, key string) []byte {
 	return base64.RawURLEncoding.AppendEncode(buf, plain)
 }
 
+// idEncoding reads ids: Strict refuses the texts that differ from what
+// ID writes only in the unused bits of their last character.
+var idEncoding = base64.RawURLEncoding.Strict()
+
 // maxIDLen bounds a global id before it is encoded: the type name, the
 // colon and the key.
 const maxIDLen = 1024
 
 // ParseID returns the type name and key of a global ID, or false when id
-// is not one.
+// is not one as ID writes it (other base64 spellings of the same bytes,
+// with line breaks or other unused bits, are refused: an object has one
+// id).
 func ParseID(id schema.ID) (typeName, key string, ok bool) {
-	if len(id) > base64.RawURLEncoding.EncodedLen(maxIDLen) {
+	if len(id) > idEncoding.EncodedLen(maxIDLen) {
 		return "", "", false
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(string(id))
-	if err != nil {
-		return "", "", false
+	raw, err := idEncoding.DecodeString(string(id))
+	if err != nil || idEncoding.EncodedLen(len(raw)) != len(id) {
+		return "", "", false // not as ID writes it (line breaks): an object has one id
 	}
 	typeName, key, ok = strings.Cut(string(raw), ":")
 	return typeName, key, ok && typeName != ""
