@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/grafttest"
 	"github.com/graftgql/graft/schema"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -662,3 +665,234 @@ func TestIDsAndCursorsAreReadAsWritten(t *testing.T) {
 }
 
 const cursorAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// routerItem is a node of the router FuzzRouterPages serves, keyed by
+// its word.
+type routerItem struct {
+	Key  int64  `graphql:"key"`
+	Word string `graphql:"word"`
+}
+
+var routerItems = []routerItem{{10, "a"}, {20, "a:b"}, {30, "b"}, {40, "é"}, {50, "\u2028"}, {60, strings.Repeat("z", maxKeyLen)}, {70, "~"}}
+
+// newPagesClient serves routerItems as a Slice connection, an integer and
+// a string Keyset connection and nodes.
+func newPagesClient(t testing.TB) *grafttest.Client {
+	b := schema.New()
+	nodes := NewNodes(b)
+	obj := schema.Object[routerItem](b, "Item", schema.Implements("Node"))
+	Register(nodes, obj, func(i *routerItem) string { return i.Word }, func(_ context.Context, keys []string) ([]*routerItem, []error) {
+		out := make([]*routerItem, len(keys))
+		for i, k := range keys {
+			for j := range routerItems {
+				if routerItems[j].Word == k {
+					out[i] = &routerItems[j]
+				}
+			}
+		}
+		return out, nil
+	})
+	conn := NewConnection[routerItem](b, "Item", Config{DefaultPageSize: 3, MaxPageSize: 5, TotalCount: true})
+	schema.Query(b, "slice", func(_ context.Context, a PageArgs) (Connection[routerItem], error) {
+		return conn.Slice(a, routerItems, "")
+	}, conn.Cost())
+	schema.Query(b, "keyset", func(_ context.Context, a PageArgs) (Connection[routerItem], error) {
+		return Keyset(conn, a, "k", func(i *routerItem) int64 { return i.Key }, func(q KeysetQuery[int64]) ([]routerItem, error) {
+			var out []routerItem
+			for i := range routerItems {
+				it := routerItems[i]
+				if q.Descending {
+					it = routerItems[len(routerItems)-1-i]
+				}
+				if (q.After == nil || it.Key > *q.After) && (q.Before == nil || it.Key < *q.Before) && len(out) < q.Limit {
+					out = append(out, it)
+				}
+			}
+			return out, nil
+		})
+	}, conn.Cost())
+	schema.Query(b, "words", func(_ context.Context, a PageArgs) (Connection[routerItem], error) {
+		sorted := slices.SortedFunc(slices.Values(routerItems), func(x, y routerItem) int { return strings.Compare(x.Word, y.Word) })
+		return Keyset(conn, a, "w", func(i *routerItem) string { return i.Word }, func(q KeysetQuery[string]) ([]routerItem, error) {
+			if q.Descending {
+				slices.Reverse(sorted)
+			}
+			var out []routerItem
+			for _, it := range sorted {
+				if (q.After == nil || it.Word > *q.After) && (q.Before == nil || it.Word < *q.Before) && len(out) < q.Limit {
+					out = append(out, it)
+				}
+			}
+			return out, nil
+		})
+	}, conn.Cost())
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return grafttest.New(r)
+}
+
+// pagesQuery asks for a page of the connection field and for nodes.
+func pagesQuery(field string) string {
+	return `query($f: Int, $l: Int, $a: String, $b: String, $id: ID!, $ids: [ID!]!) {
+	` + field + `(first: $f, last: $l, after: $a, before: $b) {
+		edges { cursor node { id key word } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
+	node(id: $id) { id ... on Item { word } }
+	nodes(ids: $ids) { id }
+}`
+}
+
+// pagesAnswer is the data of pagesQuery.
+type pagesAnswer struct {
+	Slice, Keyset, Words *struct {
+		Edges []struct {
+			Cursor string
+			Node   struct {
+				ID   string
+				Key  int64
+				Word string
+			}
+		}
+		PageInfo struct {
+			HasNextPage, HasPreviousPage bool
+			StartCursor, EndCursor       *string
+		}
+	}
+	Node *struct {
+		ID   string
+		Word string
+	}
+	Nodes []*struct{ ID string }
+}
+
+// FuzzRouterPages sends arbitrary page arguments and ids to connections
+// and nodes through a router: every refusal is a BAD_USER_INPUT naming
+// its argument, never an internal error; a page holds consecutive items
+// in order with their own ids; node finds the object of an id written for
+// it, with that very id.
+func FuzzRouterPages(f *testing.F) {
+	f.Add(int32(3), int32(0), uint8(1), "", "", string(ID("Item", "a:b")))
+	f.Add(int32(0), int32(2), uint8(2|1<<3), "", encodeCursor(connectionHash("ItemConnection", ""), []byte("4")), string(ID("Item", "é")))
+	f.Add(int32(2), int32(0), uint8(1|1<<2|1<<4), encodeCursor(connectionHash("ItemConnection", "k"), []byte("30")), "", "Qm9vazo3")
+	f.Add(int32(5), int32(0), uint8(1|1<<2|2<<4), encodeCursor(connectionHash("ItemConnection", "w"), []byte("b")), "", string(ID("Item", routerItems[5].Word)))
+	f.Add(int32(0), int32(5), uint8(2|1<<3|2<<4), "", encodeCursor(connectionHash("ItemConnection", "w"), []byte("b")), "")
+	f.Add(int32(-1), int32(0), uint8(1), "", "", "")
+	f.Add(int32(9), int32(9), uint8(3|3<<2), "x", "y", "\n")
+	c := newPagesClient(f)
+	f.Fuzz(func(t *testing.T, first, last int32, flags uint8, after, before, id string) {
+		vars := map[string]any{"id": id, "ids": []string{id, after}}
+		if flags&1 != 0 {
+			vars["f"] = first
+		}
+		if flags&2 != 0 {
+			vars["l"] = last
+		}
+		if flags&4 != 0 {
+			vars["a"] = after
+		}
+		if flags&8 != 0 {
+			vars["b"] = before
+		}
+		field := []string{"slice", "keyset", "words"}[flags>>4%3]
+		resp := c.Do(t, pagesQuery(field), vars)
+		if resp.Status >= 500 {
+			t.Fatalf("status %d: %s", resp.Status, resp.Body)
+		}
+		failed := map[string]bool{}
+		for _, e := range resp.Errors {
+			arg, _ := e.Extensions["argument"].(string)
+			if e.Code() != "BAD_USER_INPUT" || len(e.Path) != 1 || !slices.Contains([]string{"first", "last", "after", "before"}, arg) {
+				t.Fatalf("error %+v: %s", e, resp.Body)
+			}
+			failed[e.Path[0].(string)] = true
+		}
+		if string(resp.Data) == "null" {
+			if len(failed) == 0 {
+				t.Fatalf("no data and no error: %s", resp.Body)
+			}
+			return // a connection is non-null: its error nulls the data
+		}
+		var data pagesAnswer
+		resp.Decode(t, &data)
+		for name, conn := range map[string]*struct {
+			Edges []struct {
+				Cursor string
+				Node   struct {
+					ID   string
+					Key  int64
+					Word string
+				}
+			}
+			PageInfo struct {
+				HasNextPage, HasPreviousPage bool
+				StartCursor, EndCursor       *string
+			}
+		}{"slice": data.Slice, "keyset": data.Keyset, "words": data.Words} {
+			if name != field {
+				continue
+			}
+			if (conn == nil) != failed[name] {
+				t.Fatalf("%s: an answer and an error, or neither: %s", name, resp.Body)
+			}
+			if conn == nil {
+				continue
+			}
+			prev := ""
+			for i, e := range conn.Edges {
+				if e.Node.ID != string(ID("Item", e.Node.Word)) {
+					t.Fatalf("%s: node %q has id %q", name, e.Node.Word, e.Node.ID)
+				}
+				if name == "words" && i > 0 && e.Node.Word <= prev || name != "words" && i > 0 && e.Node.Key != int64(len(prev))+10 {
+					t.Fatalf("%s: the items of the page are not consecutive: %s", name, resp.Body)
+				}
+				prev = e.Node.Word
+				if name != "words" {
+					prev = strings.Repeat(".", int(e.Node.Key))
+				}
+			}
+			if n := len(conn.Edges); n > 5 || (n == 0) != (conn.PageInfo.StartCursor == nil) {
+				t.Fatalf("%s: %d edges, pageInfo %+v", name, n, conn.PageInfo)
+			}
+		}
+		typ, key, ok := ParseID(schema.ID(id))
+		exists := ok && typ == "Item" && slices.ContainsFunc(routerItems, func(it routerItem) bool { return it.Word == key })
+		if (data.Node != nil) != exists || exists && (data.Node.ID != id || data.Node.Word != key) {
+			t.Fatalf("node(id: %q): %s", id, resp.Body)
+		}
+		if len(data.Nodes) != 2 || (data.Nodes[0] != nil) != exists {
+			t.Fatalf("nodes(ids: [%q, %q]): %s", id, after, resp.Body)
+		}
+	})
+}
+
+// TestALongNodeKeyIsAFieldError checks that the id field of an object
+// whose key is too long for ParseID to read back fails that field,
+// instead of writing an id that node(id:) would not find.
+func TestALongNodeKeyIsAFieldError(t *testing.T) {
+	b := schema.New()
+	nodes := NewNodes(b)
+	obj := schema.Object[routerItem](b, "Item", schema.Implements("Node"))
+	Register(nodes, obj, func(i *routerItem) string { return i.Word }, func(context.Context, []string) ([]*routerItem, []error) { return nil, nil })
+	longest := strings.Repeat("k", maxIDLen-len("Item:"))
+	schema.QueryNoArgs(b, "items", func(context.Context) ([]*routerItem, error) {
+		return []*routerItem{{Word: longest}, {Word: longest + "k"}}, nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := grafttest.New(r).Do(t, `{ items { id } }`, nil)
+	if want := `{"items":[{"id":"` + string(ID("Item", longest)) + `"},null]}`; string(resp.Data) != want || len(resp.Errors) != 1 ||
+		!strings.Contains(resp.Errors[0].Message, "the key of a Item is 1020 bytes") {
+		t.Errorf("%.300s", resp.Body)
+	}
+}
