@@ -2,6 +2,7 @@ package scalars
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -9,6 +10,10 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/grafttest"
+	"github.com/graftgql/graft/schema"
 )
 
 // The fuzz targets of this file hold each scalar to its contract on
@@ -352,4 +357,115 @@ func TestJSONDepthIn(t *testing.T) {
 			t.Errorf("an object nested %d deep: parse %v, write %v", n, err, werr)
 		}
 	}
+}
+
+// routerArgs takes one argument of each scalar, all nullable, and is
+// echoed back.
+type routerArgs struct {
+	JSON         JSON          `graphql:"json"`
+	JSONObject   *JSONObject   `graphql:"jsonObject"`
+	UUID         *UUID         `graphql:"uuid"`
+	BigInt       *BigInt       `graphql:"bigInt"`
+	Date         *Date         `graphql:"date"`
+	Time         *Time         `graphql:"time"`
+	Duration     *Duration     `graphql:"duration"`
+	URL          *URL          `graphql:"url"`
+	EmailAddress *EmailAddress `graphql:"emailAddress"`
+	Byte         *Byte         `graphql:"byte"`
+}
+
+// argNames are the argument names of routerArgs, in the order of Names.
+var argNames = []string{"json", "jsonObject", "uuid", "bigInt", "date", "time", "duration", "url", "emailAddress", "byte"}
+
+func newEchoClient(t testing.TB) *grafttest.Client {
+	b := schema.New()
+	Declare(b, Names...)
+	schema.Object[routerArgs](b, "Echo")
+	schema.Query(b, "echo", func(_ context.Context, a routerArgs) (*routerArgs, error) { return &a, nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return grafttest.New(r)
+}
+
+// checkEchoAnswer checks an answer to an echo of one scalar: a refusal is
+// a coded error, never an internal one or a recovered panic; an accepted
+// value is returned as raw JSON.
+func checkEchoAnswer(t *testing.T, resp *grafttest.Response, arg string) (json.RawMessage, bool) {
+	t.Helper()
+	if resp.Status >= 500 {
+		t.Fatalf("status %d: %.300s", resp.Status, resp.Body)
+	}
+	for _, e := range resp.Errors {
+		switch e.Code() {
+		case "BAD_USER_INPUT", "GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED":
+		default:
+			t.Fatalf("error %+v", e)
+		}
+		if strings.Contains(e.Message, "cannot parse the value") || strings.Contains(e.Message, "cannot represent the value:") {
+			t.Fatalf("a scalar panicked: %s", e.Message)
+		}
+	}
+	if len(resp.Errors) > 0 {
+		if len(resp.Data) != 0 && string(resp.Data) != "null" {
+			t.Fatalf("data with a refusal: %.300s", resp.Body)
+		}
+		return nil, false
+	}
+	var data struct{ Echo map[string]json.RawMessage }
+	if err := json.Unmarshal(resp.Data, &data); err != nil || data.Echo == nil {
+		t.Fatalf("data %.300s: %v", resp.Data, err)
+	}
+	return data.Echo[arg], true
+}
+
+// FuzzRouterScalars sends arbitrary values of each scalar through a
+// router, as a variable (a JSON string, or the JSON text itself when it
+// is JSON) and as a literal: every refusal is a coded error without a
+// panic, and what is accepted is echoed as a value that, sent back,
+// echoes the same.
+func FuzzRouterScalars(f *testing.F) {
+	for i, c := range [][2]string{
+		{`{"b":[1,"x",null,true,1.5],"a":{}}`, `{a: [1, "x"]}`}, {`{"pages":101}`, `{k: 1}`},
+		{"urn:uuid:123e4567-e89b-12d3-a456-426614174000", `"{123E4567-E89B-12D3-A456-426614174000}"`},
+		{"9007199254740993", `"9223372036854775807"`}, {"2000-01-02", `"2024-02-29"`}, {"23:59:59.25Z", `"10:15:30+01:00"`},
+		{"-PT1.5S", `"P1DT2H"`}, {"https://example.com", `"mailto:a@example.com"`}, {"x@y.z", `"a.b+c@example.co.uk"`}, {"", `"aGVsbG8"`},
+	} {
+		f.Add(uint8(i), c[0], c[1])
+	}
+	f.Add(uint8(2), "00000000-0000-0000-0000--00000000000", `"00000000-0000-0000-0000--00000000000"`)
+	f.Add(uint8(6), "PT2562047H47M16.854775807S", `"-PT2562047H47M16.854775808S"`)
+	f.Add(uint8(0), strings.Repeat("[", 300)+strings.Repeat("]", 300), strings.Repeat("[", 300)+strings.Repeat("]", 300))
+	f.Add(uint8(3), "1e400", "1.0")
+	c := newEchoClient(f)
+	f.Fuzz(func(t *testing.T, which uint8, variable, literal string) {
+		i := int(which) % len(Names)
+		scalar, arg := Names[i], argNames[i]
+		query := `query($v: ` + scalar + `) { echo(` + arg + `: $v) { ` + arg + ` } }`
+		sends := []any{variable}
+		if json.Valid([]byte(variable)) {
+			sends = append(sends, json.RawMessage(variable))
+		}
+		answers := []*grafttest.Response{}
+		for _, v := range sends {
+			answers = append(answers, c.Do(t, query, map[string]any{"v": v}))
+		}
+		answers = append(answers, c.Do(t, `{ echo(`+arg+`: `+literal+`) { `+arg+` } }`, nil))
+		for _, resp := range answers {
+			out, ok := checkEchoAnswer(t, resp, arg)
+			if !ok {
+				continue
+			}
+			back := c.Do(t, query, map[string]any{"v": out})
+			again, ok := checkEchoAnswer(t, back, arg)
+			if !ok || !bytes.Equal(again, out) {
+				t.Fatalf("%s echoes %s, which sent back echoes %.300s", scalar, out, back.Body)
+			}
+		}
+	})
 }
