@@ -63,7 +63,6 @@ func appendDuration(buf []byte, v *Duration) ([]byte, error) {
 // nanosecond; every Duration reads back exactly from the text the scalar
 // writes for it.
 func ParseDuration(s string) (Duration, error) {
-	in := s
 	neg := false
 	if s != "" && (s[0] == '-' || s[0] == '+') {
 		neg, s = s[0] == '-', s[1:]
@@ -128,7 +127,7 @@ func ParseDuration(s string) (Duration, error) {
 		return 0, errDurationForm
 	}
 	if limit := uint64(math.MaxInt64) + uint64(b2i(neg)); overflow || total > limit {
-		return 0, fmt.Errorf("%s is beyond the range of a duration", in)
+		return 0, errors.New("beyond the range of a duration (about 292 years)")
 	}
 	if neg {
 		return Duration(-int64(total)), nil // -(2^63) is math.MinInt64 itself
