@@ -17,6 +17,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -296,7 +297,11 @@ func Describe(v any) string {
 	describe(&b, v, 0)
 	s := b.String()
 	if len(s) > 120 {
-		s = s[:117] + "..."
+		cut := 117
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // not inside a character
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }
