@@ -3,8 +3,8 @@ package federation
 import (
 	"context"
 	"fmt"
+	"github.com/graftgql/graft/internal/clip"
 	"reflect"
-	"unicode/utf8"
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/schema"
@@ -112,17 +112,13 @@ func Entity[T any](obj *schema.ObjectType[T], fn func(ctx context.Context, reps 
 	}
 }
 
-// clip cuts a name the gateway sent to 128 bytes for a message.
-func clip(s string) string {
+// clipped cuts a name the gateway sent to 128 bytes for a message.
+func clipped(s string) string {
 	const most = 128
 	if len(s) <= most {
 		return s
 	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return clip.Prefix(s, most) + "…"
 }
 
 // entityError is an _entities item that failed; resolving its type
@@ -165,7 +161,7 @@ func (e *entities) resolve(ctx context.Context, reps []Representation) []any {
 		name := r.Typename()
 		if e.byName[name] == nil {
 			out[i] = entityError{graft.NewError(graft.CodeBadUserInput,
-				fmt.Sprintf("%q is not an entity type of this subgraph", clip(name)))}
+				fmt.Sprintf("%q is not an entity type of this subgraph", clipped(name)))}
 			continue
 		}
 		rep, err := keyOf(name, e.keys[name], r)

@@ -14,10 +14,10 @@ package coerce
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/graftgql/graft/internal/clip"
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -297,11 +297,7 @@ func Describe(v any) string {
 	describe(&b, v, 0)
 	s := b.String()
 	if len(s) > 120 {
-		cut := 117
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut-- // not inside a character
-		}
-		s = s[:cut] + "..."
+		s = clip.Prefix(s, 117) + "..."
 	}
 	return s
 }

@@ -604,42 +604,11 @@ func (v *jsValidation) writeValue(b *strings.Builder, i, depth int) (int, bool) 
 		b.WriteString("$" + v.toks[i+1].Value)
 		return i + 2, true
 	case "String", "BlockString":
-		b.WriteString(printString(t.Value))
+		b.WriteString(gqlsyntax.Quote(t.Value))
 		return i + 1, true
 	case "Name", "Int", "Float":
 		b.WriteString(t.Value)
 		return i + 1, true
 	}
 	return i, false
-}
-
-// printString quotes s as graphql-js's printer does: control characters,
-// the quote and the backslash escaped, the rest as it is.
-func printString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r < 0x20 || r >= 0x7f && r <= 0x9f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

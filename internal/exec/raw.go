@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/graftgql/graft/internal/clip"
 	"math"
 	"runtime/debug"
 	"slices"
@@ -40,16 +41,12 @@ func (e rawError) Extensions() map[string]any {
 // quotes (a number or a string of any length).
 const rawQuoteMax = 128
 
-// rawClip returns v cut to rawQuoteMax bytes, at a rune boundary.
+// rawClip returns v cut to rawQuoteMax bytes, at a character boundary.
 func rawClip(v string) string {
 	if len(v) <= rawQuoteMax {
 		return v
 	}
-	cut := rawQuoteMax
-	for cut > 0 && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	return v[:cut] + "…"
+	return clip.Prefix(v, rawQuoteMax) + "…"
 }
 
 // rawMismatch records that the raw value at the current path does not fit
