@@ -94,7 +94,9 @@ type entitiesArgs struct {
 // Build adds the federation types and fields to b (see the package
 // documentation), builds the schema and checks the federation
 // declarations: every object type with a resolvable @key has an entity
-// resolver, and every entity resolver is for a type with a @key.
+// resolver, every entity resolver is for a type with a @key, and the field
+// set of each resolvable key of an entity names fields of its type (with
+// a selection exactly for the object fields).
 func Build(b *schema.Builder, opts Options) (*schema.Schema, error) {
 	ents, err := newEntities(opts.Entities)
 	if err != nil {
@@ -156,6 +158,13 @@ func check(m *schemadef.Schema, ents *entities) error {
 				resolvable = true
 			}
 		}
+		if resolvable && t.Kind == schemadef.ObjectKind && ents.byName[t.Name] != nil {
+			keys, err := resolvableKeys(t)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			ents.keys[t.Name] = keys
+		}
 		if resolvable && t.Kind == schemadef.ObjectKind && ents.byName[t.Name] == nil {
 			errs = append(errs, fmt.Errorf("federation: %s has a resolvable @key but no entity resolver in Options.Entities", t.Name))
 		}
@@ -166,6 +175,33 @@ func check(m *schemadef.Schema, ents *entities) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// resolvableKeys returns the resolvable keys of t.
+func resolvableKeys(t *schemadef.Type) ([]entityKey, error) {
+	var keys []entityKey
+	for _, applied := range t.Directives {
+		if applied.Name != "key" {
+			continue
+		}
+		list, err := schemadef.ParseDirectives(applied.Format())
+		if err != nil || len(list) != 1 {
+			continue // reported by Build
+		}
+		if a := list[0].Arguments.ForName("resolvable"); a != nil && a.Value.Raw == "false" {
+			continue
+		}
+		a := list[0].Arguments.ForName("fields")
+		if a == nil {
+			continue
+		}
+		set, err := parseKey(t, a.Value.Raw)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, entityKey{fields: a.Value.Raw, set: set})
+	}
+	return keys, nil
 }
 
 // subgraphSDL prints the schema for _service: the @link header, the

@@ -25,7 +25,11 @@
 // Query._entities(representations: [_Any!]!): [_Entity]!.
 //
 // _entities groups the representations by __typename and calls each
-// type's resolver once with all of them, in request order. The resolver
+// type's resolver once with all of them, in request order. A
+// representation whose __typename is not an entity type of the subgraph,
+// or that does not carry every field of one of the type's resolvable keys
+// with a value of the field's type, is null with a BAD_USER_INPUT error
+// at its index and reaches no resolver. The resolver
 // returns one result per representation (nil for null) and, optionally,
 // one error per representation; an error becomes a GraphQL error at the
 // path ["_entities", i] of its representation, and the others still

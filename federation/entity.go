@@ -3,6 +3,7 @@ package federation
 import (
 	"context"
 	"fmt"
+	"github.com/graftgql/graft/internal/clip"
 	"reflect"
 
 	"github.com/graftgql/graft"
@@ -12,7 +13,11 @@ import (
 // Representation is one entity representation the gateway sends to
 // _entities: the __typename and the fields of one of the type's keys,
 // plus the fields named by @requires. Values are in coerced input form:
-// nil, bool, int64, float64, string, []any and map[string]any.
+// nil, bool, int64, float64, string, []any and map[string]any, and
+// json.Number for an integer beyond int64. An entity resolver receives
+// only representations that carry every field of one of the type's
+// resolvable keys, each of its field's type, and an ID among them as a
+// string even when the gateway sent a number.
 type Representation map[string]any
 
 // Typename returns the representation's __typename.
@@ -107,6 +112,15 @@ func Entity[T any](obj *schema.ObjectType[T], fn func(ctx context.Context, reps 
 	}
 }
 
+// clipped cuts a name the gateway sent to 128 bytes for a message.
+func clipped(s string) string {
+	const most = 128
+	if len(s) <= most {
+		return s
+	}
+	return clip.Prefix(s, most) + "…"
+}
+
 // entityError is an _entities item that failed; resolving its type
 // reports the error at the item's path.
 type entityError struct{ err error }
@@ -115,10 +129,11 @@ type entityError struct{ err error }
 type entities struct {
 	byName map[string]*EntityResolver
 	byGo   map[reflect.Type]string
+	keys   map[string][]entityKey // the resolvable keys of each entity type
 }
 
 func newEntities(list []EntityResolver) (*entities, error) {
-	e := &entities{byName: map[string]*EntityResolver{}, byGo: map[reflect.Type]string{}}
+	e := &entities{byName: map[string]*EntityResolver{}, byGo: map[reflect.Type]string{}, keys: map[string][]entityKey{}}
 	for i := range list {
 		r := &list[i]
 		if r.resolve == nil {
@@ -139,15 +154,22 @@ func newEntities(list []EntityResolver) (*entities, error) {
 // that type's representations.
 func (e *entities) resolve(ctx context.Context, reps []Representation) []any {
 	out := make([]any, len(reps))
+	checked := make([]Representation, len(reps))
 	var order []string
 	groups := map[string][]int{}
 	for i, r := range reps {
 		name := r.Typename()
 		if e.byName[name] == nil {
 			out[i] = entityError{graft.NewError(graft.CodeBadUserInput,
-				fmt.Sprintf("%q is not an entity type of this subgraph", name))}
+				fmt.Sprintf("%q is not an entity type of this subgraph", clipped(name)))}
 			continue
 		}
+		rep, err := keyOf(name, e.keys[name], r)
+		if err != nil {
+			out[i] = entityError{graft.NewError(graft.CodeBadUserInput, err.Error())}
+			continue
+		}
+		checked[i] = rep
 		if groups[name] == nil {
 			order = append(order, name)
 		}
@@ -157,7 +179,7 @@ func (e *entities) resolve(ctx context.Context, reps []Representation) []any {
 		idx := groups[name]
 		batch := make([]Representation, len(idx))
 		for j, i := range idx {
-			batch[j] = reps[i]
+			batch[j] = checked[i]
 		}
 		vals, errs := e.byName[name].resolve(ctx, batch)
 		for j, i := range idx {

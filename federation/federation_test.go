@@ -462,3 +462,76 @@ func TestEntitiesThroughHooksAndPersistedQueries(t *testing.T) {
 		t.Errorf("entity resolver calls = %d, want one per executed request", len(c.list))
 	}
 }
+
+// TestEntitiesKeyShapes: a representation that carries none of its
+// type's keys, or a key field of the wrong type, is null with
+// BAD_USER_INPUT at its index and never reaches the entity resolver; an
+// ID given as a number reaches it as a string.
+func TestEntitiesKeyShapes(t *testing.T) {
+	c := &calls{}
+	res := newClient(t, testSchema(t, c)).Do(t, entitiesQuery, map[string]any{"r": []any{
+		rep("__typename", "Account"),
+		rep("__typename", "Account", "id", nil),
+		rep("__typename", "Account", "org", "acme"),
+		rep("__typename", "Account", "id", 5),
+		rep("__typename", "Account", "id", map[string]any{"x": 1}, "org", "acme", "login", "bob"),
+		rep("__typename", "Sku", "code", "c"),
+		rep("__typename", "Sku", "code", "c", "variation", "v"),
+		rep("__typename", "Sku", "code", "c", "variation", rep("id", []any{1})),
+		rep("__typename", "Shipping", "weight", "1"),
+	}})
+	const want = `{"_entities":[null,null,null,{"__typename":"Account","id":"5","org":"acme","login":"u5"},` +
+		`{"__typename":"Account","id":"acme/bob","org":"acme","login":"bob"},null,null,null,null]}`
+	if string(res.Data) != want {
+		t.Errorf("data = %s\nwant %s", res.Data, want)
+	}
+	wantErrs := map[string]string{
+		"_entities.0": `the representation of Account carries none of its keys (id | org login)`,
+		"_entities.1": `the representation of Account carries none of its keys (id | org login)`,
+		"_entities.2": `the representation of Account carries none of its keys (id | org login)`,
+		"_entities.5": `the representation of Sku does not carry its key (code variation { id }): no variation`,
+		"_entities.6": `the representation of Sku does not carry its key (code variation { id }): variation is not an object`,
+		"_entities.7": `the representation of Sku does not carry its key (code variation { id }): variation.id is not an ID`,
+		"_entities.8": `the representation of Shipping does not carry its key (weight): weight is not a Float`,
+	}
+	if len(res.Errors) != len(wantErrs) {
+		t.Fatalf("errors: %s", res.Body)
+	}
+	for _, e := range res.Errors {
+		p := pathString(e.Path)
+		if e.Message != wantErrs[p] || e.Code() != graft.CodeBadUserInput {
+			t.Errorf("error at %s: %q %s, want %q %s", p, e.Message, e.Code(), wantErrs[p], graft.CodeBadUserInput)
+		}
+	}
+	if got := strings.Join(c.list, ","); got != "Account" || len(c.reps[0]) != 2 {
+		t.Fatalf("resolver calls %s with %v, want Account with the two representations that carry a key", got, c.reps)
+	}
+	if id := c.reps[0][0]["id"]; id != "5" {
+		t.Errorf("the numeric id reached the resolver as %#v, want \"5\"", id)
+	}
+}
+
+// TestBuildRefusesBadKeyFields: a resolvable key must name fields of its
+// type, with a selection exactly for the object fields.
+func TestBuildRefusesBadKeyFields(t *testing.T) {
+	for fields, want := range map[string]string{
+		"idx":                `Sku @key(fields: "idx") names idx, not a field of Sku`,
+		"code variation":     `Sku @key(fields: "code variation") selects no field of variation`,
+		"code { x }":         `Sku @key(fields: "code { x }") selects fields of code, a leaf`,
+		"variation { nope }": `Sku @key(fields: "variation { nope }") names nope, not a field of Variant`,
+		"code(a: 1)":         `Sku @key(fields: "code(a: 1)") is not a field set`,
+		"{":                  `Sku @key(fields: "{") is not a field set`,
+	} {
+		b := schema.New()
+		obj := schema.Object[sku](b, "Sku", federation.Key(fields))
+		schema.Object[variant](b, "Variant")
+		schema.QueryNoArgs(b, "ok", func(context.Context) (bool, error) { return true, nil })
+		_, err := federation.Build(b, federation.Options{Entities: []federation.EntityResolver{federation.Entity(obj,
+			func(_ context.Context, reps []federation.Representation) ([]*sku, []error) {
+				return make([]*sku, len(reps)), nil
+			})}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("key %q: err = %v, want one containing %q", fields, err, want)
+		}
+	}
+}

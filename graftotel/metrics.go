@@ -2,12 +2,12 @@ package graftotel
 
 import (
 	"context"
+	"github.com/graftgql/graft/internal/clip"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -413,9 +413,5 @@ func cut(s string) string {
 	if len(s) <= MaxLabelBytes {
 		return s
 	}
-	i := MaxLabelBytes
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
+	return clip.Prefix(s, MaxLabelBytes)
 }

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"encoding/base64"
+	"math"
 	"strconv"
 	"unsafe"
 )
@@ -14,7 +15,17 @@ const cursorVersion = 1
 // cursorHeader is the version byte and the 4-byte hash of the connection.
 const cursorHeader = 5
 
+// maxKeyLen bounds the key a cursor holds, and so the text decodeCursor
+// reads: Keyset refuses to write the cursor of a longer key, which it
+// could not read back.
+const maxKeyLen = 512
+
 var cursorEncoding = base64.RawURLEncoding
+
+// cursorDecoding reads cursors: Strict refuses the texts that differ from
+// what cursorWriter writes only in the unused bits of their last
+// character.
+var cursorDecoding = base64.RawURLEncoding.Strict()
 
 // connectionHash identifies a connection in its cursors: the name of its
 // type and the scope the resolver gives.
@@ -65,11 +76,13 @@ func (w *cursorWriter) add(key []byte) string {
 // decodeCursor returns the key of a cursor issued for the connection
 // with hash, or false.
 func decodeCursor(c string, hash [4]byte) ([]byte, bool) {
-	if len(c) > 512 {
+	if len(c) > cursorEncoding.EncodedLen(cursorHeader+maxKeyLen) {
 		return nil, false
 	}
-	raw, err := cursorEncoding.DecodeString(c)
-	if err != nil || len(raw) < cursorHeader || raw[0] != cursorVersion || [4]byte(raw[1:5]) != hash {
+	// Strict, and with the length of what add writes (no line breaks),
+	// so that a cursor is read only as it was written.
+	raw, err := cursorDecoding.DecodeString(c)
+	if err != nil || cursorEncoding.EncodedLen(len(raw)) != len(c) || len(raw) < cursorHeader || raw[0] != cursorVersion || [4]byte(raw[1:5]) != hash {
 		return nil, false
 	}
 	return raw[cursorHeader:], true
@@ -78,7 +91,18 @@ func decodeCursor(c string, hash [4]byte) ([]byte, bool) {
 // appendOffset is the key of a position in a slice.
 func appendOffset(buf []byte, i int) []byte { return strconv.AppendInt(buf, int64(i), 10) }
 
+// parseOffset reads a key appendOffset writes: decimal digits without a
+// sign or a leading zero, within int. A position has one cursor.
 func parseOffset(key []byte) (int, bool) {
-	n, err := strconv.Atoi(string(key))
-	return n, err == nil && n >= 0 && (len(key) == 1 || key[0] != '0')
+	if len(key) == 0 || len(key) > 1 && key[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for _, c := range key {
+		if c < '0' || c > '9' || n > (math.MaxInt-int(c-'0'))/10 {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }

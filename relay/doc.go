@@ -28,9 +28,10 @@
 // Cursors are opaque: base64url text holding a format version, a hash of
 // the connection they belong to (its type and the scope the resolver
 // names, such as the id of the author whose books are paged) and the
-// position or key. A cursor of another connection, of another version,
-// or that does not decode is refused. Cursors are not signed: a client
-// that forges one may start a page anywhere it could reach by paging.
+// position or key (a key of at most 512 bytes). A cursor of another
+// connection, of another version, or that does not decode as it was
+// written is refused. Cursors are not signed: a client that forges one
+// may start a page anywhere it could reach by paging.
 //
 // The Cost option of a connection field makes the complexity analysis
 // (package limits) count what is selected under edges and nodes once per
@@ -41,7 +42,8 @@
 // NewNodes declares the Node interface and the node(id:) and nodes(ids:)
 // root fields; Register adds an object type to it with a function that
 // fetches many objects by key in one call. The type's id field becomes
-// its global ID: the type name and key, base64url-encoded. node and
+// its global ID: the type name and key, base64url-encoded (up to 1024
+// bytes in all). node and
 // nodes look objects up through per-request loaders (package loader), so
 // every id of one type in a request — several node fields, the ids of
 // nodes — is fetched in one call of that type's fetch function.

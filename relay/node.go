@@ -16,7 +16,8 @@ import (
 
 // ID returns the global ID of the object of the named type with the given
 // key: "<type>:<key>" in base64url without padding ("Book:7" is
-// "Qm9vazo3").
+// "Qm9vazo3"). ParseID reads the ids of type names and keys of up to
+// 1023 bytes in all, not longer ones.
 func ID(typeName, key string) schema.ID {
 	out := appendID(make([]byte, 0, base64.RawURLEncoding.EncodedLen(len(typeName)+1+len(key))), typeName, key)
 	return schema.ID(unsafe.String(unsafe.SliceData(out), len(out)))
@@ -29,15 +30,25 @@ func appendID(buf []byte, typeName, key string) []byte {
 	return base64.RawURLEncoding.AppendEncode(buf, plain)
 }
 
+// idEncoding reads ids: Strict refuses the texts that differ from what
+// ID writes only in the unused bits of their last character.
+var idEncoding = base64.RawURLEncoding.Strict()
+
+// maxIDLen bounds a global id before it is encoded: the type name, the
+// colon and the key.
+const maxIDLen = 1024
+
 // ParseID returns the type name and key of a global ID, or false when id
-// is not one.
+// is not one as ID writes it (other base64 spellings of the same bytes,
+// with line breaks or other unused bits, are refused: an object has one
+// id).
 func ParseID(id schema.ID) (typeName, key string, ok bool) {
-	if len(id) > 1024 {
+	if len(id) > idEncoding.EncodedLen(maxIDLen) {
 		return "", "", false
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(string(id))
-	if err != nil {
-		return "", "", false
+	raw, err := idEncoding.DecodeString(string(id))
+	if err != nil || idEncoding.EncodedLen(len(raw)) != len(id) {
+		return "", "", false // not as ID writes it (line breaks): an object has one id
 	}
 	typeName, key, ok = strings.Cut(string(raw), ":")
 	return typeName, key, ok && typeName != ""
@@ -158,7 +169,8 @@ type loaderKey struct {
 // Register makes the object type obj a Node: it gives obj the field id:
 // ID!, the global ID of key(object) (replacing a struct field named id),
 // written straight into the response without a string per object (field
-// middleware sees the object itself as the field's value),
+// middleware sees the object itself as the field's value; a key too long
+// for ParseID to read back, see ID, is an error of the field),
 // and lets node and nodes find its objects through fetch, called once per
 // request with every key of the type that request asks for. obj must be
 // declared with schema.Implements("Node").
@@ -175,8 +187,12 @@ func Register[T any](n *Nodes, obj *schema.ObjectType[T], key func(*T) string, f
 				out, err = buf, fmt.Errorf("the key of a %s panicked: %v", typeName, v)
 			}
 		}()
+		k := key((*T)(p))
+		if len(typeName)+1+len(k) > maxIDLen {
+			return buf, fmt.Errorf("the key of a %s is %d bytes, longer than a global id holds", typeName, len(k))
+		}
 		buf = append(buf, '"')
-		buf = appendID(buf, typeName, key((*T)(p)))
+		buf = appendID(buf, typeName, k)
 		return append(buf, '"'), nil
 	})
 	lkey := loaderKey{nodes: n, typeName: typeName}

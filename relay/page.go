@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -82,7 +83,10 @@ func (c *ConnectionType[T]) Slice(args PageArgs, items []T, scope string) (Conne
 		if !ok {
 			return Connection[T]{}, badInput("after", `Argument "after" is not a cursor of this `+c.name+`.`)
 		}
-		start = min(i+1, len(items))
+		start = len(items)
+		if i < len(items) {
+			start = i + 1 // i+1 itself would overflow for the largest offset
+		}
 	}
 	if w.before != nil {
 		i, ok := parseOffset(w.before)
@@ -140,7 +144,9 @@ type Key interface{ int64 | string }
 // Paging forward, hasPreviousPage is true when after was given (the item
 // it points to precedes the page); paging backward, hasNextPage is true
 // when before was given. Total is nil: set it to count the items when
-// totalCount is declared. See Slice for scope.
+// totalCount is declared. See Slice for scope. A key is at most 512
+// bytes (a string key; an int64 is shorter): the page of an item with a
+// longer key is an error, as its cursor could not be read back.
 func Keyset[T any, K Key](c *ConnectionType[T], args PageArgs, scope string, key func(*T) K,
 	fetch func(q KeysetQuery[K]) ([]T, error)) (Connection[T], error) {
 	w, err := c.check(args, scope)
@@ -162,11 +168,11 @@ func Keyset[T any, K Key](c *ConnectionType[T], args PageArgs, scope string, key
 		}
 		q.Before = &k
 	}
-	var items []T
-	if w.count > 0 {
-		if items, err = fetch(q); err != nil {
-			return Connection[T]{}, err
-		}
+	// A page of 0 items still queries one: it tells hasNextPage (or
+	// hasPreviousPage), as for Slice.
+	items, err := fetch(q)
+	if err != nil {
+		return Connection[T]{}, err
 	}
 	more := len(items) > w.count
 	if more {
@@ -191,7 +197,11 @@ func Keyset[T any, K Key](c *ConnectionType[T], args PageArgs, scope string, key
 	cw.init(w.hash, len(items), 20)
 	var kb [64]byte
 	for i := range items {
-		conn.Edges[i] = Edge[T]{Cursor: cw.add(appendKey(kb[:0], key(&items[i]))), Node: &items[i]}
+		k := appendKey(kb[:0], key(&items[i]))
+		if len(k) > maxKeyLen {
+			return Connection[T]{}, fmt.Errorf("relay: the key of an item of the %s is %d bytes, more than a cursor holds (%d)", c.name, len(k), maxKeyLen)
+		}
+		conn.Edges[i] = Edge[T]{Cursor: cw.add(k), Node: &items[i]}
 	}
 	conn.PageInfo.StartCursor = &conn.Edges[0].Cursor
 	conn.PageInfo.EndCursor = &conn.Edges[len(items)-1].Cursor
@@ -213,8 +223,9 @@ func parseKey[K Key](b []byte) (K, bool) {
 	switch p := any(&k).(type) {
 	case *int64:
 		n, err := strconv.ParseInt(string(b), 10, 64)
-		if err != nil {
-			return k, false
+		var tmp [20]byte
+		if err != nil || string(strconv.AppendInt(tmp[:0], n, 10)) != string(b) {
+			return k, false // not as appendKey writes it: a key has one cursor
 		}
 		*p = n
 	case *string:

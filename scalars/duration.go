@@ -1,9 +1,12 @@
 package scalars
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/graftgql/graft/internal/coerce"
@@ -55,24 +58,26 @@ func appendDuration(buf []byte, v *Duration) ([]byte, error) {
 	return append(buf, '"'), nil
 }
 
-// ParseDuration parses an ISO 8601 duration the scalar accepts.
+// ParseDuration parses an ISO 8601 duration the scalar accepts. A
+// fraction (on the last component only) is rounded to the nearest
+// nanosecond; every Duration reads back exactly from the text the scalar
+// writes for it.
 func ParseDuration(s string) (Duration, error) {
-	in := s
 	neg := false
 	if s != "" && (s[0] == '-' || s[0] == '+') {
 		neg, s = s[0] == '-', s[1:]
 	}
 	if len(s) < 2 || s[0] != 'P' {
-		return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
+		return 0, errDurationForm
 	}
 	s = s[1:]
-	var total float64
-	inTime, seen, lastFraction := false, false, false
+	var total uint64 // nanoseconds, counted exactly
+	inTime, seen, lastFraction, overflow := false, false, false, false
 	prev := -1
 	for s != "" {
 		if s[0] == 'T' {
 			if inTime || len(s) == 1 {
-				return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
+				return 0, errDurationForm
 			}
 			inTime, s = true, s[1:]
 			continue
@@ -82,19 +87,8 @@ func ParseDuration(s string) (Duration, error) {
 			i++
 		}
 		if i == 0 || i == len(s) || lastFraction {
-			return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
+			return 0, errDurationForm
 		}
-		num := []byte(s[:i])
-		for j := range num {
-			if num[j] == ',' {
-				num[j] = '.'
-			}
-		}
-		n, err := strconv.ParseFloat(string(num), 64)
-		if err != nil {
-			return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
-		}
-		lastFraction = n != math.Trunc(n)
 		unit := s[i]
 		var size time.Duration
 		var pos int // the units' order: W, D, then H, M, S
@@ -112,27 +106,89 @@ func ParseDuration(s string) (Duration, error) {
 		case inTime && unit == 'S':
 			size, pos = time.Second, 4
 		default:
-			return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
+			return 0, errDurationForm
 		}
 		if pos <= prev {
-			return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
+			return 0, errDurationForm
 		}
 		prev = pos
-		total += n * float64(size)
+		n, fraction, over, ok := durationPart(s[:i], uint64(size))
+		if !ok {
+			return 0, errDurationForm
+		}
+		lastFraction = fraction
+		var carry uint64
+		total, carry = bits.Add64(total, n, 0)
+		overflow = overflow || over || carry != 0
 		seen = true
 		s = s[i+1:]
 	}
 	if !seen {
-		return 0, fmt.Errorf("want an ISO 8601 duration such as PT1H30M")
+		return 0, errDurationForm
 	}
-	if total >= math.MaxInt64 {
-		return 0, fmt.Errorf("%s is beyond the range of a duration", in)
+	if limit := uint64(math.MaxInt64) + uint64(b2i(neg)); overflow || total > limit {
+		return 0, errors.New("beyond the range of a duration (about 292 years)")
 	}
-	d := Duration(math.Round(total))
 	if neg {
-		d = -d
+		return Duration(-int64(total)), nil // -(2^63) is math.MinInt64 itself
 	}
-	return d, nil
+	return Duration(total), nil
+}
+
+var errDurationForm = errors.New("want an ISO 8601 duration such as PT1H30M")
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// durationPart reads the number of one component of a duration (digits
+// with at most one decimal point or comma) in nanoseconds, size being
+// the nanoseconds of its unit: the whole units exactly, the fraction
+// rounded half up (from its first 19 digits). It tells whether the
+// fraction is not zero, and whether the value is beyond 64 bits.
+func durationPart(num string, size uint64) (n uint64, fraction, overflow, ok bool) {
+	whole, frac := num, ""
+	if i := strings.IndexAny(num, ".,"); i >= 0 {
+		whole, frac = num[:i], num[i+1:]
+	}
+	if whole == "" && frac == "" || strings.ContainsAny(frac, ".,") {
+		return 0, false, false, false
+	}
+	var w uint64
+	for i := 0; i < len(whole); i++ {
+		var hi uint64
+		if hi, w = bits.Mul64(w, 10); hi != 0 {
+			overflow = true
+		}
+		var c uint64
+		if w, c = bits.Add64(w, uint64(whole[i]-'0'), 0); c != 0 {
+			overflow = true
+		}
+	}
+	hi, n := bits.Mul64(w, size)
+	overflow = overflow || hi != 0
+	frac = strings.TrimRight(frac, "0")
+	if frac == "" {
+		return n, false, overflow, true
+	}
+	frac = frac[:min(len(frac), 19)]
+	var f, pow uint64 = 0, 1
+	for i := 0; i < len(frac); i++ {
+		f, pow = f*10+uint64(frac[i]-'0'), pow*10
+	}
+	// f/pow of a unit is f*size/pow nanoseconds; f < pow makes the
+	// quotient fit.
+	phi, plo := bits.Mul64(f, size)
+	q, r := bits.Div64(phi, plo, pow)
+	if r >= pow-r {
+		q++
+	}
+	var c uint64
+	n, c = bits.Add64(n, q, 0)
+	return n, true, overflow || c != 0, true
 }
 
 func parseDuration(v any) (Duration, error) {

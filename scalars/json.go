@@ -14,7 +14,9 @@ import (
 // JSON is the Go type of the JSON scalar: any JSON value. It is any, so
 // a field or argument of Go type any is a JSON (nullable: nil is null)
 // once the scalar is declared. As input it holds what the client sent:
-// nil, bool, int64, float64, string, []any or map[string]any. As output
+// nil, bool, int64, float64, string, []any or map[string]any, nested at
+// most 256 levels deep (deeper input is refused, as it could not be
+// written back). As output
 // it may hold those or anything encoding/json encodes; a value that does
 // not encode (a channel, NaN) is a field error.
 type JSON = any
@@ -25,14 +27,48 @@ type JSON = any
 type JSONObject map[string]any
 
 // maxJSONDepth bounds the nesting written by the JSON scalars, so that a
-// cyclic Go value fails instead of recursing without end.
+// cyclic Go value fails instead of recursing without end, and the
+// nesting they accept as input, so that what they accept they can write.
 const maxJSONDepth = 256
 
 func appendJSON(buf []byte, v *JSON) ([]byte, error) {
 	return appendValue(buf, "JSON", *v, 0)
 }
 
-func parseJSON(v any) (JSON, error) { return v, nil }
+func parseJSON(v any) (JSON, error) {
+	if !shallow(v, 0) {
+		return nil, errTooDeep("JSON")
+	}
+	return v, nil
+}
+
+// shallow reports whether input v nests no deeper than appendValue
+// writes, so that every value the JSON scalars accept can be written
+// back.
+func shallow(v any, depth int) bool {
+	if depth > maxJSONDepth {
+		return false
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if !shallow(e, depth+1) {
+				return false
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if !shallow(e, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func errTooDeep(scalar string) error {
+	return fmt.Errorf("%s cannot represent a value nested deeper than %d levels", scalar, maxJSONDepth)
+}
 
 func appendJSONObject(buf []byte, v *JSONObject) ([]byte, error) {
 	if *v == nil {
@@ -46,6 +82,9 @@ func parseJSONObject(v any) (JSONObject, error) {
 	if !ok {
 		return nil, fmt.Errorf("JSONObject cannot represent a non-object value: %s", coerce.Describe(v))
 	}
+	if !shallow(m, 0) {
+		return nil, errTooDeep("JSONObject")
+	}
 	return JSONObject(m), nil
 }
 
@@ -54,7 +93,7 @@ func parseJSONObject(v any) (JSONObject, error) {
 // encoding/json.
 func appendValue(buf []byte, scalar string, v any, depth int) ([]byte, error) {
 	if depth > maxJSONDepth {
-		return buf, fmt.Errorf("%s cannot represent a value nested deeper than %d levels", scalar, maxJSONDepth)
+		return buf, errTooDeep(scalar)
 	}
 	switch x := v.(type) {
 	case nil:

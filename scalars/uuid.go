@@ -28,11 +28,11 @@ func ParseUUID(s string) (UUID, error) {
 	if len(t) != 36 || t[8] != '-' || t[13] != '-' || t[18] != '-' || t[23] != '-' {
 		return u, errUUIDForm
 	}
-	j := 0
-	for i := 0; i < 36; {
-		if t[i] == '-' {
+	// The pairs of digits start at fixed positions, stepping over the
+	// hyphens checked above: any other character is refused.
+	for i, j := 0, 0; j < 16; i, j = i+2, j+1 {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
 			i++
-			continue
 		}
 		hi, ok1 := unhex(t[i])
 		lo, ok2 := unhex(t[i+1])
@@ -40,7 +40,6 @@ func ParseUUID(s string) (UUID, error) {
 			return u, errUUIDForm
 		}
 		u[j] = hi<<4 | lo
-		i, j = i+2, j+1
 	}
 	return u, nil
 }

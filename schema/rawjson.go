@@ -12,9 +12,10 @@ import (
 // straight from the bytes, checking each value against its GraphQL type
 // as it goes, and skips the members that are not selected without
 // decoding them: no Go structs, no reflection. A value that does not fit
-// its type (a string where an Int is expected, null at a non-null
-// position, malformed JSON) is a field error at its own path with code
-// INTERNAL_SERVER_ERROR, and nulls propagate as for any field. Objects of
+// its type (a string where an Int is expected, malformed JSON) is a field
+// error at its own path with code INTERNAL_SERVER_ERROR; null or a missing
+// member at a non-null position is the error "Cannot return null for
+// non-nullable field"; nulls propagate as for any field. Objects of
 // interface and union types name their concrete type in a "__typename"
 // member, or the one the type declares with RawTypeKey. A nil RawJSON is
 // null.

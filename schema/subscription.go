@@ -36,6 +36,13 @@ import (
 // An error from fn ends the subscription before any event, with that
 // error in the response. Options: Description, Deprecated, OfType, Cost,
 // CostFn.
+//
+// An event is read after it is sent, by other goroutines, and must not
+// change once sent, nor anything it points to: send a new value for each
+// event rather than the same pointer changed. Subscribers of one selection
+// share the answer to events of equal bytes (the same value, or the same
+// pointer), so a pointer sent again after its target changed would be
+// answered as it was the first time.
 func Subscription[A, R any](b *Builder, name string, fn func(context.Context, A) (<-chan R, error), opts ...Option) {
 	schemadef.Subscription(b.def(), name, fn, opts...)
 }

@@ -14,6 +14,7 @@ package coerce
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/graftgql/graft/internal/clip"
 	"math"
 	"strconv"
 	"strings"
@@ -296,7 +297,7 @@ func Describe(v any) string {
 	describe(&b, v, 0)
 	s := b.String()
 	if len(s) > 120 {
-		s = s[:117] + "..."
+		s = clip.Prefix(s, 117) + "..."
 	}
 	return s
 }

@@ -43,6 +43,7 @@ func CheckValidationBudget(doc *ast.QueryDocument, budget int) *gqlerror.Error {
 			m.fragments[f.Name] = f
 		}
 	}
+	m.cyclic = cyclicFragments(m.fragments)
 	for _, op := range doc.Operations {
 		m.selectionSets(op.SelectionSet)
 	}
@@ -65,6 +66,9 @@ type mergeBudget struct {
 	fragments map[string]*ast.FragmentDefinition
 	left      int
 	onPath    map[string]bool
+	// cyclic are the fragments on a cycle of spreads, which are not
+	// expanded (see collect).
+	cyclic map[string]bool
 }
 
 // selectionSets charges every selection set nested in set, set included,
@@ -127,10 +131,13 @@ type budgetFields struct {
 }
 
 // collect adds the fields of set to c, expanding inline fragments and
-// fragment spreads (a fragment already being expanded on this path is a
-// cycle, which NoFragmentCycles reports; it is not followed). Each item
-// collected costs one unit, so an expansion that grows exponentially stops
-// at the budget.
+// fragment spreads. A fragment on a cycle of spreads is not expanded: the
+// document is refused by NoFragmentCycles, and the merge rule compares
+// each pair of fragments once, so its cost is that of the fragments' own
+// selection sets, which are charged where they are defined. (Expanding
+// it would not end: a spread inside a merged field's sub-selection comes
+// back with every comparison of that field.) Each item collected costs
+// one unit, so an expansion that grows exponentially stops at the budget.
 func (m *mergeBudget) collect(set ast.SelectionSet, c *budgetFields) {
 	for _, sel := range set {
 		if m.spend(1); m.left < 0 {
@@ -148,7 +155,7 @@ func (m *mergeBudget) collect(set ast.SelectionSet, c *budgetFields) {
 		case *ast.FragmentSpread:
 			c.spreads++
 			def := m.fragments[s.Name]
-			if def == nil || m.onPath[s.Name] {
+			if def == nil || m.onPath[s.Name] || m.cyclic[s.Name] {
 				continue
 			}
 			m.onPath[s.Name] = true
@@ -169,4 +176,86 @@ func (m *mergeBudget) spend(n int) {
 		return
 	}
 	m.left -= n
+}
+
+// cyclicFragments returns the fragments of frags that are on a cycle of
+// spreads (a fragment that spreads itself, or a strongly connected group
+// of them), nil when there is none: Tarjan's algorithm over the spreads
+// each fragment makes at any depth, in time linear in the document.
+func cyclicFragments(frags map[string]*ast.FragmentDefinition) map[string]bool {
+	type node struct {
+		index, low int
+		onStack    bool
+		spreads    []string
+	}
+	nodes := make(map[string]*node, len(frags))
+	for name, f := range frags {
+		n := &node{index: -1}
+		var walk func(ast.SelectionSet)
+		walk = func(set ast.SelectionSet) {
+			for _, sel := range set {
+				switch s := sel.(type) {
+				case *ast.Field:
+					walk(s.SelectionSet)
+				case *ast.InlineFragment:
+					walk(s.SelectionSet)
+				case *ast.FragmentSpread:
+					if frags[s.Name] != nil {
+						n.spreads = append(n.spreads, s.Name)
+					}
+				}
+			}
+		}
+		walk(f.SelectionSet)
+		nodes[name] = n
+	}
+	var cyclic map[string]bool
+	var stack []string
+	next := 0
+	var connect func(name string)
+	connect = func(name string) {
+		n := nodes[name]
+		n.index, n.low, n.onStack = next, next, true
+		next++
+		stack = append(stack, name)
+		self := false
+		for _, to := range n.spreads {
+			t := nodes[to]
+			switch {
+			case to == name:
+				self = true
+			case t.index < 0:
+				connect(to)
+				n.low = min(n.low, t.low)
+			case t.onStack:
+				n.low = min(n.low, t.index)
+			}
+		}
+		if n.low != n.index {
+			return
+		}
+		i := len(stack) - 1
+		for stack[i] != name {
+			i--
+		}
+		group := stack[i:]
+		stack = stack[:i]
+		for _, g := range group {
+			nodes[g].onStack = false
+		}
+		if len(group) > 1 || self {
+			if cyclic == nil {
+				cyclic = map[string]bool{}
+			}
+			for _, g := range group {
+				cyclic[g] = true
+			}
+		}
+	}
+	for name, n := range nodes {
+		if n.index < 0 {
+			connect(name)
+		}
+	}
+	return cyclic
 }

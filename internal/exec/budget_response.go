@@ -41,9 +41,7 @@ func (r *request) overResponseBudget(f *fieldPlan) bool {
 		Extensions: map[string]any{"code": gqlerr.ResponseTooLarge},
 		Err:        errResponseTooLarge,
 	}
-	if f != nil && f.ast != nil && f.ast.Position != nil {
-		ge.Locations = []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
-	}
+	ge.Locations = r.locations(f)
 	r.addError(ge)
 	return true
 }

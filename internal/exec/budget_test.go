@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +47,10 @@ func TestCheckValidationBudget(t *testing.T) {
 		{name: "ten thousand aliases", query: "{" + aliases(10000) + "}"},
 		{name: "a hundred copies of a field with sub-selections", query: "{" + strings.Repeat("hero { name friends { name } } ", 100) + "}"},
 		{name: "fragment cycle is left to NoFragmentCycles", query: `{ ...A } fragment A on Query { ...B hello } fragment B on Query { ...A }`},
+		{name: "fragment cycle through merged fields", query: `{ hero { ...F } } fragment F on Character { friends { ...F ...F ...F } name }`},
+		{name: "fragment cycle through merged fields of many fragments", query: `{ hero { ...F0 } }` + repeatJoin(30, "fragment F%d on Character { friends { ...F%d ...F%[1]d ...F0 } name }") + " fragment F30 on Character { friends { ...F0 } }"},
+		{name: "ten thousand copies of a field beside a fragment cycle", query: "{ ...A } fragment A on Query { ...A " + strings.Repeat("hello ", 10000) + "}", refused: true},
+		{name: "ten thousand spreads of a fragment on a cycle", query: "{" + strings.Repeat("...A ", 10000) + "} fragment A on Query { ...A }", refused: true},
 		{name: "ten thousand copies of one field", query: "{" + strings.Repeat("hello ", 10000) + "}", refused: true},
 		{name: "one field repeated under aliases of one name", query: "{" + strings.Repeat("x: hello ", 1000) + "}", refused: true},
 		{name: "ten thousand copies of one spread", query: "{" + strings.Repeat("...F ", 10000) + "} fragment F on Query { hello }", refused: true},
@@ -113,6 +118,36 @@ func TestCheckValidationBudgetCustomLimit(t *testing.T) {
 	}{{budget: 1000}, {budget: 110}, {budget: 109, refused: true}, {budget: 0}, {budget: -1}} {
 		if got := CheckValidationBudget(doc, tc.budget) != nil; got != tc.refused {
 			t.Errorf("budget %d: refused = %v, want %v", tc.budget, got, tc.refused)
+		}
+	}
+}
+
+func TestCyclicFragments(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  string
+	}{
+		{`{ ...A } fragment A on Query { hello }`, ""},
+		{`{ ...A } fragment A on Query { ...A }`, "A"},
+		{`{ ...A } fragment A on Query { x { ...B } } fragment B on Query { ...C } fragment C on Query { ...A } fragment D on Query { ...A }`, "A B C"},
+		{`{ ...A } fragment A on Query { ...B ...B } fragment B on Query { ...C } fragment C on Query { hello }`, ""},
+		{`{ ...A } fragment A on Query { ...Missing ...B } fragment B on Query { ... on Query { ...B } }`, "B"},
+	} {
+		doc, perr := parser.ParseQuery(&ast.Source{Input: tc.query})
+		if perr != nil {
+			t.Fatal(perr)
+		}
+		frags := map[string]*ast.FragmentDefinition{}
+		for _, f := range doc.Fragments {
+			frags[f.Name] = f
+		}
+		var got []string
+		for name := range cyclicFragments(frags) {
+			got = append(got, name)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%s: cyclic %v, want %q", tc.query, got, tc.want)
 		}
 	}
 }

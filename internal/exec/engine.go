@@ -170,6 +170,8 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 	e.intro = newIntroIndex(as)
 	e.coerce = newCoercer(e)
 	set := rules.NewDefaultRules()
+	set.RemoveRule("ScalarLeafs")
+	set.AddRule("ScalarLeafs", scalarLeafsRule(false))
 	// An operation type the schema lacks is refused at execution, with
 	// data null, as graphql-js does (see Engine.run).
 	set.RemoveRule("KnownRootType")
@@ -188,7 +190,7 @@ func newEngine(as *ast.Schema, query, mutation *schema.Type, types []*schema.Typ
 			rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
 			rules.KnownArgumentNamesRuleWithoutSuggestions,
 			rules.KnownTypeNamesRuleWithoutSuggestions,
-			rules.ScalarLeafsRuleWithoutSuggestions,
+			{Name: "ScalarLeafsWithoutSuggestions", RuleFunc: scalarLeafsRule(true)},
 			rules.ValuesOfCorrectTypeRuleWithoutSuggestions,
 		} {
 			set.RemoveRule(strings.TrimSuffix(r.Name, "WithoutSuggestions"))
@@ -260,6 +262,37 @@ func (e *Engine) field(typeName, name string) *schema.Field {
 		return nil
 	}
 	return e.fields[t][name]
+}
+
+// scalarLeafsRule is the specification's "Leaf Field Selections" as
+// graphql-js words it: a leaf field with a selection set, or a composite
+// one without, is named with the field's full type ("String!",
+// "[Episode]"), where gqlparser's own rule names a leaf's named type.
+// suggestionsOff leaves out the "Did you mean" of a composite field.
+func scalarLeafsRule(suggestionsOff bool) core.RuleFunc {
+	return func(observers *core.Events, addError core.AddErrFunc) {
+		observers.OnField(func(walker *core.Walker, field *ast.Field) {
+			if field.Definition == nil {
+				return
+			}
+			t := walker.Schema.Types[field.Definition.Type.Name()]
+			if t == nil {
+				return
+			}
+			switch {
+			case t.IsLeafType() && len(field.SelectionSet) > 0:
+				addError(core.Message(`Field "%s" must not have a selection since type "%s" has no subfields.`,
+					field.Name, field.Definition.Type.String()), core.At(field.Position))
+			case !t.IsLeafType() && len(field.SelectionSet) == 0:
+				opts := []core.ErrorOption{core.Message(`Field "%s" of type "%s" must have a selection of subfields.`,
+					field.Name, field.Definition.Type.String()), core.At(field.Position)}
+				if !suggestionsOff {
+					opts = append(opts, core.Suggestf(`"%s { ... }"`, field.Name))
+				}
+				addError(opts...)
+			}
+		})
+	}
 }
 
 // noIntrospectionRule refuses __schema and __type when introspection is

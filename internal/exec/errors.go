@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -60,8 +61,34 @@ func (r *request) fieldError(f *fieldPlan, err error) *gqlerror.Error {
 	default:
 		out = &gqlerror.Error{Message: err.Error(), Path: path, Err: err}
 	}
-	if f.ast != nil && f.ast.Position != nil {
-		out.Locations = []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
+	out.Locations = r.locations(f)
+	return out
+}
+
+// locations returns the locations of an error of field f: the field's,
+// and when the document selects its response key more than once, each
+// occurrence included under the request's variables, as graphql-js names
+// every field node merged into the response key.
+func (r *request) locations(f *fieldPlan) []gqlerror.Location {
+	if f == nil || f.ast == nil || f.ast.Position == nil {
+		return nil
+	}
+	if f.merged == nil {
+		return []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
+	}
+	var out []gqlerror.Location
+	for _, o := range f.merged {
+		p := o.field.Position
+		if p == nil || len(o.conds) > 0 && !included([][]condition{o.conds}, r.vars) {
+			continue
+		}
+		l := gqlerror.Location{Line: p.Line, Column: p.Column}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	if out == nil {
+		return []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
 	}
 	return out
 }
@@ -96,9 +123,7 @@ func (r *request) nonNullError(f *fieldPlan) *gqlerror.Error {
 		Message: fmt.Sprintf("Cannot return null for non-nullable field %s.%s.", f.parent, f.name),
 		Path:    r.currentPath(),
 	}
-	if f.ast != nil && f.ast.Position != nil {
-		err.Locations = []gqlerror.Location{{Line: f.ast.Position.Line, Column: f.ast.Position.Column}}
-	}
+	err.Locations = r.locations(f)
 	return err
 }
 

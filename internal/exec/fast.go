@@ -111,8 +111,13 @@ func appendStrings(buf []byte, ss []string) []byte {
 }
 
 // newFastTable returns the table of fields, or nil when a field has
-// conditions or a key longer than 16 bytes.
+// conditions or a key longer than 16 bytes, or when there is no field (a
+// selection whose every field a constant @skip or @include leaves out):
+// the table's first key opens the object.
 func newFastTable(fields []*fieldPlan) []fastField {
+	if len(fields) == 0 {
+		return nil
+	}
 	t := make([]fastField, len(fields))
 	for i, f := range fields {
 		if f.conds != nil || len(f.keyJSON) > 16 {
@@ -315,9 +320,8 @@ func (r *request) fastObject(buf []byte, op *objectPlan, typeName string, obj un
 	return append(buf, '}'), true
 }
 
-// fastTable is fastObject's loop over a table of fields (op.table). An
-// object with no fields selected does not get here: a selection set is
-// never empty.
+// fastTable is fastObject's loop over a table of fields (op.table), which
+// is never empty (see newFastTable).
 func (r *request) fastTable(buf []byte, t []fastField, typeName string, obj unsafe.Pointer, limit int) ([]byte, bool) {
 	ok := true
 	for i := range t {

@@ -20,6 +20,7 @@ func FuzzExecute(f *testing.F) {
 		`{ __schema { types { name fields { name } } } }`,
 		`{ __type(name: "Author") { fields { name type { name kind ofType { name } } } } }`,
 		`query Q($s: Boolean!) { hello @skip(if: $s) authors { id @include(if: $s) } }`,
+		`{ authors(first: 2) { id @skip(if: true) posts(first: 1) { ... @include(if: false) { title } } } }`,
 	} {
 		f.Add(seed, `{"id":"a1","s":true}`)
 	}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -30,7 +31,7 @@ var (
 	reDupFragment      = lazyRegexp(`^There can be only one fragment named "([^"]+)"\.$`)
 	reDupVariable      = lazyRegexp(`^There can be only one variable named "\$([^"]+)"\.$`)
 	reDupDirective     = lazyRegexp(`^The directive "@([^"]+)" can only be used once at this location\.$`)
-	reVarPosition      = lazyRegexp(`^Variable "\$([^"]+)" of type "[^"]+" used in position expecting type "[^"]+"\.$`)
+	reVarPosition      = lazyRegexp(`^Variable "\$([^"]+)" of type "([^"]+)" used in position expecting type "[^"]+"\.$`)
 	reVarUndefined     = lazyRegexp(`^Variable "\$([^"]+)" is not defined`)
 	reVarUnused        = lazyRegexp(`^Variable "\$([^"]+)" is never used`)
 	reFieldOnType      = lazyRegexp(`^Cannot query field "[^"]+" on type "([^"]+)"\.`)
@@ -38,6 +39,8 @@ var (
 	reSubConflict      = lazyRegexp(`^Fields "([^"]+)" conflict because subfields "`)
 	reSubKey           = lazyRegexp(`subfields "([^"]+)" conflict because`)
 	reCycleVia         = lazyRegexp(`^Cannot spread fragment "([^"]+)" within itself via "([^"]+)"`)
+	reQuoted           = lazyRegexp(`"([^"]+)"`)
+	reNotInputField    = lazyRegexp(`^Field "[^"]+" is not defined by type "([^"]+)"\.$`)
 	reLeafSubselection = lazyRegexp(`^Field "[^"]+" must not have a selection since type "[^"]+" has no subfields\.$`)
 )
 
@@ -66,6 +69,7 @@ func jsValidationErrors(s *ast.Schema, src string, errs gqlerror.List) gqlerror.
 		}
 	}
 	out := errs[:0]
+	var seen map[string]bool
 	for _, ge := range errs {
 		if m := reFieldOnType().FindStringSubmatch(ge.Message); m != nil {
 			// graphql-js checks fields only where the parent type is
@@ -83,12 +87,50 @@ func jsValidationErrors(s *ast.Schema, src string, errs gqlerror.List) gqlerror.
 		if m := reVarUnused().FindStringSubmatch(ge.Message); m != nil && dupVars[m[1]] {
 			continue // the second definition of a duplicated variable
 		}
-		if len(ge.Locations) == 1 {
+		if m := reDupDirective().FindStringSubmatch(ge.Message); m != nil && s.Directives[m[1]] == nil {
+			continue // an unknown directive: KnownDirectives' error
+		}
+		if m := reVarPosition().FindStringSubmatch(ge.Message); m != nil && s.Types[strings.Trim(m[2], "[]!")] == nil {
+			continue // a variable of an unknown type: KnownTypeNames' error
+		}
+		placed := false
+		if m := reNotInputField().FindStringSubmatch(ge.Message); m != nil && len(ge.Locations) == 1 {
+			if t := s.Types[m[1]]; t != nil && (t.Kind == ast.Scalar || t.Kind == ast.Enum) {
+				// An object literal where a leaf is expected: graphql-js
+				// reports the object once, as a value the type cannot
+				// represent.
+				if msg, at, ok := v.leafObject(t, ge.Locations[0]); ok {
+					ge.Message, ge.Locations, placed = msg, []gqlerror.Location{at}, true
+				}
+			}
+		}
+		if len(ge.Locations) == 1 && !placed {
 			ge.Locations = v.locations(ge.Message, ge.Locations[0])
+		}
+		if len(errs) > 1 {
+			// gqlparser checks a fragment's selections again at each
+			// of its spreads; graphql-js reports each node once.
+			key := errorKey(ge)
+			if seen[key] {
+				continue
+			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[key] = true
 		}
 		out = append(out, ge)
 	}
 	return out
+}
+
+// errorKey is ge's message and locations.
+func errorKey(ge *gqlerror.Error) string {
+	b := []byte(ge.Message)
+	for _, l := range ge.Locations {
+		b = fmt.Appendf(b, "\x00%d:%d", l.Line, l.Column)
+	}
+	return string(b)
 }
 
 // token returns the index of the token that starts at or holds the byte
@@ -122,6 +164,32 @@ func (v *jsValidation) forward(i int, ok func(int) bool) int {
 	for j := i; j >= 0 && j < len(v.toks) && j < i+16; j++ {
 		if ok(j) {
 			return j
+		}
+	}
+	return -1
+}
+
+// selectionSetOf returns the "{" that opens the selection set of the
+// field at token i, past its arguments and directives however long, or
+// -1 when it has none.
+func (v *jsValidation) selectionSetOf(i int) int {
+	depth := 0
+	for j := i; j >= 0 && j < len(v.toks); j++ {
+		switch v.toks[j].Kind {
+		case "(", "[":
+			depth++
+		case ")", "]":
+			depth--
+		case "{":
+			if depth == 0 {
+				return j
+			}
+			depth++ // an input object's braces
+		case "}":
+			if depth == 0 {
+				return -1
+			}
+			depth--
 		}
 	}
 	return -1
@@ -199,7 +267,7 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 	switch {
 	case strings.HasPrefix(msg, "Field ") && reLeafSubselection().MatchString(msg):
 		// graphql-js points at the selection set.
-		return one(v.forward(i, func(j int) bool { return v.isKind(j, "{") }))
+		return one(v.selectionSetOf(i))
 	}
 	if m := firstMatch(msg, reUnknownType, reNonComposite, reNonInput); m != "" {
 		name := strings.Trim(m, "[]!")
@@ -252,17 +320,23 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		return append(a, b...)
 	}
 	if m := reCycleVia().FindStringSubmatch(msg); m != nil {
-		// The first location is the spread of the next fragment inside
-		// the fragment that cycles.
-		def := v.first(func(j int) bool { return v.isName(j, "fragment") && v.isName(j+1, m[1]) })
-		if def >= 0 {
-			for j := def; j < len(v.toks); j++ {
-				if v.isKind(j, "...") && v.isName(j+1, m[2]) {
-					return two(j, i)
-				}
-			}
+		// graphql-js gives the spread of each fragment of the cycle in
+		// the one before it: the first via inside the fragment that
+		// cycles, each next via inside the one before, and last (where
+		// gqlparser points) the cycling fragment's own spread.
+		names := []string{m[1]}
+		for _, q := range reQuoted().FindAllStringSubmatch(msg[strings.Index(msg, " via ")+5:], -1) {
+			names = append(names, q[1])
 		}
-		return one(i)
+		var out []gqlerror.Location
+		for k := 0; k+1 < len(names); k++ {
+			j := v.spreadIn(names[k], names[k+1])
+			if j < 0 {
+				return one(i)
+			}
+			out = append(out, v.loc(j))
+		}
+		return append(out, v.loc(i))
 	}
 	if m := reVarPosition().FindStringSubmatch(msg); m != nil {
 		return two(v.backward(i, varDefined(m[1])), i)
@@ -272,6 +346,15 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		depth, op := 0, -1
 		for j := 0; j < i; j++ {
 			switch v.toks[j].Kind {
+			case "Name":
+				// An operation's keyword: the variable may be in its
+				// header (a directive on the operation).
+				if depth == 0 && (j == 0 || v.toks[j-1].Kind == "}") {
+					switch v.toks[j].Value {
+					case "query", "mutation", "subscription":
+						op = j
+					}
+				}
 			case "{":
 				if depth == 0 {
 					op = j
@@ -289,6 +372,31 @@ func (v *jsValidation) locations(msg string, l gqlerror.Location) []gqlerror.Loc
 		return two(i, op)
 	}
 	return one(i)
+}
+
+// spreadIn returns the first spread of fragment name inside the
+// definition of fragment def, or -1.
+func (v *jsValidation) spreadIn(def, name string) int {
+	start := v.first(func(j int) bool { return v.isName(j, "fragment") && v.isName(j+1, def) })
+	if start < 0 {
+		return -1
+	}
+	depth := 0
+	for j := start; j < len(v.toks); j++ {
+		switch v.toks[j].Kind {
+		case "{":
+			depth++
+		case "}":
+			if depth--; depth == 0 {
+				return -1 // the end of the fragment
+			}
+		case "...":
+			if v.isName(j+1, name) {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // firstSelection returns the nearest selection of the response key
@@ -382,4 +490,125 @@ func firstMatch(msg string, res ...func() *regexp.Regexp) string {
 		}
 	}
 	return ""
+}
+
+// leafObject returns graphql-js's error for the object literal holding
+// the member gqlparser reported at l, where a value of the leaf type t is
+// expected: its message and the location of the object (the outermost of
+// nested ones).
+func (v *jsValidation) leafObject(t *ast.Definition, l gqlerror.Location) (string, gqlerror.Location, bool) {
+	i := v.token(gqlsyntax.Offset(v.src, l.Line, l.Column))
+	open := v.opener(i)
+	if open < 0 || v.toks[open].Kind != "{" {
+		return "", l, false
+	}
+	for {
+		up := v.opener(open)
+		if up < 0 || v.toks[up].Kind != "{" || !v.isKind(open-1, ":") {
+			break
+		}
+		open = up
+	}
+	lit, ok := v.printValue(open)
+	if !ok {
+		return "", l, false
+	}
+	var msg string
+	switch t.Name {
+	case "String":
+		msg = "String cannot represent a non string value: " + lit
+	case "Boolean":
+		msg = "Boolean cannot represent a non boolean value: " + lit
+	case "Int":
+		msg = "Int cannot represent non-integer value: " + lit
+	case "Float":
+		msg = "Float cannot represent non numeric value: " + lit
+	case "ID":
+		msg = "ID cannot represent a non-string and non-integer value: " + lit
+	default:
+		if t.Kind != ast.Enum {
+			return "", l, false // a custom scalar: its own rule's
+		}
+		msg = `Enum "` + t.Name + `" cannot represent non-enum value: ` + lit + "."
+	}
+	return msg, v.loc(open), true
+}
+
+// opener returns the "{", "[" or "(" that encloses token i, or -1.
+func (v *jsValidation) opener(i int) int {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch v.toks[j].Kind {
+		case "}", "]", ")":
+			depth++
+		case "{", "[", "(":
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// printValue prints the value literal that starts at token i as
+// graphql-js's print does: {a: 1, b: [x, "s"]}.
+func (v *jsValidation) printValue(i int) (string, bool) {
+	var b strings.Builder
+	end, ok := v.writeValue(&b, i, 0)
+	return b.String(), ok && end > i
+}
+
+// writeValue writes the value at token i to b and returns the index of
+// the token after it.
+func (v *jsValidation) writeValue(b *strings.Builder, i, depth int) (int, bool) {
+	if i >= len(v.toks) || depth > 32 {
+		return i, false
+	}
+	t := v.toks[i]
+	switch t.Kind {
+	case "{", "[":
+		closer := "}"
+		if t.Kind == "[" {
+			closer = "]"
+		}
+		b.WriteString(t.Kind)
+		j := i + 1
+		for n := 0; ; n++ {
+			if j >= len(v.toks) {
+				return j, false
+			}
+			if v.toks[j].Kind == closer {
+				b.WriteString(closer)
+				return j + 1, true
+			}
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			if t.Kind == "{" {
+				if !v.isKind(j, "Name") || !v.isKind(j+1, ":") {
+					return j, false
+				}
+				b.WriteString(v.toks[j].Value + ": ")
+				j += 2
+			}
+			var ok bool
+			if j, ok = v.writeValue(b, j, depth+1); !ok {
+				return j, false
+			}
+		}
+	case "$":
+		if !v.isKind(i+1, "Name") {
+			return i, false
+		}
+		b.WriteString("$" + v.toks[i+1].Value)
+		return i + 2, true
+	case "String", "BlockString":
+		b.WriteString(gqlsyntax.Quote(t.Value))
+		return i + 1, true
+	case "Name", "Int", "Float":
+		b.WriteString(t.Value)
+		return i + 1, true
+	}
+	return i, false
 }

@@ -49,7 +49,11 @@ type fieldPlan struct {
 	keyJSON []byte // `,"key":`
 	parent  string // the object type the field is selected on
 	ast     *ast.Field
-	def     *schema.Field
+	// merged holds every occurrence of the response key, ast's first,
+	// when the document selects it more than once (nil otherwise): its
+	// errors name each one included (see request.locations).
+	merged []occurrence
+	def    *schema.Field
 	// conds is nil when the field is always included; otherwise the field is
 	// included when all conditions of any one of the lists hold.
 	conds   [][]condition
@@ -263,6 +267,12 @@ func (p *planner) buildObject(objName string, keys []*collected) *objectPlan {
 func (p *planner) planField(objName string, c *collected) *fieldPlan {
 	first := c.occ[0].field
 	fp := &fieldPlan{name: first.Name, key: c.key, keyJSON: jsonKey(c.key), parent: objName, ast: first}
+	for _, o := range c.occ[1:] {
+		if o.field != first && o.field.Position != nil {
+			fp.merged = c.occ
+			break
+		}
+	}
 	for _, o := range c.occ {
 		all := deferConditions(o.conds, o.defers)
 		if len(all) == 0 {

@@ -3,10 +3,12 @@ package exec
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/graftgql/graft/internal/clip"
 	"math"
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/graftgql/graft/internal/gqlerr"
@@ -33,6 +35,18 @@ func (e rawError) Error() string { return e.msg }
 // Extensions gives the error its code.
 func (e rawError) Extensions() map[string]any {
 	return map[string]any{"code": gqlerr.InternalServerError}
+}
+
+// rawQuoteMax bounds the upstream's value that a raw error's message
+// quotes (a number or a string of any length).
+const rawQuoteMax = 128
+
+// rawClip returns v cut to rawQuoteMax bytes, at a character boundary.
+func rawClip(v string) string {
+	if len(v) <= rawQuoteMax {
+		return v
+	}
+	return clip.Prefix(v, rawQuoteMax) + "…"
 }
 
 // rawMismatch records that the raw value at the current path does not fit
@@ -360,15 +374,20 @@ func (r *request) rawInner(f *fieldPlan, ref *schema.TypeRef, rd *schema.RawRead
 		if err != nil {
 			return r.rawMismatch(f, t.Name, "not a string")
 		}
-		if plain {
-			for _, v := range t.EnumValues {
-				if v.Name == string(raw) {
-					r.buf = append(append(append(r.buf, '"'), raw...), '"')
-					return true
-				}
+		name := unsafe.String(unsafe.SliceData(raw), len(raw))
+		if !plain {
+			// Escaped ("HAPP\u0059"): the value is the decoded string.
+			if name, err = schema.RawKey(raw, plain); err != nil {
+				return r.rawMismatch(f, t.Name, "malformed JSON")
 			}
 		}
-		return r.rawMismatch(f, t.Name, fmt.Sprintf("%q, not a value of the enum,", raw))
+		for _, v := range t.EnumValues {
+			if v.Name == name {
+				r.buf = appendString(r.buf, v.Name)
+				return true
+			}
+		}
+		return r.rawMismatch(f, t.Name, fmt.Sprintf("%q, not a value of the enum,", rawClip(name)))
 	}
 	return r.rawScalar(f, t, rd)
 }
@@ -413,7 +432,7 @@ func (r *request) rawScalar(f *fieldPlan, t *schema.Type, rd *schema.RawReader) 
 			r.buf = strconv.AppendInt(r.buf, int64(v), 10)
 			return true
 		}
-		return r.rawMismatch(f, t.Name, string(num)+", not a 32-bit integer,")
+		return r.rawMismatch(f, t.Name, rawClip(string(num))+", not a 32-bit integer,")
 	case "Float":
 		if c != '-' && (c < '0' || c > '9') {
 			return r.rawMismatch(f, t.Name, "not a number")
@@ -422,9 +441,11 @@ func (r *request) rawScalar(f *fieldPlan, t *schema.Type, rd *schema.RawReader) 
 		if err != nil {
 			return r.rawMismatch(f, t.Name, "malformed JSON")
 		}
-		if !integer {
+		// An integer of more than 300 digits may be beyond float64's range
+		// (about 1.8e308) as a fraction or an exponent may be.
+		if !integer || len(num) > 300 {
 			if v, err := strconv.ParseFloat(string(num), 64); err != nil || math.IsInf(v, 0) {
-				return r.rawMismatch(f, t.Name, string(num)+", not a finite number,")
+				return r.rawMismatch(f, t.Name, rawClip(string(num))+", not a finite number,")
 			}
 		}
 		r.buf = append(r.buf, num...)
@@ -445,8 +466,27 @@ func (r *request) rawScalar(f *fieldPlan, t *schema.Type, rd *schema.RawReader) 
 	if rd.Skip() != nil || !json.Valid(rd.B[s:rd.I]) {
 		return r.rawMismatch(f, t.Name, "malformed JSON")
 	}
-	r.buf = append(r.buf, rd.B[s:rd.I]...)
+	r.buf = appendValidUTF8(r.buf, rd.B[s:rd.I])
 	return true
+}
+
+// appendValidUTF8 appends the JSON text v with each byte that is not part
+// of valid UTF-8 (json.Valid lets them through, in strings) replaced by
+// U+FFFD, as encoding/json decodes such strings: the response stays UTF-8.
+func appendValidUTF8(buf, v []byte) []byte {
+	if utf8.Valid(v) {
+		return append(buf, v...)
+	}
+	for len(v) > 0 {
+		c, size := utf8.DecodeRune(v)
+		if c == utf8.RuneError && size == 1 {
+			buf = utf8.AppendRune(buf, utf8.RuneError)
+		} else {
+			buf = append(buf, v[:size]...)
+		}
+		v = v[size:]
+	}
+	return buf
 }
 
 // rawList writes the JSON array at rd, a list of type ref.
@@ -634,7 +674,7 @@ func (r *request) rawAbstract(f *fieldPlan, t *schema.Type, rd *schema.RawReader
 	}
 	op := f.sub.forType(name)
 	if obj == nil || op == nil {
-		return r.rawMismatch(f, t.Name, fmt.Sprintf("type %q, not a possible type,", name))
+		return r.rawMismatch(f, t.Name, fmt.Sprintf("type %q, not a possible type,", rawClip(name)))
 	}
 	return r.rawObject(f, obj.Name, op, rd)
 }
@@ -658,7 +698,8 @@ func rawTypeName(rd *schema.RawReader, typeKey string) (name string, found, ok b
 				return "", false, false
 			}
 		}
-		if key == typeKey && rd.Peek() == '"' {
+		switch {
+		case key == typeKey && rd.Peek() == '"':
 			v, vplain, err := rd.String()
 			if err != nil {
 				return "", false, false
@@ -669,8 +710,15 @@ func rawTypeName(rd *schema.RawReader, typeKey string) (name string, found, ok b
 					return "", false, false
 				}
 			}
-		} else if rd.Skip() != nil {
-			return "", false, false
+		case key == typeKey:
+			// Of repeated members the last counts, as for any member: a
+			// later one that is not a string leaves none.
+			name, found = "", false
+			fallthrough
+		default:
+			if rd.Skip() != nil {
+				return "", false, false
+			}
 		}
 		switch rd.Peek() {
 		case ',':

@@ -1,9 +1,9 @@
 package httpapi
 
 import (
+	"github.com/graftgql/graft/internal/clip"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/graftgql/graft/internal/gqlerr"
 
@@ -45,11 +45,7 @@ func truncate(s string) string {
 	if len(s) <= maxEcho {
 		return s
 	}
-	cut := maxEcho
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return clip.Prefix(s, maxEcho) + "…"
 }
 
 func quote(s string) string { return strconv.Quote(truncate(s)) }

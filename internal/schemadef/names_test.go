@@ -58,18 +58,3 @@ func printParsed(p *parsedRef) string {
 	}
 	return s
 }
-
-func TestQuoteGraphQL(t *testing.T) {
-	tests := map[string]string{
-		"plain":       `"plain"`,
-		"a\"b\\c":     `"a\"b\\c"`,
-		"tab\tnl\n":   `"tab\tnl\n"`,
-		"\x01":        `"\u0001"`,
-		"unicode é 世": `"unicode é 世"`,
-	}
-	for in, want := range tests {
-		if got := quoteGraphQL(in); got != want {
-			t.Errorf("quoteGraphQL(%q) = %s, want %s", in, got, want)
-		}
-	}
-}

@@ -211,6 +211,8 @@ type Sink[R any] struct {
 // Send queues event for delivery and returns at once. It reports false
 // when the subscription has ended, or when the subscriber has fallen
 // further behind than the queue's bound, which ends the subscription.
+// The event is read after Send returns and must not change, nor anything
+// it points to (see Subscription): send a new value for each event.
 func (s Sink[R]) Send(event R) bool {
 	return s.q.push(unsafe.Pointer(s.value(event)))
 }

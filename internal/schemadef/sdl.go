@@ -1,6 +1,7 @@
 package schemadef
 
 import (
+	"github.com/graftgql/graft/internal/gqlsyntax"
 	"strconv"
 	"strings"
 )
@@ -138,7 +139,7 @@ func printDeprecated(w *strings.Builder, deprecated bool, reason string) {
 	}
 	w.WriteString(" @deprecated")
 	if reason != "" && reason != DefaultDeprecationReason {
-		w.WriteString("(reason: " + quoteGraphQL(reason) + ")")
+		w.WriteString("(reason: " + gqlsyntax.Quote(reason) + ")")
 	}
 }
 
@@ -152,36 +153,8 @@ func printDescription(w *strings.Builder, desc, indent string) {
 	if strings.Contains(desc, `"""`) || strings.ContainsAny(desc, "\r\\") ||
 		strings.HasPrefix(desc, " ") || strings.HasPrefix(desc, "\t") || strings.HasSuffix(desc, `"`) ||
 		strings.Contains(desc, "\n") {
-		w.WriteString(quoteGraphQL(desc) + "\n")
+		w.WriteString(gqlsyntax.Quote(desc) + "\n")
 		return
 	}
 	w.WriteString(`"""` + desc + `"""` + "\n")
-}
-
-// quoteGraphQL quotes s as a GraphQL string literal.
-func quoteGraphQL(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hexDigits[r>>4])
-			b.WriteByte(hexDigits[r&0xf])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
