@@ -20,12 +20,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 	"unique"
 
 	"github.com/gobwas/ws"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/graftgql/graft/internal/clip"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
 	"github.com/graftgql/graft/internal/transport"
@@ -1344,23 +1344,12 @@ func (c *wsConn) bound() {
 // the close frame, after which nothing more is sent, and the reader
 // reads on until the client's close frame, or the socket is closed
 // closeTimeout later.
+//
+// The reason (one may name a client's id) is cut to what a close frame
+// holds, 123 bytes, on a character boundary: a reason that is not UTF-8
+// would fail the client's connection with a protocol error.
 func (c *wsConn) close(code ws.StatusCode, reason string) {
-	c.closeWith(ws.NewCloseFrameBody(code, cutReason(reason)), true)
-}
-
-// cutReason cuts a close reason (one that names a client's id) to what a
-// close frame holds, 123 bytes, on a character boundary: a reason that is
-// not UTF-8 would fail the client's connection with a protocol error.
-func cutReason(reason string) string {
-	const most = ws.MaxControlFramePayloadSize - 2
-	if len(reason) <= most {
-		return reason
-	}
-	n := most
-	for n > 0 && !utf8.RuneStart(reason[n]) {
-		n--
-	}
-	return reason[:n]
+	c.closeWith(ws.NewCloseFrameBody(code, clip.Prefix(reason, ws.MaxControlFramePayloadSize-2)), true)
 }
 
 // closeWith sends the close frame whose payload is p, once, and when wait
