@@ -15,9 +15,12 @@ import (
 // their messages as graphql-js does but often point elsewhere: at a field
 // where graphql-js points at its argument, after the @ of a directive or
 // the quote of a string, at the second of two duplicates where graphql-js
-// gives both, and some of its rules report errors graphql-js does not
-// (a field selected on a scalar is reported both as an unknown field and
-// as a leaf with a selection). jsValidationErrors corrects these from the
+// gives both; some of its rules report errors graphql-js does not (a
+// field selected on a scalar is reported both as an unknown field and as
+// a leaf with a selection; a variable of an unknown type is also
+// misplaced), word others differently (an object literal where a leaf is
+// expected is an unknown input field), and an error inside a fragment
+// comes once per spread. jsValidationErrors corrects these from the
 // document's tokens. The differences it leaves are listed with their
 // reasons in e2e/testdata/differential.json.
 
