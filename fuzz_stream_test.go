@@ -1390,25 +1390,11 @@ func TestSSEScripts(t *testing.T) {
 // sent through"), so an id used again at once gets its own answer only.
 func TestWebSocketNothingAfterTheClientsComplete(t *testing.T) {
 	entered := make(chan struct{}, 1)
-	b := schema.New()
-	schema.Query(b, "slow", func(ctx context.Context, _ struct{}) (string, error) {
+	w := slowQueryWS(t, func(ctx context.Context) string {
 		entered <- struct{}{}
 		<-ctx.Done()
-		return "late", nil
+		return "late"
 	})
-	s, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(r)
-	defer srv.Close()
-	w := dialRawWS(t, strings.TrimPrefix(srv.URL, "http://"))
-	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
-	w.expect(0x1, `{"type":"connection_ack"}`)
 	// An idle connection holds no goroutine (the reader waits in the
 	// poller, counted here).
 	base := runtime.NumGoroutine()
@@ -1715,25 +1701,11 @@ func TestWebSocketInitPayloadIsAnObject(t *testing.T) {
 // gets every pong once they have started.
 func TestWebSocketPingsWhileAnOperationStarts(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
-	b := schema.New()
-	schema.Query(b, "slow", func(ctx context.Context, _ struct{}) (string, error) {
+	w := slowQueryWS(t, func(context.Context) string {
 		close(entered)
 		<-release
-		return "done", nil
+		return "done"
 	})
-	s, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(r)
-	defer srv.Close()
-	w := dialRawWS(t, strings.TrimPrefix(srv.URL, "http://"))
-	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
-	w.expect(0x1, `{"type":"connection_ack"}`)
 	base := runtime.NumGoroutine()
 	w.write(wsRawFrame(`{"id":"1","type":"subscribe","payload":{"query":"{ slow }"}}`), 128)
 	<-entered
@@ -1754,4 +1726,26 @@ func TestWebSocketPingsWhileAnOperationStarts(t *testing.T) {
 	for range pings {
 		w.expect(0x1, `{"type":"pong"}`)
 	}
+}
+
+// slowQueryWS serves a schema whose query slow answers what resolve
+// returns, and returns a raw WebSocket connection to it, acknowledged.
+func slowQueryWS(t *testing.T, resolve func(context.Context) string) *rawWS {
+	t.Helper()
+	b := schema.New()
+	schema.Query(b, "slow", func(ctx context.Context, _ struct{}) (string, error) { return resolve(ctx), nil })
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	t.Cleanup(srv.Close)
+	w := dialRawWS(t, strings.TrimPrefix(srv.URL, "http://"))
+	w.write(wsRawFrame(`{"type":"connection_init"}`), 64)
+	w.expect(0x1, `{"type":"connection_ack"}`)
+	return w
 }

@@ -390,17 +390,7 @@ func FuzzKeyset(f *testing.F) {
 			if q.Limit < 1 {
 				t.Fatalf("query limit %d", q.Limit)
 			}
-			var out []int64
-			for i := range items {
-				k := items[i]
-				if q.Descending {
-					k = items[len(items)-1-i]
-				}
-				if (q.After == nil || k > *q.After) && (q.Before == nil || k < *q.Before) && len(out) < q.Limit {
-					out = append(out, k)
-				}
-			}
-			return out, nil
+			return keysetModel(items, func(k *int64) int64 { return *k }, q), nil
 		})
 		key := func(k string) (int64, bool) {
 			v, err := strconv.ParseInt(k, 10, 64)
@@ -524,17 +514,7 @@ func keysetOver(keys []int64, args PageArgs, queries *int) (Connection[int64], e
 	c := &ConnectionType[int64]{name: "ItemConnection", cfg: Config{DefaultPageSize: 3, MaxPageSize: 5}}
 	return Keyset(c, args, "", func(k *int64) int64 { return *k }, func(q KeysetQuery[int64]) ([]int64, error) {
 		*queries++
-		var out []int64
-		for i := range keys {
-			k := keys[i]
-			if q.Descending {
-				k = keys[len(keys)-1-i]
-			}
-			if (q.After == nil || k > *q.After) && (q.Before == nil || k < *q.Before) && len(out) < q.Limit {
-				out = append(out, k)
-			}
-		}
-		return out, nil
+		return keysetModel(keys, func(k *int64) int64 { return *k }, q), nil
 	})
 }
 
@@ -698,32 +678,13 @@ func newPagesClient(t testing.TB) *grafttest.Client {
 	}, conn.Cost())
 	schema.Query(b, "keyset", func(_ context.Context, a PageArgs) (Connection[routerItem], error) {
 		return Keyset(conn, a, "k", func(i *routerItem) int64 { return i.Key }, func(q KeysetQuery[int64]) ([]routerItem, error) {
-			var out []routerItem
-			for i := range routerItems {
-				it := routerItems[i]
-				if q.Descending {
-					it = routerItems[len(routerItems)-1-i]
-				}
-				if (q.After == nil || it.Key > *q.After) && (q.Before == nil || it.Key < *q.Before) && len(out) < q.Limit {
-					out = append(out, it)
-				}
-			}
-			return out, nil
+			return keysetModel(routerItems, func(i *routerItem) int64 { return i.Key }, q), nil
 		})
 	}, conn.Cost())
 	schema.Query(b, "words", func(_ context.Context, a PageArgs) (Connection[routerItem], error) {
 		sorted := slices.SortedFunc(slices.Values(routerItems), func(x, y routerItem) int { return strings.Compare(x.Word, y.Word) })
 		return Keyset(conn, a, "w", func(i *routerItem) string { return i.Word }, func(q KeysetQuery[string]) ([]routerItem, error) {
-			if q.Descending {
-				slices.Reverse(sorted)
-			}
-			var out []routerItem
-			for _, it := range sorted {
-				if (q.After == nil || it.Word > *q.After) && (q.Before == nil || it.Word < *q.Before) && len(out) < q.Limit {
-					out = append(out, it)
-				}
-			}
-			return out, nil
+			return keysetModel(sorted, func(i *routerItem) string { return i.Word }, q), nil
 		})
 	}, conn.Cost())
 	s, err := b.Build()
@@ -895,4 +856,21 @@ func TestALongNodeKeyIsAFieldError(t *testing.T) {
 		!strings.Contains(resp.Errors[0].Message, "the key of a Item is 1020 bytes") {
 		t.Errorf("%.300s", resp.Body)
 	}
+}
+
+// keysetModel answers q over rows sorted by key as a database would: the
+// rows after After and before Before, in q's direction, at most Limit.
+func keysetModel[T any, K Key](rows []T, key func(*T) K, q KeysetQuery[K]) []T {
+	var out []T
+	for i := range rows {
+		r := &rows[i]
+		if q.Descending {
+			r = &rows[len(rows)-1-i]
+		}
+		k := key(r)
+		if (q.After == nil || k > *q.After) && (q.Before == nil || k < *q.Before) && len(out) < q.Limit {
+			out = append(out, *r)
+		}
+	}
+	return out
 }
