@@ -708,22 +708,25 @@ func pagesQuery(field string) string {
 }`
 }
 
-// pagesAnswer is the data of pagesQuery.
-type pagesAnswer struct {
-	Slice, Keyset, Words *struct {
-		Edges []struct {
-			Cursor string
-			Node   struct {
-				ID   string
-				Key  int64
-				Word string
-			}
-		}
-		PageInfo struct {
-			HasNextPage, HasPreviousPage bool
-			StartCursor, EndCursor       *string
+// pageAnswer is one connection's page in pagesAnswer.
+type pageAnswer struct {
+	Edges []struct {
+		Cursor string
+		Node   struct {
+			ID   string
+			Key  int64
+			Word string
 		}
 	}
+	PageInfo struct {
+		HasNextPage, HasPreviousPage bool
+		StartCursor, EndCursor       *string
+	}
+}
+
+// pagesAnswer is the data of pagesQuery.
+type pagesAnswer struct {
+	Slice, Keyset, Words *pageAnswer
 	Node *struct {
 		ID   string
 		Word string
@@ -780,20 +783,7 @@ func FuzzRouterPages(f *testing.F) {
 		}
 		var data pagesAnswer
 		resp.Decode(t, &data)
-		for name, conn := range map[string]*struct {
-			Edges []struct {
-				Cursor string
-				Node   struct {
-					ID   string
-					Key  int64
-					Word string
-				}
-			}
-			PageInfo struct {
-				HasNextPage, HasPreviousPage bool
-				StartCursor, EndCursor       *string
-			}
-		}{"slice": data.Slice, "keyset": data.Keyset, "words": data.Words} {
+		for name, conn := range map[string]*pageAnswer{"slice": data.Slice, "keyset": data.Keyset, "words": data.Words} {
 			if name != field {
 				continue
 			}
