@@ -727,7 +727,7 @@ type pageAnswer struct {
 // pagesAnswer is the data of pagesQuery.
 type pagesAnswer struct {
 	Slice, Keyset, Words *pageAnswer
-	Node *struct {
+	Node                 *struct {
 		ID   string
 		Word string
 	}
