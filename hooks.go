@@ -284,11 +284,10 @@ func SetExtension(ctx context.Context, key string, value any) bool {
 
 // phaseRun tracks the phases of one request for the hooks.
 type phaseRun struct {
-	r     *Router
-	hooks []Hook
-	ctx   context.Context // the latest context hooks returned
-	st    *requestState
-	ev    HookEvent
+	r   *Router         // its hooks and hookMasks are the run's
+	ctx context.Context // the latest context hooks returned
+	st  *requestState
+	ev  HookEvent
 	// started is when the current phase began, as time since
 	// ev.Start: the phases are timed on the monotonic clock alone
 	// (time.Since), half the cost of time.Now.
@@ -301,16 +300,13 @@ type phaseRun struct {
 	received  bool
 	refuser   int
 	refusedAt Phase
-	// The errors of a streamed answer's payloads: their count and the
-	// first maxHookErrors of them.
-	streamErrs  []*gqlerror.Error
-	streamCount int
-	// masks are the phases each hook observes (HookPhases); skip holds
-	// the hooks (by index, the first 64) that asked with SkipPhases to
-	// see no more phases but PhaseAnswered, skipNext those that asked
-	// during the current phase (skipped from the next one); calling is
-	// the index of the hook being called, -1 between calls.
-	masks    []phaseMask
+	// stream holds the errors of a streamed answer's payloads, nil
+	// until one has some (most answers are not streamed).
+	stream *streamErrors
+	// skip holds the hooks (by index, the first 64) that asked with
+	// SkipPhases to see no more phases but PhaseAnswered, skipNext those
+	// that asked during the current phase (skipped from the next one);
+	// calling is the index of the hook being called, -1 between calls.
 	skip     uint64
 	skipNext uint64
 	calling  int
@@ -321,7 +317,7 @@ type phaseRun struct {
 
 // wants reports whether hook i observes phase.
 func (p *phaseRun) wants(i int, phase Phase) bool {
-	if i == p.refuser || i < len(p.masks) && !p.masks[i].has(phase) {
+	if masks := p.r.hookMasks; i == p.refuser || i < len(masks) && !masks[i].has(phase) {
 		return false
 	}
 	if i >= 64 {
@@ -334,8 +330,8 @@ func (p *phaseRun) wants(i int, phase Phase) bool {
 // observes is neither called nor timed. With 64 hooks or fewer it is
 // wants of every hook at once, on their bits.
 func (p *phaseRun) observed(phase Phase) bool {
-	if len(p.hooks) > 64 {
-		for i := range p.hooks {
+	if len(p.r.hooks) > 64 {
+		for i := range p.r.hooks {
 			if p.wants(i, phase) {
 				return true
 			}
@@ -374,7 +370,7 @@ func (r *Router) beginPhases(ctx context.Context, st *requestState) *phaseRun {
 	} else {
 		p = new(phaseRun)
 	}
-	p.r, p.hooks, p.masks, p.st, p.ctx = r, r.hooks, r.hookMasks, st, ctx
+	p.r, p.st, p.ctx = r, st, ctx
 	p.refuser, p.calling = -1, -1
 	p.ev.Request, p.ev.Start, p.ev.run = &st.info, time.Now(), p
 	return p
@@ -414,7 +410,7 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 	}
 	p.phase, p.open, p.started = phase, true, now
 	p.ev.Phase, p.ev.Duration = phase, 0
-	for i, h := range p.hooks {
+	for i, h := range p.r.hooks {
 		if !p.wants(i, phase) {
 			continue
 		}
@@ -424,7 +420,7 @@ func (p *phaseRun) before(_ context.Context, phase Phase) *httpapi.Error {
 			p.ev.Duration = p.clock() - p.started
 			for j := range i {
 				if p.wants(j, phase) {
-					p.callAfter(p.ctx, j, p.hooks[j])
+					p.callAfter(p.ctx, j, p.r.hooks[j])
 				}
 			}
 			p.open, p.refuser, p.refusedAt = false, i, phase
@@ -506,7 +502,7 @@ func (p *phaseRun) end() (now time.Duration, read bool) {
 	}
 	now = p.clock()
 	p.ev.Phase, p.ev.Duration = p.phase, now-p.started
-	for i, h := range p.hooks {
+	for i, h := range p.r.hooks {
 		if p.wants(i, p.phase) {
 			p.callAfter(p.ctx, i, h)
 		}
@@ -558,9 +554,11 @@ func (p *phaseRun) endPayload(base context.Context, errs []*gqlerror.Error) {
 	p.setErrors(errs, len(errs))
 	p.after()
 	p.ev.Payload, p.ev.Parts = 0, nil
-	p.streamCount += len(errs)
-	if n := maxHookErrors - len(p.streamErrs); n > 0 {
-		p.streamErrs = append(p.streamErrs, errs[:min(n, len(errs))]...)
+	if len(errs) > 0 {
+		if p.stream == nil {
+			p.stream = new(streamErrors)
+		}
+		p.stream.add(errs)
 	}
 	p.ctx = base
 }
@@ -671,7 +669,7 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	p.phase, p.open, p.started = PhaseAnswered, true, now
 	p.ev.Phase, p.ev.Duration, p.ev.Payload = PhaseAnswered, 0, 0
 	p.answered(resp)
-	for i, h := range p.hooks {
+	for i, h := range p.r.hooks {
 		if !p.wants(i, PhaseAnswered) {
 			continue
 		}
@@ -685,7 +683,7 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 	spliceExtensions(p.st, resp)
 	p.open = false
 	p.ev.Duration = p.clock() - now
-	for i, h := range p.hooks {
+	for i, h := range p.r.hooks {
 		if i == p.refuser || i < 64 && p.done&(1<<i) != 0 {
 			continue // the refusing hook, or one done with the request
 		}
@@ -699,14 +697,29 @@ func (p *phaseRun) finish(resp *httpapi.Response) {
 // answered sets the event's status and errors from resp.
 func (p *phaseRun) answered(resp *httpapi.Response) {
 	p.ev.Status = resp.Status
-	if p.streamCount == 0 {
+	if p.stream == nil {
 		errs := resp.Errors()
 		p.setErrors(errs, len(errs))
 		return
 	}
 	last := resp.Errors()
-	errs := append(p.streamErrs[:len(p.streamErrs):len(p.streamErrs)], last...)
-	p.setErrors(errs[:min(len(errs), maxHookErrors)], p.streamCount+len(last))
+	errs := append(p.stream.first[:len(p.stream.first):len(p.stream.first)], last...)
+	p.setErrors(errs[:min(len(errs), maxHookErrors)], p.stream.count+len(last))
+}
+
+// streamErrors are the errors of a streamed answer's payloads: their
+// count and the first maxHookErrors of them.
+type streamErrors struct {
+	first []*gqlerror.Error
+	count int
+}
+
+// add counts errs, and keeps them while fewer than maxHookErrors are.
+func (s *streamErrors) add(errs []*gqlerror.Error) {
+	s.count += len(errs)
+	if n := maxHookErrors - len(s.first); n > 0 {
+		s.first = append(s.first, errs[:min(n, len(errs))]...)
+	}
 }
 
 // spliceExtensions adds the extensions set with SetExtension to the

@@ -75,6 +75,9 @@ type requestState struct {
 	// hooked is set when the state is the first field of a hookedState
 	// (door.go, newState).
 	hooked bool
+	// spanTaken is set once a hook took the span memory of the
+	// hookedState (hookmem.Take).
+	spanTaken bool
 	// idHeader is the value of the X-Request-ID header of its answer,
 	// carried here for the same reason.
 	idHeader [1]string

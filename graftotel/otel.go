@@ -271,7 +271,7 @@ func (in *Instrumentation) received(ctx context.Context, ev *graft.HookEvent) co
 	// it is measured.
 	var span trace.Span
 	if in.sampler != nil {
-		ctx, span = in.startRequestSpan(ctx)
+		ctx, span = in.startRequestSpan(ctx, ev)
 	} else {
 		ctx, span = in.tracer.Start(ctx, requestSpanName, serverKind...)
 	}

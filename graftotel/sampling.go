@@ -6,7 +6,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
+	"github.com/graftgql/graft"
+	"github.com/graftgql/graft/internal/hookmem"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -134,8 +138,9 @@ func newSpanID() (sid trace.SpanID) {
 // startRequestSpan starts the span of a request whose trace context is in
 // ctx (extracted from its headers), deciding its sampling first: a
 // dropped request gets a *dropped, which is both its span and its
-// context, one allocation of 80 bytes; a sampled one the SDK's span.
-func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Context, trace.Span) {
+// context, in memory its request's state keeps for it (hookmem) when ev
+// has some; a sampled one the SDK's span.
+func (in *Instrumentation) startRequestSpan(ctx context.Context, ev *graft.HookEvent) (context.Context, trace.Span) {
 	parent := trace.SpanFromContext(ctx)
 	if parent.IsRecording() {
 		// The SDK counts a recording parent's children: it starts them.
@@ -143,40 +148,51 @@ func (in *Instrumentation) startRequestSpan(ctx context.Context) (context.Contex
 	}
 	psc := parent.SpanContext()
 	tid := psc.TraceID()
-	if !tid.IsValid() {
-		tid = newTraceID()
-	}
 	var d *dropped
 	var res sdktrace.SamplingResult
 	if k := in.known; k != nil {
-		// One of the SDK's samplers: its decision, taken here.
-		res.Tracestate = psc.TraceState()
-		if k.samples(psc, tid) {
-			res.Decision = sdktrace.RecordAndSample
+		// One of the SDK's samplers: its decision, taken here, on the
+		// trace ID's low half (ratio), which is all a new trace ID
+		// needs so far: the high half is drawn when read.
+		lazy := !tid.IsValid()
+		if lazy {
+			binary.BigEndian.PutUint64(tid[8:], rand.Uint64())
 		}
+		if !k.samples(psc, tid) {
+			d = in.newDropped(ev)
+			d.Context = ctx
+			d.setIDs(tid, lazy, psc.TraceFlags()&^trace.FlagsSampled, false)
+			d.setAux(in, psc.TraceState())
+			return d, d
+		}
+		if lazy {
+			binary.BigEndian.PutUint64(tid[:8], nonZero())
+		}
+		res.Decision = sdktrace.RecordAndSample
+		res.Tracestate = psc.TraceState()
 	} else {
+		if !tid.IsValid() {
+			tid = newTraceID()
+		}
 		// While the sampler decides, d stands for the parent in the
 		// context it is given (the sampler reads the parent's span
 		// context, found at once rather than at the end of the
 		// request's context chain).
-		d = in.standIn(ctx, psc)
+		d = in.standIn(ctx, psc, ev)
 		res = in.sampler.ShouldSample(sdktrace.SamplingParameters{ParentContext: d, TraceID: tid,
 			Name: requestSpanName, Kind: trace.SpanKindServer})
-	}
-	if res.Decision == sdktrace.Drop {
-		if d == nil {
-			d = &dropped{Context: ctx, in: in}
+		if res.Decision == sdktrace.Drop {
+			d.setIDs(tid, false, psc.TraceFlags()&^trace.FlagsSampled, false)
+			d.setAux(in, res.Tracestate)
+			return d, d
 		}
-		d.tid, d.sid, d.flags, d.remote = tid, newSpanID(), psc.TraceFlags()&^trace.FlagsSampled, false
-		d.state = traceStateRef(res.Tracestate)
-		return d, d
 	}
 	// The SDK starts it with tid and this decision, which its parent
 	// context holds for presetIDs and presetSampler: taken once, it is
 	// gone for every later span. (In the span's context, d stands for
 	// the request's parent under the decision.)
 	if d == nil {
-		d = in.standIn(ctx, psc)
+		d = in.standIn(ctx, psc, ev)
 	}
 	return in.tracer.Start(&decidedCtx{Context: d, d: decision{tid: tid, res: res}}, requestSpanName, serverKind...)
 }
@@ -197,35 +213,112 @@ func (c *decidedCtx) Value(key any) any {
 
 // dropped is the span of a request its sampler dropped, and the context
 // carrying it (trace.SpanFromContext finds it): what the SDK's
-// non-recording span and its context are, in one allocation. Its span
-// context is kept field by field, the trace state behind a pointer (nil
-// for none, as it mostly is), which keeps it in a smaller size class.
+// non-recording span and its context are, in one piece of memory, which
+// the request's state holds (hookmem.Span, whose shape it has). Its span
+// context is kept field by field: the trace ID in two halves, and the
+// span ID, either of which a new span draws when it is first read (draw),
+// rather than for every request whose IDs nobody reads; the trace state,
+// mostly empty, behind aux.
 type dropped struct {
 	context.Context
 	embedded.Span
-	in     *Instrumentation // its sdkTP is the span's provider
-	state  *trace.TraceState
-	tid    trace.TraceID
-	sid    trace.SpanID
+	aux    any // *Instrumentation, or *droppedAux when there is a trace state
+	hi     atomic.Uint64
+	lo     uint64
+	sid    atomic.Uint64
 	flags  trace.TraceFlags
+	draw   uint8 // drawHi, drawSID: the IDs still to be drawn when read
 	remote bool
+}
+
+// The IDs a dropped span draws when they are first read.
+const (
+	drawHi = 1 << iota
+	drawSID
+)
+
+// droppedAux is the aux of a dropped span with a trace state.
+type droppedAux struct {
+	in    *Instrumentation
+	state trace.TraceState
+}
+
+// hookMemFits says whether a dropped has the shape of a hookmem.Span:
+// its three interface values first, then its plain data, within the
+// Span's size.
+var hookMemFits = func() bool {
+	var d dropped
+	var m hookmem.Span
+	return unsafe.Offsetof(d.Span) == 16 && unsafe.Offsetof(d.aux) == 32 &&
+		unsafe.Offsetof(d.hi) == unsafe.Sizeof(m.Ifaces) &&
+		unsafe.Sizeof(d) <= unsafe.Sizeof(m.Ifaces)+unsafe.Sizeof(m.Words)
+}()
+
+// newDropped returns a zero dropped: the memory ev's request keeps for
+// it when there is some, else a new one.
+func (in *Instrumentation) newDropped(ev *graft.HookEvent) *dropped {
+	if hookMemFits && ev != nil {
+		if m := hookmem.Take(ev); m != nil {
+			return (*dropped)(unsafe.Pointer(m))
+		}
+	}
+	return new(dropped)
+}
+
+// setIDs sets the span's trace ID, tid (its high half drawn when read if
+// lazy), a span ID drawn when read, its flags and remote.
+func (d *dropped) setIDs(tid trace.TraceID, lazy bool, flags trace.TraceFlags, remote bool) {
+	d.hi.Store(binary.BigEndian.Uint64(tid[:8]))
+	d.lo = binary.BigEndian.Uint64(tid[8:])
+	d.sid.Store(0)
+	d.flags, d.remote, d.draw = flags, remote, drawSID
+	if lazy {
+		d.draw |= drawHi
+	}
+}
+
+// setAux sets the span's instrumentation and trace state.
+func (d *dropped) setAux(in *Instrumentation, ts trace.TraceState) {
+	if ts.Len() == 0 {
+		d.aux = in
+		return
+	}
+	d.aux = &droppedAux{in: in, state: ts}
 }
 
 // standIn returns a *dropped standing for the request's parent, of span
 // context psc, over ctx.
-func (in *Instrumentation) standIn(ctx context.Context, psc trace.SpanContext) *dropped {
-	return &dropped{Context: ctx, in: in, tid: psc.TraceID(), sid: psc.SpanID(), flags: psc.TraceFlags(),
-		remote: psc.IsRemote(), state: traceStateRef(psc.TraceState())}
+func (in *Instrumentation) standIn(ctx context.Context, psc trace.SpanContext, ev *graft.HookEvent) *dropped {
+	d := in.newDropped(ev)
+	d.Context = ctx
+	d.setIDs(psc.TraceID(), false, psc.TraceFlags(), psc.IsRemote())
+	sid := psc.SpanID()
+	d.sid.Store(binary.BigEndian.Uint64(sid[:]))
+	d.draw = 0
+	d.setAux(in, psc.TraceState())
+	return d
 }
 
-// traceStateRef returns ts behind a pointer, nil when it is empty.
-func traceStateRef(ts trace.TraceState) *trace.TraceState {
-	if ts.Len() == 0 {
-		return nil
+// drawn returns *p, first set to a random non-zero value if it is zero:
+// the first reader draws it, and every reader gets the same.
+func drawn(p *atomic.Uint64) uint64 {
+	if v := p.Load(); v != 0 {
+		return v
 	}
-	p := new(trace.TraceState) // not &ts: that would move ts to the heap on every call
-	*p = ts
-	return p
+	v := nonZero()
+	if p.CompareAndSwap(0, v) {
+		return v
+	}
+	return p.Load()
+}
+
+// nonZero returns a random non-zero value.
+func nonZero() uint64 {
+	for {
+		if v := rand.Uint64(); v != 0 {
+			return v
+		}
+	}
 }
 
 // spanKey is the key trace.ContextWithSpan stores a span under, which the
@@ -264,9 +357,19 @@ func (d *dropped) Value(key any) any {
 
 // The span's methods: it records nothing.
 func (d *dropped) SpanContext() trace.SpanContext {
-	cfg := trace.SpanContextConfig{TraceID: d.tid, SpanID: d.sid, TraceFlags: d.flags, Remote: d.remote}
-	if d.state != nil {
-		cfg.TraceState = *d.state
+	hi, sid := d.hi.Load(), d.sid.Load()
+	if d.draw&drawHi != 0 && hi == 0 {
+		hi = drawn(&d.hi)
+	}
+	if d.draw&drawSID != 0 && sid == 0 {
+		sid = drawn(&d.sid)
+	}
+	cfg := trace.SpanContextConfig{TraceFlags: d.flags, Remote: d.remote}
+	binary.BigEndian.PutUint64(cfg.TraceID[:8], hi)
+	binary.BigEndian.PutUint64(cfg.TraceID[8:], d.lo)
+	binary.BigEndian.PutUint64(cfg.SpanID[:], sid)
+	if a, ok := d.aux.(*droppedAux); ok {
+		cfg.TraceState = a.state
 	}
 	return trace.NewSpanContext(cfg)
 }
@@ -278,4 +381,9 @@ func (d *dropped) RecordError(error, ...trace.EventOption) {}
 func (d *dropped) SetStatus(codes.Code, string)            {}
 func (d *dropped) SetName(string)                          {}
 func (d *dropped) SetAttributes(...attribute.KeyValue)     {}
-func (d *dropped) TracerProvider() trace.TracerProvider    { return d.in.sdkTP }
+func (d *dropped) TracerProvider() trace.TracerProvider {
+	if a, ok := d.aux.(*droppedAux); ok {
+		return a.in.sdkTP
+	}
+	return d.aux.(*Instrumentation).sdkTP
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -348,5 +349,63 @@ func TestIncomingContextExtracted(t *testing.T) {
 		if member != tc.member || (sc.TraceID().String() == traceID) != tc.continued || !sc.IsValid() {
 			t.Errorf("%s: baggage member %q, trace %s; want member %q, trace continued %v", tc.name, member, sc.TraceID(), tc.member, tc.continued)
 		}
+	}
+}
+
+// TestDroppedSpanIDs: a dropped request's IDs are drawn when first read,
+// once: every reader, concurrent or after the request ended (a context a
+// resolver kept), sees the same valid span context. An incoming trace ID
+// is kept whole, a zero high half included (a 64-bit ID padded), and a
+// new trace ID has random halves, distinct from request to request.
+func TestDroppedSpanIDs(t *testing.T) {
+	tp := graftotel.NewTracerProvider(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(0)))
+	var kept []context.Context
+	var reads [][]trace.SpanContext
+	b := schema.New()
+	schema.QueryNoArgs(b, "hello", func(ctx context.Context) (string, error) {
+		got := make([]trace.SpanContext, 8)
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() { got[i] = trace.SpanContextFromContext(ctx) })
+		}
+		wg.Wait()
+		kept, reads = append(kept, ctx), append(reads, got)
+		return "ok", nil
+	})
+	s, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := instrumented(t, graftotel.Options{TracerProvider: tp, NoMetrics: true}, s)
+	const padded, parentID = "00000000000000000af7651916cd43dd", "00f067aa0ba902b7"
+	do(t, r, `{ hello }`, "traceparent", "00-"+padded+"-"+parentID+"-00")
+	for range 20 {
+		do(t, r, `{ hello }`)
+	}
+	highs := map[string]bool{}
+	for i, ctx := range kept {
+		sc := reads[i][0]
+		for _, o := range reads[i][1:] {
+			if !o.Equal(sc) {
+				t.Fatalf("request %d: concurrent readers saw %v and %v", i, sc, o)
+			}
+		}
+		if after := trace.SpanContextFromContext(ctx); !after.Equal(sc) || !sc.IsValid() || sc.IsSampled() {
+			t.Fatalf("request %d: span context %v during the request, %v after: want one valid, unsampled", i, sc, after)
+		}
+		tid := sc.TraceID().String()
+		if i == 0 {
+			if tid != padded || sc.SpanID().String() == parentID {
+				t.Fatalf("trace %s span %s: want trace %s continued with a new span ID", tid, sc.SpanID(), padded)
+			}
+			continue
+		}
+		if tid[:16] == "0000000000000000" || tid[16:] == "0000000000000000" || highs[tid[:16]] {
+			t.Fatalf("request %d: new trace ID %s: want both halves random, distinct across requests", i, tid)
+		}
+		highs[tid[:16]] = true
+	}
+	if len(kept) != 21 {
+		t.Fatalf("%d requests resolved, want 21", len(kept))
 	}
 }
