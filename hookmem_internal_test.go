@@ -17,14 +17,21 @@ func TestHookedStateSizeClass(t *testing.T) {
 	if n := unsafe.Sizeof(hookedState{}); n+8 > 1024 {
 		t.Fatalf("hookedState is %d bytes: a hooked request would take the next size class", n)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range 1000 {
-		sinkState = &hookedState{}
+	// Goroutines other tests left may allocate meanwhile, which only adds:
+	// the least of a few runs is the state's own, and the next class is
+	// 128 bytes further.
+	least := uint64(1 << 62)
+	for range 5 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 10000 {
+			sinkState = &hookedState{}
+		}
+		runtime.ReadMemStats(&after)
+		least = min(least, (after.TotalAlloc-before.TotalAlloc)/10000)
 	}
-	runtime.ReadMemStats(&after)
-	if n := (after.TotalAlloc - before.TotalAlloc) / 1000; n != 1024 {
-		t.Fatalf("a hookedState of %d bytes takes %d bytes: want the 1,024-byte class", unsafe.Sizeof(hookedState{}), n)
+	if least < 1024 || least > 1024+32 {
+		t.Fatalf("a hookedState of %d bytes takes %d bytes: want the 1,024-byte class", unsafe.Sizeof(hookedState{}), least)
 	}
 }
 
