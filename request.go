@@ -76,7 +76,9 @@ type requestState struct {
 	// (door.go, newState).
 	hooked bool
 	// spanTaken is set once a hook took the span memory of the
-	// hookedState (hookmem.Take).
+	// hookedState (hookmem.Take). It is kept here, beside the flags
+	// above in what was their padding, rather than in hookedState, whose
+	// size class a field more would change.
 	spanTaken bool
 	// idHeader is the value of the X-Request-ID header of its answer,
 	// carried here for the same reason.

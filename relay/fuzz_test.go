@@ -687,6 +687,11 @@ func newPagesClient(t testing.TB) *grafttest.Client {
 			return keysetModel(sorted, func(i *routerItem) string { return i.Word }, q), nil
 		})
 	}, conn.Cost())
+	return clientOf(t, b)
+}
+
+// clientOf builds b and returns a client of a router serving it.
+func clientOf(t testing.TB, b *schema.Builder) *grafttest.Client {
 	s, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -833,15 +838,7 @@ func TestALongNodeKeyIsAFieldError(t *testing.T) {
 	schema.QueryNoArgs(b, "items", func(context.Context) ([]*routerItem, error) {
 		return []*routerItem{{Word: longest}, {Word: longest + "k"}}, nil
 	})
-	s, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, graft.NewLayer(), graft.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp := grafttest.New(r).Do(t, `{ items { id } }`, nil)
+	resp := clientOf(t, b).Do(t, `{ items { id } }`, nil)
 	if want := `{"items":[{"id":"` + string(ID("Item", longest)) + `"},null]}`; string(resp.Data) != want || len(resp.Errors) != 1 ||
 		!strings.Contains(resp.Errors[0].Message, "the key of a Item is 1020 bytes") {
 		t.Errorf("%.300s", resp.Body)

@@ -142,6 +142,16 @@ func (g *incGen) alias(sb *strings.Builder) {
 	}
 }
 
+// listField writes list field name, aliased or not, and with @stream or
+// not.
+func (g *incGen) listField(sb *strings.Builder, name string) {
+	g.alias(sb)
+	sb.WriteString(name)
+	if g.next(2) == 1 {
+		g.directive(sb, "stream", "initialCount: "+strconv.Itoa(g.next(5)))
+	}
+}
+
 // directive writes @defer or @stream's arguments: a label or none, and
 // sometimes if: false.
 func (g *incGen) directive(sb *strings.Builder, name string, extra string) {
@@ -195,20 +205,12 @@ func (g *incGen) item(sb *strings.Builder, typ string, depth int) {
 			g.selection(sb, "Obj", depth+1)
 			sb.WriteString("} ")
 		case 3:
-			g.alias(sb)
-			sb.WriteString("list")
-			if g.next(2) == 1 {
-				g.directive(sb, "stream", "initialCount: "+strconv.Itoa(g.next(5)))
-			}
+			g.listField(sb, "list")
 			sb.WriteString(" { ")
 			g.selection(sb, "Obj", depth+1)
 			sb.WriteString("} ")
 		case 4:
-			g.alias(sb)
-			sb.WriteString("scalars")
-			if g.next(2) == 1 {
-				g.directive(sb, "stream", "initialCount: "+strconv.Itoa(g.next(5)))
-			}
+			g.listField(sb, "scalars")
 			sb.WriteString(" ")
 		case 5:
 			g.alias(sb)
