@@ -139,8 +139,17 @@ func (r *Router) CloseSubscriptions() { r.subs.Close() }
 // streaming transport: the pipeline starts a subscription into it
 // instead of refusing it.
 type streamSink struct {
-	stream *exec.Stream
-	ctx    context.Context // the subscription's context, with request state
+	// feed is the running stream's queue and shared answers, read with
+	// plain and observed by every event's delivery: they lead the
+	// operation, in its first cache line, so that delivering an event
+	// whose answer is shared reads no other line of it nor the stream.
+	feed exec.Feed
+	// plain says no hook observes payloads (PhasePayload): subscribers
+	// of one selection may share an event's answer. observed says a hook
+	// observes the request (st.ph is set).
+	plain, observed bool
+	stream          *exec.Stream
+	ctx             context.Context // the subscription's context, with request state
 	// format is the incremental delivery format the transport speaks (0:
 	// none, @defer and @stream are then answered as if absent); inc and
 	// incEnd are the running delivery and the end of its timeout
@@ -171,7 +180,7 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 	resp.ContentType = httpapi.ContentTypeGraphQLResponse
 	resp.Body = body
 	if s != nil {
-		sink.stream, sink.ctx = s, ctx
+		sink.stream, sink.ctx, sink.feed = s, ctx, s.Feed()
 	}
 }
 
@@ -180,16 +189,13 @@ func (r *Router) startSubscription(ctx context.Context, op *exec.Operation, vars
 // pipeline through the door; it leaves (end) once its answer is complete:
 // at once for a single response, when its stream ends for a subscription.
 type operation struct {
-	r  *Router
-	st *requestState
 	// streamSink is where the pipeline leaves the running stream (stream,
 	// ctx) or incremental delivery (inc, whose initial payload is the
 	// answer's Body; incEnd ends its timeout): allocated with the
-	// operation, as its request state is.
+	// operation, as its request state is. It comes first (see feed).
 	streamSink
-	// plain says no hook observes payloads (PhasePayload): subscribers
-	// of one selection may share an event's answer.
-	plain bool
+	r  *Router
+	st *requestState
 	// state is st's storage; its answer is the operation's.
 	state requestState
 }
@@ -212,7 +218,7 @@ func (op *operation) end() {
 // bound reached after it started): its answer becomes e.
 func (op *operation) abandon(e *httpapi.Error) {
 	op.r.fail(&op.state.answer, httpapi.ContentTypeGraphQLResponse, e)
-	op.stream = nil
+	op.stream, op.feed = nil, exec.Feed{}
 	if op.inc != nil {
 		op.endIncremental()
 		op.inc = nil
@@ -232,7 +238,8 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.R
 		defer r.containPanic(ctx, &op.state.answer, httpapi.ContentTypeGraphQLResponse)
 		r.run(ctx, op.st, req, httpapi.MediaGraphQLResponse, &op.state.answer)
 	}()
-	op.plain = op.st.ph == nil || !r.payloadsObserved()
+	op.observed = op.st.ph != nil
+	op.plain = !op.observed || !r.payloadsObserved()
 	if op.stream == nil && op.inc == nil {
 		op.end()
 	}
@@ -247,7 +254,8 @@ func (r *Router) start(ctx context.Context, req *httpapi.Request, raw *httpapi.R
 func (r *Router) startRaw(ctx context.Context, raw *httpapi.RawRequest, format exec.Format) *operation {
 	op := r.newOperation(format)
 	r.serveWith(context.WithValue(ctx, streamKey{}, &op.streamSink), raw, &op.state.answer, op.st)
-	op.plain = op.st.ph == nil || !r.payloadsObserved()
+	op.observed = op.st.ph != nil
+	op.plain = !op.observed || !r.payloadsObserved()
 	if op.stream == nil && op.inc == nil {
 		op.end()
 	}
@@ -308,7 +316,7 @@ func (f plainFraming) Send(b []byte) error            { return f(b) }
 var drainBufs = sync.Pool{New: func() any { return new([2][]byte) }}
 
 func (op *operation) drain(key any, f transport.Framing) bool {
-	q := op.stream.Queue()
+	q := op.feed.Queue()
 	var bufs *[2][]byte
 	defer func() {
 		if bufs != nil && cap(bufs[0])+cap(bufs[1]) <= 128<<10 {
@@ -329,7 +337,7 @@ func (op *operation) drain(key any, f transport.Framing) bool {
 		}
 		var out []byte
 		if key != nil && op.plain {
-			out, ok = op.stream.SharedFrame(ev, key, f.Frame)
+			out, ok = op.feed.SharedFrame(ev, key, f.Frame)
 			if ok {
 				op.shared()
 			}
@@ -410,8 +418,8 @@ func (op *operation) executeEvent(ev unsafe.Pointer, buf []byte) []byte {
 // that observe the request, though not its payloads, see in
 // PhaseAnswered that it was streamed.
 func (op *operation) shared() {
-	if ph := op.st.ph; ph != nil {
-		ph.ev.streamed = true
+	if op.observed {
+		op.st.ph.ev.streamed = true
 	}
 }
 

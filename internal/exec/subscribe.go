@@ -200,11 +200,34 @@ func (s *Stream) Shared(event unsafe.Pointer, buf []byte) ([]byte, bool) {
 // must append to dst and keep nothing. The returned bytes are shared:
 // the caller must not modify them.
 func (s *Stream) SharedFrame(event unsafe.Pointer, key any, frame func(dst, answer []byte) []byte) ([]byte, bool) {
-	sh := s.share
+	f := s.Feed()
+	return f.SharedFrame(event, key, frame)
+}
+
+// Feed is what the delivery of a push subscription's events reads: its
+// queue and the answers its subscribers share, copied out of the Stream.
+// A transport that delivers one event to thousands of subscribers keeps
+// it beside the state it reads anyway, so that an event whose answer is
+// shared reads nothing of the Stream (one cache miss less a subscriber).
+type Feed struct {
+	queue *schema.Queue
+	share *eventShare
+	vars  map[string]any
+}
+
+// Feed returns s's Feed.
+func (s *Stream) Feed() Feed { return Feed{queue: s.queue, share: s.share, vars: s.vars} }
+
+// Queue is Stream.Queue.
+func (f *Feed) Queue() *schema.Queue { return f.queue }
+
+// SharedFrame is Stream.SharedFrame.
+func (f *Feed) SharedFrame(event unsafe.Pointer, key any, frame func(dst, answer []byte) []byte) ([]byte, bool) {
+	sh := f.share
 	if sh == nil || event == nil {
 		return nil, false
 	}
-	return sh.frame(unsafe.Slice((*byte)(event), sh.size), s.vars, key, frame)
+	return sh.frame(unsafe.Slice((*byte)(event), sh.size), f.vars, key, frame)
 }
 
 // execute executes the selection against event.

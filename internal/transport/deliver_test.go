@@ -1,10 +1,13 @@
 package transport
 
 import (
+	"errors"
+	"io"
 	"net"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -128,9 +131,114 @@ func TestRawWriterDoesNotWait(t *testing.T) {
 		t.Errorf("%.1f allocations per TryWrite, want 0", allocs)
 	}
 	client.Close()
-	server.Close()
+	w.Close(server)
 	if _, err := w.TryWrite([]byte("x")); err == nil {
 		t.Error("TryWrite on a closed socket reported no error")
+	}
+}
+
+// tcpPair returns both ends of a new loopback TCP connection.
+func tcpPair(t *testing.T, ln net.Listener) (client, server net.Conn) {
+	t.Helper()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err = ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, server
+}
+
+// fdOf returns the descriptor number of conn.
+func fdOf(t *testing.T, conn net.Conn) int {
+	t.Helper()
+	raw, err := conn.(syscall.Conn).SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := -1
+	if err := raw.Control(func(s uintptr) { fd = int(s) }); err != nil {
+		t.Fatal(err)
+	}
+	return fd
+}
+
+// TestRawWriterClosedWritesNowhere: once Close has closed the
+// connection, the RawWriter writes nothing more, even to the socket
+// opened next under the same descriptor number; a Close racing with
+// writes waits for the write under way.
+func TestRawWriterClosedWritesNowhere(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" || runtime.GOOS == "js" {
+		t.Skip("no raw socket writes on " + runtime.GOOS)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+
+	// A Close racing with a writer.
+	client, server := tcpPair(t, ln)
+	w := NewRawWriter(server)
+	if w == nil {
+		t.Fatal("no RawWriter for a TCP connection")
+	}
+	go func(c net.Conn) { _, _ = io.Copy(io.Discard, c) }(client)
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			if _, err := w.TryWrite([]byte("event")); err != nil {
+				return
+			}
+		}
+	}()
+	runtime.Gosched()
+	if err := w.Close(server); err != nil {
+		t.Fatal(err)
+	}
+	<-stopped
+	client.Close()
+
+	// The number reused.
+	client, server = tcpPair(t, ln)
+	defer client.Close()
+	w = NewRawWriter(server)
+	fd := fdOf(t, server)
+	w.Close(server)
+	if _, err := w.TryWrite([]byte("x")); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("TryWrite after Close = %v, want net.ErrClosed", err)
+	}
+	var owner, peer net.Conn
+	for range 10 {
+		c, s := tcpPair(t, ln)
+		defer c.Close()
+		defer s.Close()
+		switch fd {
+		case fdOf(t, c):
+			owner, peer = c, s
+		case fdOf(t, s):
+			owner, peer = s, c
+		}
+		if owner != nil {
+			break
+		}
+	}
+	if owner == nil {
+		t.Fatalf("no new socket took descriptor %d", fd)
+	}
+	if n, err := w.TryWrite([]byte("leak")); n != 0 || err == nil {
+		t.Fatalf("TryWrite after Close = %d, %v", n, err)
+	}
+	if _, err := owner.Write([]byte("ok")); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 8)
+	n, err := peer.Read(got)
+	if err != nil || string(got[:n]) != "ok" {
+		t.Fatalf("the socket that took descriptor %d read %q, %v; want \"ok\"", fd, got[:n], err)
 	}
 }
 

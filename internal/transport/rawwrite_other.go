@@ -15,4 +15,7 @@ func NewRawWriter(net.Conn) *RawWriter { return nil }
 func (w *RawWriter) Init(net.Conn) bool { return false }
 
 // TryWrite is never called on this platform.
-func (w *RawWriter) TryWrite(b []byte) (int, error) { return 0, nil }
+func (w *RawWriter) TryWrite(b []byte) (int, error) { return 0, net.ErrClosed }
+
+// Close closes conn.
+func (w *RawWriter) Close(conn net.Conn) error { return conn.Close() }

@@ -111,7 +111,7 @@ type hijacked struct {
 	timeout time.Duration
 	// raw writes without waiting, when rawOK; where the socket cannot
 	// be written that way every write waits. Held in place: one pointer
-	// less to follow for every event.
+	// less to follow for every event. The connection closes through it.
 	raw   transport.RawWriter
 	rawOK bool
 	// idle waits for the client's leaving; nil where sockets cannot be
@@ -185,5 +185,5 @@ func (d *hijacked) Close(complete bool) {
 	if d.idle != nil {
 		d.idle.Stop()
 	}
-	_ = d.conn.Close()
+	_ = d.raw.Close(d.conn)
 }

@@ -91,31 +91,16 @@ func decodeMessage(data []byte, m *wsMessage) bool {
 
 // wsConn is one graphql-transport-ws connection: the socket and what the
 // protocol needs, with no buffer while the connection is idle.
+//
+// The fields an event's delivery reads and writes come first, in the
+// first two cache lines (128 bytes; a wsConn's size class, 320 bytes, is
+// a multiple of 64, so it starts on a line): a publish to thousands of
+// connections reads each one's state from memory, line by line.
 type wsConn struct {
-	s    *Server
-	conn net.Conn
-	ctx  context.Context // the connection's: Auth's and OnConnect's values
-	// What each operation enters the pipeline with of the upgrade
-	// request: its headers and client address.
-	header func(name string) string
-	remote string
+	s *Server
 
-	acked   atomic.Bool
 	ended   atomic.Bool // the reader stopped: nothing more is sent
 	closing atomic.Bool // a close frame was sent (set under wmu)
-	inited  bool        // connection_init was received; used by the reader only
-	wg      sync.WaitGroup
-
-	// Tickets of the connection's deadlines in the hub's clocks.
-	initTicket, pingTicket atomic.Uint64
-
-	// An idle connection has no goroutine: idle, when the socket allows
-	// it, wakes the reader when input arrives (see resume); otherwise a
-	// goroutine reads (serve). early holds the bytes read with the
-	// upgrade request, which come before the socket's; the reader's
-	// goroutine alone uses it.
-	idle  *poll.Handle
-	early *[]byte
 
 	// wmu makes writes one at a time, each one frame in one write within
 	// the write timeout, or, from a worker, without waiting: a frame the
@@ -130,25 +115,18 @@ type wsConn struct {
 	held atomic.Int64
 
 	mu sync.Mutex
-	// subs holds the running operations by id, in a slice: a connection
-	// has few (MaxSubscriptionsPerConnection), and a map costs more.
-	subs []*wsSub
 	// head and tail are the queue of push subscriptions with news, for
-	// drain, linked through wsSub.nextQueued.
+	// drain, linked through wsSub.nextQueued; guarded by mu.
 	head, tail *wsSub
-	draining   bool // a delivery is scheduled or runs
-	pingDue    bool // a keep-alive ping waits for the delivery
-	// pongsDue counts the client's pings whose pong waits for operations
-	// to start, for the one goroutine that waits (pongWaits).
-	pongsDue  int
-	pongWaits bool
 
 	// raw writes the socket without waiting, when hasRaw: a plain
 	// socket, whose delivery runs on the hub's workers (see deliver).
+	// The socket closes through it (closeSocket, end).
 	raw    transport.RawWriter
 	hasRaw bool
-	// send is Send, bound once, for operations that do not frame.
-	send func([]byte) error
+
+	draining bool // a delivery is scheduled or runs; guarded by mu
+	pingDue  bool // a keep-alive ping waits for the delivery; guarded by mu
 
 	// Owned by the delivery (deliver): dsub is the subscription being
 	// delivered; cur one whose delivery paused, to go on with; rest what
@@ -156,11 +134,50 @@ type wsConn struct {
 	// held in the budget; restLocked says a part of a frame was written
 	// and wmu is held until the rest is; waiting says the delivery runs
 	// on a goroutine of its own and its writes may wait.
+	restLocked bool
+	waiting    bool
 	dsub, cur  *wsSub
 	rest       []byte
 	restHeld   int
-	restLocked bool
-	waiting    bool
+
+	conn net.Conn
+	ctx  context.Context // the connection's: Auth's and OnConnect's values
+	// What each operation enters the pipeline with of the upgrade
+	// request: its headers and client address.
+	header func(name string) string
+	remote string
+
+	acked  atomic.Bool
+	inited bool // connection_init was received; used by the reader only
+	wg     sync.WaitGroup
+
+	// Tickets of the connection's deadlines in the hub's clocks.
+	initTicket, pingTicket atomic.Uint64
+
+	// An idle connection has no goroutine: idle, when the socket allows
+	// it, wakes the reader when input arrives (see resume); otherwise a
+	// goroutine reads (serve). early holds the bytes read with the
+	// upgrade request, which come before the socket's; the reader's
+	// goroutine alone uses it.
+	idle  *poll.Handle
+	early *[]byte
+
+	// subs holds the running operations by id, in a slice: a connection
+	// has few (MaxSubscriptionsPerConnection), and a map costs more;
+	// guarded by mu.
+	subs []*wsSub
+	// pongsDue counts the client's pings whose pong waits for operations
+	// to start, for the one goroutine that waits (pongWaits); guarded by
+	// mu.
+	pongsDue  int
+	pongWaits bool
+
+	// send is Send, bound once, for operations that do not frame.
+	send func([]byte) error
+
+	// The size class of 320 bytes, a multiple of 64: the next down, 288,
+	// would start every other wsConn in the middle of a line.
+	_ [32]byte
 }
 
 // wsSub is a running operation of a connection.
@@ -544,14 +561,14 @@ func (c *wsConn) end() {
 	}
 	c.mu.Unlock()
 	c.wg.Wait()
-	_ = c.conn.Close()
+	_ = c.raw.Close(c.conn)
 	s.hub.ReleaseConn()
 }
 
 // closeSocket closes the socket at once and wakes a reader waiting for
 // it, so that the reader sees the end.
 func (c *wsConn) closeSocket() {
-	_ = c.conn.Close()
+	_ = c.raw.Close(c.conn)
 	if c.idle != nil {
 		c.idle.Closed()
 	}
