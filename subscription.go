@@ -278,7 +278,7 @@ func (op *operation) Abandon(e *httpapi.Error) { op.abandon(e) }
 var _ transport.FramedDrainer = (*operation)(nil)
 
 // Watch registers notify with the queue of a push subscription.
-func (op *operation) Watch(notify func()) bool {
+func (op *operation) Watch(notify transport.Notifier) bool {
 	if op.stream == nil {
 		return false // an incremental delivery: Pump sends it
 	}

@@ -25,22 +25,59 @@ type Source struct {
 type Queue struct {
 	// ctx is the context the source's function receives (first: its
 	// methods find the queue at its address).
-	ctx   sourceCtx
-	mu    sync.Mutex
-	items []unsafe.Pointer
-	// one holds the first event waiting, so that a subscriber that keeps
-	// up queues its events without allocating.
-	one [1]unsafe.Pointer
+	ctx sourceCtx
+	mu  sync.Mutex
 	max int32
 	// ended: the stream has ended; ctxDone: the subscription's context
 	// is done and onEnd, if set, has been taken to run.
 	ended   bool
 	ctxDone bool
-	// onEnd is the one function the source asked, through ctx's
-	// AfterFunc, to run when the subscription's context is done.
-	onEnd  func()
-	notify func()
-	wake   chan struct{} // pull consumers wait on it
+	// head is the first event waiting (nil: none), so that a subscriber
+	// that keeps up queues its events without allocating; rare.more
+	// holds those after it.
+	head   unsafe.Pointer
+	notify Notifier
+	rare   *queueRare
+	// 64 bytes: a queue is one cache line, which a publish to thousands
+	// of subscribers reads from memory once for each (then their
+	// deliveries again).
+}
+
+// queueRare is what few queues use, or a queue seldom: the events waiting
+// after the first (more), the function the source asked, through ctx's
+// AfterFunc, to run when the subscription's context is done (onEnd),
+// and the channel pull consumers wait on (wake).
+type queueRare struct {
+	more  []unsafe.Pointer
+	onEnd func()
+	wake  chan struct{}
+}
+
+// Notifier is told of news in a queue it watches (Queue.Watch). A
+// transport's delivery state implements it itself: the queue then calls
+// it with no closure between them to read.
+type Notifier interface{ Notify() }
+
+// NotifyFunc is a function as a Notifier.
+type NotifyFunc func()
+
+// Notify calls f.
+func (f NotifyFunc) Notify() { f() }
+
+// rareLocked returns q's queueRare, made on first use; q.mu is held.
+func (q *Queue) rareLocked() *queueRare {
+	if q.rare == nil {
+		q.rare = new(queueRare)
+	}
+	return q.rare
+}
+
+// onEndLocked returns the function AfterFunc registered; q.mu is held.
+func (q *Queue) onEndLocked() func() {
+	if q.rare == nil {
+		return nil
+	}
+	return q.rare.onEnd
 }
 
 func newQueue() *Queue { return &Queue{max: DefaultSinkQueue} }
@@ -62,11 +99,11 @@ func (c *sourceCtx) queue() *Queue { return (*Queue)(unsafe.Pointer(c)) }
 func (c *sourceCtx) AfterFunc(f func()) (stop func() bool) {
 	q := c.queue()
 	q.mu.Lock()
-	if q.onEnd != nil || q.ctxDone {
+	if q.onEndLocked() != nil || q.ctxDone {
 		q.mu.Unlock()
 		return context.AfterFunc(c.Context, f)
 	}
-	q.onEnd = f
+	q.rareLocked().onEnd = f
 	q.mu.Unlock()
 	return q.stopOnEnd
 }
@@ -76,10 +113,10 @@ func (c *sourceCtx) AfterFunc(f func()) (stop func() bool) {
 func (q *Queue) stopOnEnd() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.onEnd == nil {
+	if q.onEndLocked() == nil {
 		return false
 	}
-	q.onEnd = nil
+	q.rare.onEnd = nil
 	return true
 }
 
@@ -88,12 +125,26 @@ func (q *Queue) stopOnEnd() bool {
 func (q *Queue) contextDone() {
 	q.End()
 	q.mu.Lock()
-	f := q.onEnd
-	q.onEnd, q.ctxDone = nil, true
+	f := q.onEndLocked()
+	if f != nil {
+		q.rare.onEnd = nil
+	}
+	q.ctxDone = true
 	q.mu.Unlock()
 	if f != nil {
 		f()
 	}
+}
+
+// lenLocked returns the number of events waiting; q.mu is held.
+func (q *Queue) lenLocked() int {
+	switch {
+	case q.head == nil:
+		return 0
+	case q.rare == nil:
+		return 1
+	}
+	return 1 + len(q.rare.more)
 }
 
 // push queues event p. It reports false, and ends the stream, when the
@@ -105,15 +156,19 @@ func (q *Queue) push(p unsafe.Pointer) bool {
 		q.mu.Unlock()
 		return false
 	}
-	ok := len(q.items) < int(q.max)
-	if ok {
-		if q.items == nil {
-			q.items = q.one[:0]
-		}
-		q.items = append(q.items, p)
-	} else {
+	ok := q.lenLocked() < int(q.max)
+	switch {
+	case !ok:
 		q.ended = true
-		q.items = nil
+		q.head = nil
+		if q.rare != nil {
+			q.rare.more = nil
+		}
+	case q.head == nil:
+		q.head = p
+	default:
+		r := q.rareLocked()
+		r.more = append(r.more, p)
 	}
 	q.signalLocked()
 	return ok
@@ -133,10 +188,14 @@ func (q *Queue) End() {
 
 // signalLocked tells the consumer there is news, and unlocks q.
 func (q *Queue) signalLocked() {
-	notify, wake := q.notify, q.wake
+	notify := q.notify
+	var wake chan struct{}
+	if notify == nil && q.rare != nil {
+		wake = q.rare.wake
+	}
 	q.mu.Unlock()
 	if notify != nil {
-		notify()
+		notify.Notify()
 	} else if wake != nil {
 		select {
 		case wake <- struct{}{}:
@@ -145,17 +204,17 @@ func (q *Queue) signalLocked() {
 	}
 }
 
-// Watch makes the queue call notify, from the goroutine of the source,
-// after each event is queued and when the stream ends; notify must not
-// block. If events are already waiting, or the stream has ended, notify
+// Watch makes the queue call notify.Notify, from the goroutine of the
+// source, after each event is queued and when the stream ends; it must
+// not block. If events are already waiting, or the stream has ended, it
 // runs at once.
-func (q *Queue) Watch(notify func()) {
+func (q *Queue) Watch(notify Notifier) {
 	q.mu.Lock()
 	q.notify = notify
-	pending := len(q.items) > 0 || q.ended
+	pending := q.head != nil || q.ended
 	q.mu.Unlock()
 	if pending {
-		notify()
+		notify.Notify()
 	}
 }
 
@@ -164,15 +223,17 @@ func (q *Queue) Watch(notify func()) {
 func (q *Queue) TryNext() (event unsafe.Pointer, ok, ended bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if len(q.items) == 0 {
-		q.items = nil // an emptied queue holds no buffer
+	event = q.head
+	if event == nil {
 		return nil, false, q.ended
 	}
-	event = q.items[0]
-	q.items[0] = nil
-	q.items = q.items[1:]
-	if len(q.items) == 0 {
-		q.items = nil
+	q.head = nil
+	if r := q.rare; r != nil && len(r.more) > 0 {
+		q.head = r.more[0]
+		r.more[0] = nil
+		if r.more = r.more[1:]; len(r.more) == 0 {
+			r.more = nil // an emptied queue holds no buffer
+		}
 	}
 	return event, true, false
 }
@@ -181,10 +242,11 @@ func (q *Queue) TryNext() (event unsafe.Pointer, ok, ended bool) {
 // events.
 func (q *Queue) next(ctx context.Context) (unsafe.Pointer, bool) {
 	q.mu.Lock()
-	if q.wake == nil {
-		q.wake = make(chan struct{}, 1)
+	r := q.rareLocked()
+	if r.wake == nil {
+		r.wake = make(chan struct{}, 1)
 	}
-	wake := q.wake
+	wake := r.wake
 	q.mu.Unlock()
 	for {
 		if ev, ok, ended := q.TryNext(); ok || ended {

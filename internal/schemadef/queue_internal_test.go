@@ -6,16 +6,35 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/graftgql/graft/pubsub"
 )
 
 func TestQueueGrowsOnDemandAndEndsWhenFull(t *testing.T) {
 	q := newQueue()
-	if q.items != nil {
+	if q.head != nil || q.rare != nil {
 		t.Fatal("a new queue holds a buffer")
 	}
+	if size := unsafe.Sizeof(*q); size != 64 {
+		t.Errorf("a queue is %d bytes, want 64: one cache line", size)
+	}
 	s := Sink[int]{q: q}
+	// Taken in the order sent, interleaved with sends.
+	for i := range 10 {
+		s.Send(i)
+		if i%3 == 2 {
+			p, _, _ := q.TryNext()
+			if want := i / 3; *(*int)(p) != want {
+				t.Fatalf("took %d, want %d", *(*int)(p), want)
+			}
+		}
+	}
+	for want := 3; want < 10; want++ {
+		if p, ok, _ := q.TryNext(); !ok || *(*int)(p) != want {
+			t.Fatalf("took %v, want %d", p, want)
+		}
+	}
 	for i := range DefaultSinkQueue {
 		if !s.Send(i) {
 			t.Fatalf("send %d refused", i)
@@ -39,7 +58,7 @@ func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 	s := Sink[string]{q: q}
 	notified := 0
 	s.Send("a")
-	q.Watch(func() { notified++ })
+	q.Watch(NotifyFunc(func() { notified++ }))
 	if notified != 1 {
 		t.Fatalf("Watch with an event waiting notified %d times, want 1", notified)
 	}
@@ -59,8 +78,8 @@ func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 		}
 		got = append(got, *(*string)(p))
 	}
-	if len(got) != 2 || got[0] != "a" || got[1] != "b" || q.items != nil {
-		t.Fatalf("got %q, buffer %v", got, q.items)
+	if len(got) != 2 || got[0] != "a" || got[1] != "b" || q.head != nil || q.rare != nil && q.rare.more != nil {
+		t.Fatalf("got %q, buffer %v %v", got, q.head, q.rare)
 	}
 }
 
@@ -113,7 +132,7 @@ func TestSinkSharesOneValue(t *testing.T) {
 	if pa != pb {
 		t.Error("two subscribers were queued copies of one event")
 	}
-	if a.q.items != nil {
+	if a.q.head != nil || a.q.rare != nil && a.q.rare.more != nil {
 		t.Error("an emptied queue holds a buffer")
 	}
 	allocs := testing.AllocsPerRun(100, func() {

@@ -45,6 +45,17 @@ type Pipeline interface {
 	Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpapi.Error) *httpapi.Response
 }
 
+// Notifier is told of news in an operation's stream (Operation.Watch).
+// A transport's delivery state implements it itself, so that the source
+// reads no closure between the two.
+type Notifier interface{ Notify() }
+
+// NotifyFunc is a function as a Notifier.
+type NotifyFunc func()
+
+// Notify calls f.
+func (f NotifyFunc) Notify() { f() }
+
 // Operation is one GraphQL operation started through Pipeline.Start.
 type Operation interface {
 	// Response is the answer of an operation that is not a running
@@ -64,11 +75,11 @@ type Operation interface {
 	// bound reached after it started) with e as its answer.
 	Abandon(e *httpapi.Error)
 	// Watch, for a subscription whose source pushes its events (no
-	// goroutine waits on it), registers notify, which the source calls
-	// when events wait or the stream has ended (notify must not block),
+	// goroutine waits on it), registers notify, whose Notify the source
+	// calls when events wait or the stream has ended (it must not block),
 	// and reports true; it reports false for other operations, which the
 	// transport runs with Pump.
-	Watch(notify func()) bool
+	Watch(notify Notifier) bool
 	// Drain executes the events waiting for a watched operation and
 	// hands each to send; once send fails, the rest are dropped. It
 	// reports whether the stream has ended: the operation has then left

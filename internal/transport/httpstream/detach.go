@@ -105,7 +105,7 @@ func serveDetached(d Detached, f *Format, h *transport.Hub, keepAlive time.Durat
 	gone := func() { stop(transport.ErrClientGone) }
 	// Tracked before its events may end it (Watch).
 	tracked := h.Track(s)
-	if !op.Watch(s.schedule) {
+	if !op.Watch(s) {
 		if tracked {
 			h.Untrack(s) // pump watches for shutdown itself
 		}
@@ -158,10 +158,10 @@ func (s *detached) write(chunks ...[]byte) error {
 	return nil
 }
 
-// schedule is the operation's notice of news (events, or the end of its
+// Notify is the operation's notice of news (events, or the end of its
 // stream): the stream's delivery is scheduled on the hub's workers unless
 // it is already. It must not block.
-func (s *detached) schedule() { s.rounds.Schedule(s.h, s) }
+func (s *detached) Notify() { s.rounds.Schedule(s.h, s) }
 
 // Run delivers on one of the hub's workers (transport.Task): it writes
 // the events waiting without waiting for the client, and hands the
@@ -338,7 +338,7 @@ func (s *detached) beat() {
 	}
 	s.ticket.Store(s.beats.Add(s))
 	s.beatDue.Store(true)
-	s.schedule()
+	s.Notify()
 }
 
 // heartbeatChunks holds each format's heartbeat framed as a chunk.

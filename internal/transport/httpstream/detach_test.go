@@ -74,7 +74,7 @@ func (c *fakeConn) bytes() string {
 type fakeOp struct {
 	mu     sync.Mutex
 	events [][]byte
-	notify func()
+	notify transport.Notifier
 }
 
 func (o *fakeOp) push(p string) {
@@ -82,7 +82,7 @@ func (o *fakeOp) push(p string) {
 	o.events = append(o.events, []byte(p))
 	n := o.notify
 	o.mu.Unlock()
-	n()
+	n.Notify()
 }
 
 func (o *fakeOp) Response() *httpapi.Response        { return &httpapi.Response{} }
@@ -90,7 +90,7 @@ func (o *fakeOp) Streaming() bool                    { return true }
 func (o *fakeOp) Pump(func([]byte) error) error      { return nil }
 func (o *fakeOp) Abandon(*httpapi.Error)             {}
 func (o *fakeOp) Drain(send func([]byte) error) bool { return false }
-func (o *fakeOp) Watch(notify func()) bool {
+func (o *fakeOp) Watch(notify transport.Notifier) bool {
 	o.mu.Lock()
 	o.notify = notify
 	o.mu.Unlock()

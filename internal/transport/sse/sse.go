@@ -558,7 +558,7 @@ func (srv *Server) operation(w http.ResponseWriter, req *http.Request, c *sseCon
 	c.wg.Add(1)
 	d := &sseDelivery{c: c, op: op, id: idJSON, ctx: ctx, release: release}
 	d.send = d.next
-	if !op.Watch(d.schedule) {
+	if !op.Watch(d) {
 		// A source that waits on a goroutine of its own (or incremental
 		// delivery) is pumped.
 		go func() {
@@ -591,8 +591,8 @@ type sseDelivery struct {
 	done   bool
 }
 
-// schedule is the operation's notice of news; it must not block.
-func (d *sseDelivery) schedule() { d.rounds.Schedule(d.c.s.hub, d) }
+// Notify is the operation's notice of news; it must not block.
+func (d *sseDelivery) Notify() { d.rounds.Schedule(d.c.s.hub, d) }
 
 // Run queues the events waiting (transport.Task) and, once the stream
 // has ended, its complete.

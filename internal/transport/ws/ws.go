@@ -918,7 +918,7 @@ func (c *wsConn) run(sctx context.Context, sub *wsSub, payload json.RawMessage) 
 				sub.fkey = frameKey{unique.Make(id)}
 			}
 		}
-		if op.Watch(func() { c.schedule(sub) }) {
+		if op.Watch(transport.NotifyFunc(func() { c.schedule(sub) })) {
 			return true
 		}
 		_ = op.Pump(func(body []byte) error {
