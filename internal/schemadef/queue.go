@@ -34,10 +34,12 @@ type Queue struct {
 	ctxDone bool
 	// head is the first event waiting (nil: none), so that a subscriber
 	// that keeps up queues its events without allocating; rare.more
-	// holds those after it.
-	head   unsafe.Pointer
-	notify Notifier
-	rare   *queueRare
+	// holds those after it, when hasMore (rare is then read only by a
+	// subscriber behind: every push subscription has one, for onEnd).
+	hasMore bool
+	head    unsafe.Pointer
+	notify  Notifier
+	rare    *queueRare
 	// 64 bytes: a queue is one cache line, which a publish to thousands
 	// of subscribers reads from memory once for each (then their
 	// deliveries again).
@@ -141,7 +143,7 @@ func (q *Queue) lenLocked() int {
 	switch {
 	case q.head == nil:
 		return 0
-	case q.rare == nil:
+	case !q.hasMore:
 		return 1
 	}
 	return 1 + len(q.rare.more)
@@ -161,14 +163,15 @@ func (q *Queue) push(p unsafe.Pointer) bool {
 	case !ok:
 		q.ended = true
 		q.head = nil
-		if q.rare != nil {
-			q.rare.more = nil
+		if q.hasMore {
+			q.rare.more, q.hasMore = nil, false
 		}
 	case q.head == nil:
 		q.head = p
 	default:
 		r := q.rareLocked()
 		r.more = append(r.more, p)
+		q.hasMore = true
 	}
 	q.signalLocked()
 	return ok
@@ -228,11 +231,12 @@ func (q *Queue) TryNext() (event unsafe.Pointer, ok, ended bool) {
 		return nil, false, q.ended
 	}
 	q.head = nil
-	if r := q.rare; r != nil && len(r.more) > 0 {
+	if q.hasMore {
+		r := q.rare
 		q.head = r.more[0]
 		r.more[0] = nil
 		if r.more = r.more[1:]; len(r.more) == 0 {
-			r.more = nil // an emptied queue holds no buffer
+			r.more, q.hasMore = nil, false // an emptied queue holds no buffer
 		}
 	}
 	return event, true, false
