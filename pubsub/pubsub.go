@@ -65,8 +65,11 @@ type Memory struct {
 	bytes  int
 	drop   bool
 
-	mu     sync.Mutex
-	topics map[string]map[*subscriber]struct{}
+	mu sync.Mutex
+	// topics holds each topic's subscribers with their SubscribeFunc
+	// function (nil for a chanSubscriber): a publish to thousands calls
+	// each function without reading its subscriber.
+	topics map[string]map[*subscriber]func([]byte)
 	closed bool
 }
 
@@ -117,7 +120,7 @@ func NewMemory(opts Options) *Memory {
 	if opts.BufferBytes <= 0 {
 		opts.BufferBytes = DefaultBufferBytes
 	}
-	return &Memory{buffer: opts.Buffer, bytes: opts.BufferBytes, drop: opts.DropWhenFull, topics: map[string]map[*subscriber]struct{}{}}
+	return &Memory{buffer: opts.Buffer, bytes: opts.BufferBytes, drop: opts.DropWhenFull, topics: map[string]map[*subscriber]func([]byte){}}
 }
 
 // Publish delivers payload to the current subscribers of topic. A
@@ -130,9 +133,9 @@ func (m *Memory) Publish(_ context.Context, topic string, payload []byte) error 
 	if m.closed {
 		return ErrClosed
 	}
-	for s := range m.topics[topic] {
-		if s.fn != nil {
-			s.fn(payload)
+	for s, fn := range m.topics[topic] {
+		if fn != nil {
+			fn(payload)
 			continue
 		}
 		switch cs := s.chanSub(); {
@@ -189,10 +192,10 @@ func (m *Memory) add(ctx context.Context, s *subscriber) error {
 	}
 	subs := m.topics[s.topic]
 	if subs == nil {
-		subs = map[*subscriber]struct{}{}
+		subs = map[*subscriber]func([]byte){}
 		m.topics[s.topic] = subs
 	}
-	subs[s] = struct{}{}
+	subs[s] = s.fn
 	remove := func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
