@@ -72,9 +72,10 @@ func main() {
 	settle := flag.Duration("settle", 0, "how long the subscribers stay idle before the settled memory figure (past 2m for the runtime's forced collection); 0 skips it")
 	timeout := flag.Duration("timeout", 2*time.Minute, "bound on setting up the subscribers of one pair, and on delivering its events")
 	base := flag.String("base", "", "also run cmd/graft as of this commit (the server graft@REF), checked out in a temporary git worktree")
+	useReactor := flag.Bool("reactor", false, "read every subscriber's socket on one goroutine with epoll (Linux), rather than a goroutine each: the client is then never the bound of the throughput, but sleeps more, and a server on loopback pays for waking it")
 	pin := flag.Bool("pin", true, "run the server on CPU 0 with GOMAXPROCS=1 and the clients on CPU 1 (needs taskset and two CPUs)")
 	flag.Parse()
-	cfg := config{n: *n, events: *events, settle: *settle, timeout: *timeout, pin: *pin, procs: strconv.Itoa(runtime.NumCPU())}
+	cfg := config{n: *n, events: *events, settle: *settle, timeout: *timeout, pin: *pin, reactor: *useReactor, procs: strconv.Itoa(runtime.NumCPU())}
 	if _, err := exec.LookPath("taskset"); err != nil || runtime.NumCPU() < 2 {
 		cfg.pin = false
 	}
@@ -123,8 +124,12 @@ func main() {
 	if cfg.pin {
 		placement = "server on CPU 0, clients on CPU 1"
 	}
-	fmt.Printf("subsbench: %d subscribers, %d events, servers %s, transports %s, %d round(s), settle %s; %d CPUs, %s, server GOMAXPROCS=%s\n\n",
-		cfg.n, cfg.events, strings.Join(names, ","), strings.Join(transports, ","), *rounds, cfg.settle, runtime.NumCPU(), placement, cfg.procs)
+	reader := "a goroutine per subscriber"
+	if cfg.reactor && newReactorOK() {
+		reader = "one epoll reader for all subscribers"
+	}
+	fmt.Printf("subsbench: %d subscribers, %d events, servers %s, transports %s, %d round(s), settle %s; %d CPUs, %s, server GOMAXPROCS=%s; clients read with %s\n\n",
+		cfg.n, cfg.events, strings.Join(names, ","), strings.Join(transports, ","), *rounds, cfg.settle, runtime.NumCPU(), placement, cfg.procs, reader)
 	var all []result
 	for r := range *rounds {
 		order := slices.Clone(names)
@@ -155,6 +160,7 @@ type config struct {
 	settle    time.Duration
 	timeout   time.Duration
 	pin       bool   // the server on CPU 0, the clients on CPU 1
+	reactor   bool   // the clients read with the reactor
 	procs     string // the server's GOMAXPROCS
 }
 
@@ -361,7 +367,8 @@ type subscriber interface {
 
 // bench is the shared state of one measurement's subscribers.
 type bench struct {
-	base     string // http://127.0.0.1:port
+	base     string   // http://127.0.0.1:port
+	r        *reactor // reads the subscribers' sockets (nil: goroutines)
 	received atomic.Int64
 	sent     atomic.Int64 // unix nanos of the current post
 	// lat holds the latency of each event received, at the index its
@@ -403,6 +410,9 @@ func measure(bin, name, transport string, cfg config) (result, error) {
 	}
 	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
 	b := &bench{base: "http://127.0.0.1:" + strconv.Itoa(port), lat: make([]time.Duration, cfg.n*cfg.events)}
+	if cfg.reactor {
+		b.r = newReactor()
+	}
 	for i := 0; ; i++ {
 		if r, err := http.Get(b.base + "/health"); err == nil {
 			r.Body.Close()
