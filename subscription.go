@@ -11,6 +11,7 @@ import (
 
 	"github.com/graftgql/graft/internal/exec"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/prefetch"
 	"github.com/graftgql/graft/internal/transport"
 )
 
@@ -303,6 +304,21 @@ func (op *operation) Drain(send func([]byte) error) bool {
 // key (transport.FramedDrainer).
 func (op *operation) DrainFramed(key any, f transport.Framing) bool {
 	return op.drain(key, f)
+}
+
+// Prefetch asks for what drain reads (transport.Prefetcher): at level 0
+// the operation's first line (feed, plain, observed), at 1 its queue's
+// line. The feed is set before the stream is watched, and changes only
+// before (abandon).
+func (op *operation) Prefetch(level int) {
+	switch level {
+	case 0:
+		prefetch.Line(unsafe.Pointer(op))
+	case 1:
+		if q := op.feed.Queue(); q != nil {
+			prefetch.Line(unsafe.Pointer(q))
+		}
+	}
 }
 
 // plainFraming sends payloads as they are.

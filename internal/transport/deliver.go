@@ -21,6 +21,25 @@ type Task interface {
 	Run()
 }
 
+// A Prefetcher (a Task, or what a Task's delivery reads) asks for the
+// memory it will read, ahead of use (package prefetch): a publish to
+// thousands of subscribers finds each one's state in memory, not in the
+// cache, and while a worker writes to one client (a system call of
+// microseconds) the next ones' state arrives. Before it runs a task, a
+// worker calls Prefetch(0) for the task prefetchLevels after it,
+// Prefetch(1) for the one before that, and so on down to the next task:
+// at level 0 a task asks for its own state, at level 1 for what that
+// points to (read now: it arrived meanwhile), at 2 for the level below.
+// Prefetch reads only what is set before the task is scheduled and does
+// not change while it is, or reads it atomically; it must not block.
+type Prefetcher interface {
+	Prefetch(level int)
+}
+
+// prefetchLevels is how many tasks ahead a worker prefetches: one level
+// of pointers a task.
+const prefetchLevels = 4
+
 // ErrPause, returned by the send function handed to an operation's
 // Drain, stops the drain and leaves the events not yet taken waiting
 // (rather than dropping them as after a failure): the transport cannot
@@ -39,6 +58,22 @@ type runner struct {
 	workers int
 	max     int
 	spare   []Task // a batch buffer for a worker
+}
+
+// prefetchers returns batch's tasks as Prefetchers in pre (nil where one
+// is not), allocated on first use; none for a batch of one.
+func prefetchers(pre []Prefetcher, batch []Task) []Prefetcher {
+	if len(batch) < 2 {
+		return pre[:0]
+	}
+	if pre == nil {
+		pre = make([]Prefetcher, 0, workerBatch)
+	}
+	pre = pre[:len(batch)]
+	for i, t := range batch {
+		pre[i], _ = t.(Prefetcher)
+	}
+	return pre
 }
 
 // Schedule runs t on one of the hub's workers, soon; a task scheduled
@@ -60,6 +95,7 @@ func (h *Hub) Schedule(t Task) {
 // work runs ready tasks, a batch at a time, until there are none.
 func (r *runner) work() {
 	var batch []Task
+	var pre []Prefetcher
 	for {
 		r.mu.Lock()
 		n := len(r.ready) - r.head
@@ -88,10 +124,17 @@ func (r *runner) work() {
 		clear(r.ready[r.head : r.head+n])
 		r.head += n
 		r.mu.Unlock()
+		pre = prefetchers(pre, batch)
 		for i, t := range batch {
+			for a := 1; a <= prefetchLevels && i+a < len(pre); a++ {
+				if p := pre[i+a]; p != nil {
+					p.Prefetch(prefetchLevels - a)
+				}
+			}
 			t.Run()
 			batch[i] = nil
 		}
+		clear(pre)
 	}
 }
 
@@ -102,9 +145,11 @@ func (r *runner) work() {
 // (no hook observes payloads), the framed bytes are built once per event
 // and key and shared too, so a subscriber costs no encoding and no copy:
 // key names the framing and must be comparable, and f.Frame must give
-// the same bytes for the same key and payload.
+// the same bytes for the same key and payload. Its Prefetch asks for
+// what DrainFramed reads, for a task that delivers it.
 type FramedDrainer interface {
 	DrainFramed(key any, f Framing) (ended bool)
+	Prefetcher
 }
 
 // Framing is how a transport frames and writes the events of one stream

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -288,5 +289,73 @@ func TestRoundsScheduleOnceAndGoRoundAgain(t *testing.T) {
 	}
 	if len(r.done) != 0 {
 		t.Fatal("a second run ended")
+	}
+}
+
+// preTask records its Prefetch calls and its run in a shared log.
+type preTask struct {
+	id  int
+	mu  *sync.Mutex
+	log *[]string
+	wg  *sync.WaitGroup
+}
+
+func (p preTask) Prefetch(level int) {
+	p.mu.Lock()
+	*p.log = append(*p.log, "p"+strconv.Itoa(level)+"/"+strconv.Itoa(p.id))
+	p.mu.Unlock()
+}
+
+func (p preTask) Run() {
+	p.mu.Lock()
+	*p.log = append(*p.log, "run/"+strconv.Itoa(p.id))
+	p.mu.Unlock()
+	p.wg.Done()
+}
+
+// TestWorkerPrefetchesAhead: a worker asks each task for its memory level
+// by level (0, its own state, first), the last level the task before it
+// runs.
+func TestWorkerPrefetchesAhead(t *testing.T) {
+	h := NewHub(10, 10)
+	h.run.max = 1
+	var mu sync.Mutex
+	var log []string
+	var wg sync.WaitGroup
+	const n = 10
+	wg.Add(n)
+	// Queued while the hub's one worker is held, so they run as one batch.
+	gate := make(chan struct{})
+	wg.Add(1)
+	held := countTask{runs: new(atomic.Int64), now: new(atomic.Int64), peak: new(atomic.Int64), wg: &wg, gate: gate}
+	h.Schedule(held)
+	for held.now.Load() == 0 {
+		runtime.Gosched()
+	}
+	for i := range n {
+		h.Schedule(preTask{i, &mu, &log, &wg})
+	}
+	close(gate)
+	wg.Wait()
+	pos := map[string]int{}
+	for i, e := range log {
+		pos[e] = i
+	}
+	for i := range n {
+		run, ok := pos["run/"+strconv.Itoa(i)]
+		if !ok {
+			t.Fatalf("task %d did not run: %q", i, log)
+		}
+		last := -1
+		for level := range prefetchLevels {
+			at, ok := pos["p"+strconv.Itoa(level)+"/"+strconv.Itoa(i)]
+			if i < prefetchLevels-level {
+				continue // the first tasks of a batch miss the first levels
+			}
+			if !ok || at < last || at > run {
+				t.Fatalf("task %d: Prefetch(%d) missing or out of order: %q", i, level, log)
+			}
+			last = at
+		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
+	"github.com/graftgql/graft/internal/prefetch"
 	"github.com/graftgql/graft/internal/transport"
 )
 
@@ -87,6 +89,29 @@ type detached struct {
 	// The size class of 192 bytes, a multiple of 64: the next down, 176,
 	// starts most streams in the middle of a line.
 	_ [16]byte
+}
+
+// Prefetch asks for what the delivery reads (transport.Prefetcher): the
+// stream's own lines, then its connection's and operation's (an
+// operation that frames: the others are pumped), then what the operation
+// points to. Every pointer it follows is set before the
+// stream is first scheduled and never changes.
+func (s *detached) Prefetch(level int) {
+	switch level {
+	case 0:
+		prefetch.Lines(unsafe.Pointer(s), 3)
+	case 1:
+		if h, ok := s.d.(*hijacked); ok {
+			prefetch.Line(unsafe.Pointer(h))
+		}
+		if s.framed != nil {
+			s.framed.Prefetch(0)
+		}
+	default:
+		if s.framed != nil {
+			s.framed.Prefetch(level - 1)
+		}
+	}
 }
 
 // serveDetached serves op's stream on d: a push subscription with no

@@ -97,6 +97,8 @@ func (o *fakeOp) Watch(notify transport.Notifier) bool {
 	return true
 }
 
+func (o *fakeOp) Prefetch(int) {}
+
 func (o *fakeOp) DrainFramed(_ any, f transport.Framing) bool {
 	for {
 		o.mu.Lock()

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unique"
+	"unsafe"
 
 	"github.com/gobwas/ws"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -28,6 +29,7 @@ import (
 	"github.com/graftgql/graft/internal/clip"
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/prefetch"
 	"github.com/graftgql/graft/internal/transport"
 	"github.com/graftgql/graft/internal/transport/poll"
 )
@@ -139,6 +141,8 @@ type wsConn struct {
 	dsub, cur  *wsSub
 	rest       []byte
 	restHeld   int
+	// first is head, for Prefetch, which reads it without mu.
+	first atomic.Pointer[wsSub]
 
 	conn net.Conn
 	ctx  context.Context // the connection's: Auth's and OnConnect's values
@@ -177,7 +181,7 @@ type wsConn struct {
 
 	// The size class of 320 bytes, a multiple of 64: the next down, 288,
 	// would start every other wsConn in the middle of a line.
-	_ [32]byte
+	_ [24]byte
 }
 
 // wsSub is a running operation of a connection.
@@ -953,6 +957,7 @@ func (c *wsConn) schedule(sub *wsSub) {
 		sub.queued = true
 		if c.tail == nil {
 			c.head = sub
+			c.first.Store(sub)
 		} else {
 			c.tail.nextQueued = sub
 		}
@@ -999,6 +1004,25 @@ func (c *wsConn) startDelivery() {
 // Run delivers on one of the hub's workers (transport.Task).
 func (c *wsConn) Run() { c.deliver(false) }
 
+// Prefetch asks for what the delivery reads (transport.Prefetcher): the
+// connection's first lines, then its first queued subscription's, then
+// that one's operation's and what the operation points to. The
+// subscription's operation is set before it is watched.
+func (c *wsConn) Prefetch(level int) {
+	if level == 0 {
+		prefetch.Lines(unsafe.Pointer(c), 3)
+		return
+	}
+	sub := c.first.Load()
+	switch {
+	case sub == nil:
+	case level == 1:
+		prefetch.Lines(unsafe.Pointer(sub), 2)
+	case sub.framed != nil:
+		sub.framed.Prefetch(level - 2)
+	}
+}
+
 // deliver writes a ping that is due and the events of the queued
 // subscriptions, until none waits, and completes and releases the
 // subscriptions whose stream ended. wait says it runs on a goroutine of
@@ -1043,6 +1067,7 @@ func (c *wsConn) deliver(wait bool) {
 				return
 			}
 			c.head, sub.nextQueued = sub.nextQueued, nil
+			c.first.Store(c.head)
 			if c.head == nil {
 				c.tail = nil
 			}
