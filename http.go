@@ -201,6 +201,12 @@ func (h headerLookup) get(name string) string {
 	if v := h[name]; len(v) > 0 {
 		return v[0]
 	}
+	switch name {
+	case "Traceparent", "Tracestate", "Baggage", "Authorization", "Cookie":
+		// Canonical, and asked for on most requests (tracing, auth):
+		// a comparison rather than a walk through the name.
+		return ""
+	}
 	if isCanonicalHeaderKey(name) {
 		return ""
 	}

@@ -139,13 +139,15 @@ func TestHeaderLookup(t *testing.T) {
 	h["lower-raw"] = []string{"kept as set"} // set into the map directly
 	names := []string{"Authorization", "authorization", "AUTHORIZATION", "Traceparent", "traceparent",
 		"tRACEPARENT", "X-Request-Id", "x-request-id", "X-REQUEST-ID", "X-Request-ID", "Content-Type",
-		"content-type", "Baggage", "baggage", "", "-", "X--Y", "bad name", "Bad Name", "X_Request_Id", "1x"}
+		"content-type", "Baggage", "baggage", "Tracestate", "tracestate", "Cookie", "cookie", "",
+		"-", "X--Y", "bad name", "Bad Name", "X_Request_Id", "1x"}
 	for _, name := range names {
 		if got, want := headerLookup(h).get(name), h.Get(name); got != want {
 			t.Errorf("get(%q) = %q, want %q (http.Header.Get)", name, got, want)
 		}
 	}
-	for _, name := range []string{"Authorization", "X-Request-Id", "Baggage", "A-B-C", "X--Y", "", "1x-Y2"} {
+	// The first five are the names get answers by comparison on a miss.
+	for _, name := range []string{"Traceparent", "Tracestate", "Baggage", "Authorization", "Cookie", "X-Request-Id", "A-B-C", "X--Y", "", "1x-Y2"} {
 		if !isCanonicalHeaderKey(name) || http.CanonicalHeaderKey(name) != name {
 			t.Errorf("%q: isCanonicalHeaderKey %v, CanonicalHeaderKey %q", name, isCanonicalHeaderKey(name), http.CanonicalHeaderKey(name))
 		}
