@@ -94,8 +94,8 @@ type detached struct {
 // Prefetch asks for what the delivery reads (transport.Prefetcher): the
 // stream's own lines, then its connection's and operation's (an
 // operation that frames: the others are pumped), then what the operation
-// points to. Every pointer it follows is set before the
-// stream is first scheduled and never changes.
+// points to. Every pointer it follows is set before the stream is first
+// scheduled and never changes.
 func (s *detached) Prefetch(level int) {
 	switch level {
 	case 0:
