@@ -112,7 +112,7 @@ func (s *RedisServer) Stop() {
 		return
 	}
 	if s.paused {
-		_ = s.cmd.Process.Signal(syscall.SIGCONT)
+		_ = s.cmd.Process.Signal(sigCont)
 	}
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -127,12 +127,12 @@ func (s *RedisServer) Stop() {
 // Pause freezes the server (SIGSTOP): connections stay open but nothing is
 // answered, as with a hung server or a network partition.
 func (s *RedisServer) Pause() {
-	s.signal(syscall.SIGSTOP, true)
+	s.signal(sigStop, true)
 }
 
 // Resume lets a paused server go on (SIGCONT).
 func (s *RedisServer) Resume() {
-	s.signal(syscall.SIGCONT, false)
+	s.signal(sigCont, false)
 }
 
 func (s *RedisServer) signal(sig syscall.Signal, paused bool) {
