@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/graftgql/graft/internal/transport/httpstream"
 	"github.com/graftgql/graft/internal/transport/sse"
@@ -25,5 +26,23 @@ func TestStreamDispatchAllocatesNothingForJSON(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per request", allocs)
+	}
+}
+
+// TestOperationDeliveryLine: what the delivery of a shared event reads of
+// an operation (feed, plain, observed) lies in its first 32 bytes. Objects
+// of its size class (a multiple of 32 bytes) start at a cache line's start
+// or middle, so those 32 bytes are one line: the delivery to each
+// subscriber reads one line of its operation.
+func TestOperationDeliveryLine(t *testing.T) {
+	var op operation
+	for name, end := range map[string]uintptr{
+		"feed":     unsafe.Offsetof(op.feed) + unsafe.Sizeof(op.feed),
+		"plain":    unsafe.Offsetof(op.plain) + 1,
+		"observed": unsafe.Offsetof(op.observed) + 1,
+	} {
+		if end > 32 {
+			t.Errorf("operation.%s ends at byte %d, past 32", name, end)
+		}
 	}
 }
