@@ -17,7 +17,7 @@ func TestConnDeliveryLines(t *testing.T) {
 		"s": unsafe.Offsetof(c.s) + unsafe.Sizeof(c.s), "ended": unsafe.Offsetof(c.ended) + 4,
 		"closing": unsafe.Offsetof(c.closing) + 4, "wmu": unsafe.Offsetof(c.wmu) + unsafe.Sizeof(c.wmu),
 		"until": unsafe.Offsetof(c.until) + 8, "held": unsafe.Offsetof(c.held) + 8,
-		"mu": unsafe.Offsetof(c.mu) + unsafe.Sizeof(c.mu), "head": unsafe.Offsetof(c.head) + 8,
+		"mu": unsafe.Offsetof(c.mu) + unsafe.Sizeof(c.mu), "head": unsafe.Offsetof(c.head) + unsafe.Sizeof(c.head),
 		"tail": unsafe.Offsetof(c.tail) + 8, "raw": unsafe.Offsetof(c.raw) + unsafe.Sizeof(c.raw),
 		"hasRaw": unsafe.Offsetof(c.hasRaw) + 1, "draining": unsafe.Offsetof(c.draining) + 1,
 		"pingDue": unsafe.Offsetof(c.pingDue) + 1, "restLocked": unsafe.Offsetof(c.restLocked) + 1,

@@ -118,8 +118,10 @@ type wsConn struct {
 
 	mu sync.Mutex
 	// head and tail are the queue of push subscriptions with news, for
-	// drain, linked through wsSub.nextQueued; guarded by mu.
-	head, tail *wsSub
+	// drain, linked through wsSub.nextQueued; guarded by mu. head is
+	// atomic for Prefetch, which reads it without mu.
+	head atomic.Pointer[wsSub]
+	tail *wsSub
 
 	// raw writes the socket without waiting, when hasRaw: a plain
 	// socket, whose delivery runs on the hub's workers (see deliver).
@@ -141,8 +143,6 @@ type wsConn struct {
 	dsub, cur  *wsSub
 	rest       []byte
 	restHeld   int
-	// first is head, for Prefetch, which reads it without mu.
-	first atomic.Pointer[wsSub]
 
 	conn net.Conn
 	ctx  context.Context // the connection's: Auth's and OnConnect's values
@@ -181,7 +181,7 @@ type wsConn struct {
 
 	// The size class of 320 bytes, a multiple of 64: the next down, 288,
 	// would start every other wsConn in the middle of a line.
-	_ [24]byte
+	_ [32]byte
 }
 
 // wsSub is a running operation of a connection.
@@ -956,8 +956,7 @@ func (c *wsConn) schedule(sub *wsSub) {
 	if !sub.queued {
 		sub.queued = true
 		if c.tail == nil {
-			c.head = sub
-			c.first.Store(sub)
+			c.head.Store(sub)
 		} else {
 			c.tail.nextQueued = sub
 		}
@@ -1010,10 +1009,10 @@ func (c *wsConn) Run() { c.deliver(false) }
 // subscription's operation is set before it is watched.
 func (c *wsConn) Prefetch(level int) {
 	if level == 0 {
-		prefetch.Lines(unsafe.Pointer(c), 3)
+		prefetch.Lines(unsafe.Pointer(c), 2)
 		return
 	}
-	sub := c.first.Load()
+	sub := c.head.Load()
 	switch {
 	case sub == nil:
 	case level == 1:
@@ -1060,15 +1059,16 @@ func (c *wsConn) deliver(wait bool) {
 				}
 				continue
 			}
-			sub = c.head
+			sub = c.head.Load()
 			if sub == nil {
 				c.draining = false
 				c.mu.Unlock()
 				return
 			}
-			c.head, sub.nextQueued = sub.nextQueued, nil
-			c.first.Store(c.head)
-			if c.head == nil {
+			next := sub.nextQueued
+			c.head.Store(next)
+			sub.nextQueued = nil
+			if next == nil {
 				c.tail = nil
 			}
 			sub.queued = false
