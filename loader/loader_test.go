@@ -285,6 +285,7 @@ func TestDistinctKeysOnce(t *testing.T) {
 // that is not Concurrent) is fetched on its own, and the first such Load
 // of a fetch function says so in the log.
 func TestUntrackedLoadWarnsOnce(t *testing.T) {
+	loader.ForgetUntrackedWarnings()
 	var logs strings.Builder
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
