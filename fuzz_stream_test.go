@@ -1414,13 +1414,7 @@ func TestSSENoReservationsWithoutSubscriptions(t *testing.T) {
 	b := schema.New()
 	schema.Query(b, "hello", func(context.Context, struct{}) (string, error) { return "world", nil })
 	s, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := routerFor(t, s, err, graft.Config{Logger: quietLogger})
 	for _, token := range []string{"", "any"} {
 		req := httptest.NewRequest(http.MethodPut, "/graphql", nil)
 		if token != "" {
@@ -1735,13 +1729,7 @@ func slowQueryWS(t *testing.T, resolve func(context.Context) string) *rawWS {
 	b := schema.New()
 	schema.Query(b, "slow", func(ctx context.Context, _ struct{}) (string, error) { return resolve(ctx), nil })
 	s, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := graft.NewRouter(s, nil, graft.Config{Logger: quietLogger})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := routerFor(t, s, err, graft.Config{Logger: quietLogger})
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
 	w := dialRawWS(t, strings.TrimPrefix(srv.URL, "http://"))
