@@ -60,12 +60,6 @@ type queueRare struct {
 // it with no closure between them to read.
 type Notifier interface{ Notify() }
 
-// NotifyFunc is a function as a Notifier.
-type NotifyFunc func()
-
-// Notify calls f.
-func (f NotifyFunc) Notify() { f() }
-
 // rareLocked returns q's queueRare, made on first use; q.mu is held.
 func (q *Queue) rareLocked() *queueRare {
 	if q.rare == nil {

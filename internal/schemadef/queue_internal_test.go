@@ -58,7 +58,7 @@ func TestQueueDeliversInOrderThenEnds(t *testing.T) {
 	s := Sink[string]{q: q}
 	notified := 0
 	s.Send("a")
-	q.Watch(NotifyFunc(func() { notified++ }))
+	q.Watch(notifyFunc(func() { notified++ }))
 	if notified != 1 {
 		t.Fatalf("Watch with an event waiting notified %d times, want 1", notified)
 	}
@@ -262,3 +262,8 @@ func TestSinkSourceLearnsOfTheEnd(t *testing.T) {
 		t.Fatalf("end ran %d times, want once", ends.Load()-before)
 	}
 }
+
+// notifyFunc is a function as a Notifier.
+type notifyFunc func()
+
+func (f notifyFunc) Notify() { f() }
