@@ -99,7 +99,7 @@ type detached struct {
 func (s *detached) Prefetch(level int) {
 	switch level {
 	case 0:
-		prefetch.Lines(unsafe.Pointer(s), 3)
+		prefetch.Lines(unsafe.Pointer(s), 2)
 	case 1:
 		if h, ok := s.d.(*hijacked); ok {
 			prefetch.Line(unsafe.Pointer(h))
