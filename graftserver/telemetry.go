@@ -19,6 +19,7 @@ import (
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/graftotel"
 	"github.com/graftgql/graft/internal/envconf"
+	"github.com/graftgql/graft/graftserver/internal/otlpspans"
 )
 
 // telemetry is what the OpenTelemetry and metrics variables switched on.
@@ -112,7 +113,8 @@ func parseTelemetry(lookup func(string) (string, bool)) (t envconf.Telemetry, ex
 // newTelemetry builds the tracer provider (when an exporter is asked
 // for), the Prometheus metrics (METRICS_ENABLED) and the instrumentation
 // installing both into the router. Console spans go to standard output.
-func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceName string) (*telemetry, error) {
+// lookup finds the variables t does not hold (see otlpConfig).
+func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceName string, lookup func(string) (string, bool)) (*telemetry, error) {
 	tel := &telemetry{metricsPath: t.MetricsPath}
 	if t.MaxOpNames != nil {
 		tel.maxOpNames = int(*t.MaxOpNames)
@@ -127,17 +129,25 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 		if err != nil {
 			return nil, fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES or OTEL_SERVICE_NAME: %w", err)
 		}
-		// autoexport reads OTEL_TRACES_EXPORTER (otlp when unset, as here
-		// when only an endpoint is set) and the exporter's own variables.
-		exp, err := autoexport.NewSpanExporter(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%s: %w", exporter, err)
+		var export sdktrace.TracerProviderOption
+		if cfg, ok := otlpConfig(t, exporter, lookup); ok {
+			// OTLP over HTTP in protobuf with the variables graftserver
+			// reads: spans are encoded as they end and held as bytes.
+			export = sdktrace.WithSpanProcessor(otlpspans.New(cfg))
+		} else {
+			// autoexport reads OTEL_TRACES_EXPORTER (otlp when unset, as
+			// here when only an endpoint is set) and the exporter's own
+			// variables.
+			exp, err := autoexport.NewSpanExporter(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%s: %w", exporter, err)
+			}
+			export = sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(exportDelay(t)))
 		}
 		// The sampler comes from OTEL_TRACES_SAMPLER, handed to graftotel
 		// so that it decides before the SDK starts a span: a request
 		// the sampler drops costs the SDK nothing.
-		tel.tp = graftotel.NewTracerProvider(samplerOf(t), sdktrace.WithResource(res),
-			sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(exportDelay(t))))
+		tel.tp = graftotel.NewTracerProvider(samplerOf(t), sdktrace.WithResource(res), export)
 	}
 	if t.MetricsEnabled != nil && bool(*t.MetricsEnabled) {
 		mp, h, err := graftotel.PrometheusHandler()
@@ -164,6 +174,59 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 	}
 	tel.in = in
 	return tel, nil
+}
+
+// otlpUnread are the OTLP exporter's and batch processor's variables
+// graftserver's own span export does not read: when one is set, the
+// SDK's exporter and batch processor export the spans, and read it.
+var otlpUnread = []string{
+	"OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+	"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
+	"OTEL_EXPORTER_OTLP_COMPRESSION", "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION",
+	"OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_CLIENT_KEY", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY",
+	"OTEL_EXPORTER_OTLP_INSECURE", "OTEL_EXPORTER_OTLP_TRACES_INSECURE",
+	"OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_EXPORT_TIMEOUT",
+}
+
+// otlpConfig is the configuration of graftserver's own span export, and
+// whether it serves: traces to OTLP over HTTP in protobuf (the
+// protocol's default), with no variable of otlpUnread set. It sends them
+// where the SDK's exporter would (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as
+// is, else OTEL_EXPORTER_OTLP_ENDPOINT's /v1/traces, else
+// http://localhost:4318/v1/traces), with OTEL_EXPORTER_OTLP_HEADERS,
+// OTEL_BSP_SCHEDULE_DELAY and the SDK's defaults for the rest.
+func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (string, bool)) (otlpspans.Config, bool) {
+	protocol := strings.TrimSpace(t.TracesProtocol)
+	if protocol == "" {
+		protocol = strings.TrimSpace(t.Protocol)
+	}
+	if exporter != "otlp" || (protocol != "" && protocol != "http/protobuf") {
+		return otlpspans.Config{}, false
+	}
+	for _, k := range otlpUnread {
+		if v, ok := lookup(k); ok && v != "" {
+			return otlpspans.Config{}, false
+		}
+	}
+	cfg := otlpspans.Config{URL: "http://localhost:4318/v1/traces", Delay: exportDelay(t)}
+	if t.TracesEndpoint != "" {
+		cfg.URL = t.TracesEndpoint
+	} else if t.Endpoint != "" {
+		cfg.URL = strings.TrimSuffix(t.Endpoint, "/") + "/v1/traces"
+	}
+	if t.Headers != "" {
+		cfg.Headers = map[string]string{}
+		for item := range strings.SplitSeq(t.Headers, ",") {
+			k, v, _ := strings.Cut(item, "=")
+			if uv, err := url.PathUnescape(strings.TrimSpace(v)); err == nil {
+				v = uv
+			}
+			cfg.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return cfg, true
 }
 
 // defaultExportDelay is how long a sampled span waits at most to be

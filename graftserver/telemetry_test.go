@@ -39,7 +39,7 @@ func TestTelemetrySwitches(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			tel, err := newTelemetry(context.Background(), te, exporter, "graft")
+			tel, err := newTelemetry(context.Background(), te, exporter, "graft", mapLookup(tt.env))
 			if err != nil {
 				t.Fatal(err)
 			}

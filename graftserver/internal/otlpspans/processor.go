@@ -1,0 +1,321 @@
+// Package otlpspans exports sampled spans over OTLP/HTTP in protobuf:
+// a span processor that encodes each span as it ends into a batch of
+// bytes, and posts the batch to the collector on an interval. What it
+// holds between exports is those bytes, which the garbage collector does
+// not scan, where the SDK's batch processor and exporter hold every span
+// and convert a batch into protobuf messages to marshal them.
+package otlpspans
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+)
+
+// Config configures a Processor.
+type Config struct {
+	// URL is where batches are posted (the collector's /v1/traces).
+	URL string
+	// Headers are added to every export.
+	Headers map[string]string
+	// Gzip compresses the batches.
+	Gzip bool
+	// Timeout bounds one export, retries included (default 10 s).
+	Timeout time.Duration
+	// Delay is the longest a span waits to be exported (default 5 s).
+	Delay time.Duration
+	// MaxBatch is the number of spans that starts an export before the
+	// delay is up (default 512), and MaxQueue the most spans held: a
+	// span ending while that many wait is dropped and counted (default
+	// 2048).
+	MaxBatch, MaxQueue int
+	// Client posts the batches (default a client of its own).
+	Client *http.Client
+}
+
+// Processor is an sdktrace.SpanProcessor exporting the sampled spans
+// that end, as the SDK's batch span processor over its OTLP/HTTP
+// exporter does.
+type Processor struct {
+	cfg Config
+
+	mu     sync.Mutex
+	batch  batch
+	spare  []scopeSpans // the last batch's, whose buffers the next reuses
+	closed bool
+
+	kick    chan struct{} // an export is due: the batch is full, or flushing
+	flushed chan struct{} // closed and replaced after each export
+	done    chan struct{}
+	stop    chan struct{}
+
+	dropped atomic.Int64
+}
+
+// batch is the spans waiting, encoded, grouped by scope, for one
+// resource.
+type batch struct {
+	res    *resource.Resource
+	scopes []scopeSpans
+	n      int
+}
+
+type scopeSpans struct {
+	scope instrumentation.Scope
+	spans []byte // Span messages, each with ScopeSpans' spans tag
+}
+
+// New starts a Processor; Shutdown stops it.
+func New(cfg Config) *Processor {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Delay <= 0 {
+		cfg.Delay = 5 * time.Second
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = 512
+	}
+	if cfg.MaxQueue <= 0 {
+		cfg.MaxQueue = 2048
+	}
+	if cfg.MaxBatch > cfg.MaxQueue {
+		cfg.MaxBatch = cfg.MaxQueue
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{}
+	}
+	p := &Processor{cfg: cfg, kick: make(chan struct{}, 1), flushed: make(chan struct{}),
+		done: make(chan struct{}), stop: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+// Dropped is the number of spans dropped: ended while MaxQueue waited,
+// or in a batch the collector did not take.
+func (p *Processor) Dropped() int64 { return p.dropped.Load() }
+
+// OnStart does nothing.
+func (p *Processor) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+
+// OnEnd encodes s into the batch when it is sampled.
+func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
+	if !s.SpanContext().IsSampled() {
+		return
+	}
+	p.mu.Lock()
+	if res := p.batch.res; p.closed || p.batch.n >= p.cfg.MaxQueue || (res != nil && res != s.Resource() && !res.Equal(s.Resource())) {
+		// One provider has one resource; a span of another is not
+		// this processor's.
+		p.mu.Unlock()
+		p.dropped.Add(1)
+		return
+	}
+	p.batch.res = s.Resource()
+	scope := s.InstrumentationScope()
+	i := 0
+	for i < len(p.batch.scopes) && p.batch.scopes[i].scope != scope {
+		i++
+	}
+	if i == len(p.batch.scopes) {
+		var buf []byte
+		if i < cap(p.batch.scopes) {
+			buf = p.batch.scopes[:i+1][i].spans[:0]
+		}
+		p.batch.scopes = append(p.batch.scopes, scopeSpans{scope: scope, spans: buf})
+	}
+	ss := &p.batch.scopes[i]
+	b, at := begin(ss.spans, scopeSpansSpans)
+	ss.spans = end(appendSpan(b, s), at)
+	p.batch.n++
+	full := p.batch.n == p.cfg.MaxBatch
+	p.mu.Unlock()
+	if full {
+		p.signal()
+	}
+}
+
+func (p *Processor) signal() {
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+// ForceFlush exports the spans waiting and waits for it, or for ctx.
+func (p *Processor) ForceFlush(ctx context.Context) error {
+	p.mu.Lock()
+	wait := p.flushed
+	p.mu.Unlock()
+	p.signal()
+	select {
+	case <-wait:
+		return nil
+	case <-p.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Shutdown exports the spans waiting and stops; spans ending later are
+// dropped. It returns when the last export ended or ctx is done.
+func (p *Processor) Shutdown(ctx context.Context) error {
+	p.mu.Lock()
+	if !p.closed {
+		p.closed = true
+		close(p.stop)
+	}
+	p.mu.Unlock()
+	select {
+	case <-p.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run exports the batch every Delay, when it is full, when flushed, and
+// once more on shutdown.
+func (p *Processor) run() {
+	defer close(p.done)
+	t := time.NewTimer(p.cfg.Delay)
+	defer t.Stop()
+	var body []byte
+	var reported int64
+	for {
+		stopping := false
+		select {
+		case <-t.C:
+		case <-p.kick:
+		case <-p.stop:
+			stopping = true
+		}
+		p.mu.Lock()
+		b := p.batch
+		p.batch = batch{res: b.res, scopes: p.spare[:0]}
+		p.spare = nil
+		flushed := p.flushed
+		p.flushed = make(chan struct{})
+		p.mu.Unlock()
+		if b.n > 0 {
+			body = request(body[:0], &b)
+			if err := p.export(body, stopping); err != nil {
+				p.dropped.Add(int64(b.n))
+				otel.Handle(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
+				reported = p.dropped.Load()
+			}
+		}
+		p.mu.Lock()
+		p.spare = b.scopes
+		p.mu.Unlock()
+		if d := p.dropped.Load(); d != reported {
+			otel.Handle(fmt.Errorf("otlp: %d spans dropped so far: more than %d waited, or the collector did not take them", d, p.cfg.MaxQueue))
+			reported = d
+		}
+		close(flushed)
+		if stopping {
+			return
+		}
+		t.Reset(p.cfg.Delay)
+	}
+}
+
+// request appends the ExportTraceServiceRequest of b to body.
+func request(body []byte, b *batch) []byte {
+	body, at := begin(body, requestResourceSpans)
+	body = appendResource(body, b.res)
+	for i := range b.scopes {
+		ss := &b.scopes[i]
+		var sat int
+		body, sat = begin(body, resourceSpansScopeSpans)
+		body = appendScope(body, ss.scope)
+		body = append(body, ss.spans...)
+		body = appendString(body, scopeSpansSchemaURL, ss.scope.SchemaURL)
+		body = end(body, sat)
+	}
+	if b.res != nil {
+		body = appendString(body, resourceSpansSchemaURL, b.res.SchemaURL())
+	}
+	return end(body, at)
+}
+
+// export posts body, again after a while when the collector asks to
+// retry (429, 502, 503, 504) or cannot be reached, within Timeout; on
+// shutdown once.
+func (p *Processor) export(body []byte, once bool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), p.cfg.Timeout)
+	defer cancel()
+	payload, encoding := body, ""
+	if p.cfg.Gzip {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		payload, encoding = buf.Bytes(), "gzip"
+	}
+	wait := time.Second
+	for {
+		retry, after, err := p.post(ctx, payload, encoding)
+		if err == nil || !retry || once {
+			return err
+		}
+		if after > 0 {
+			wait = after
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-p.stop:
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// post sends one export: whether a failure may be retried, and after how
+// long when the collector said.
+func (p *Processor) post(ctx context.Context, payload []byte, encoding string) (retry bool, after time.Duration, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.URL, bytes.NewReader(payload))
+	if err != nil {
+		return false, 0, err
+	}
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	if encoding != "" {
+		req.Header.Set("Content-Encoding", encoding)
+	}
+	for k, v := range p.cfg.Headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := p.cfg.Client.Do(req)
+	if err != nil {
+		return ctx.Err() == nil, 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return false, 0, nil
+	case resp.StatusCode == http.StatusTooManyRequests, resp.StatusCode == http.StatusBadGateway,
+		resp.StatusCode == http.StatusServiceUnavailable, resp.StatusCode == http.StatusGatewayTimeout:
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+			after = time.Duration(s) * time.Second
+		}
+		return true, after, errors.New(resp.Status)
+	}
+	return false, 0, errors.New(resp.Status)
+}

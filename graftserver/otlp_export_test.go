@@ -1,0 +1,88 @@
+package graftserver
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOTLPExportConfig: graftserver exports the spans itself for OTLP
+// over HTTP in protobuf, to where the SDK's exporter would and with the
+// headers and delay asked for, and leaves every other setting to the
+// SDK's exporter.
+func TestOTLPExportConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		own     bool
+		url     string
+		headers map[string]string
+	}{
+		{"base endpoint", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"}, true, "http://collector:4318/v1/traces", nil},
+		{"base endpoint with a path", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector/otlp/"}, true, "https://collector/otlp/v1/traces", nil},
+		{"traces endpoint as is", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://b:4318/custom"}, true, "http://b:4318/custom", nil},
+		{"default endpoint", map[string]string{"OTEL_TRACES_EXPORTER": "otlp"}, true, "http://localhost:4318/v1/traces", nil},
+		{"headers", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20k, x-team = graft"},
+			true, "http://c:4318/v1/traces", map[string]string{"Authorization": "Bearer k", "x-team": "graft"}},
+		{"explicit http/protobuf", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}, true, "http://c:4318/v1/traces", nil},
+		{"grpc", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, false, "", nil},
+		{"grpc for traces", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"}, false, "", nil},
+		{"compression", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"}, false, "", nil},
+		{"certificate", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_CERTIFICATE": "/ca.pem"}, false, "", nil},
+		{"queue size", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_BSP_MAX_QUEUE_SIZE": "100"}, false, "", nil},
+		{"console", map[string]string{"OTEL_TRACES_EXPORTER": "console"}, false, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			te, exporter, err := parseTelemetry(mapLookup(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, own := otlpConfig(te, exporter, mapLookup(tt.env))
+			if own != tt.own {
+				t.Fatalf("own export = %v, want %v", own, tt.own)
+			}
+			if !own {
+				return
+			}
+			if cfg.URL != tt.url || cfg.Delay != defaultExportDelay {
+				t.Errorf("URL %q, delay %v; want %q, %v", cfg.URL, cfg.Delay, tt.url, defaultExportDelay)
+			}
+			if len(cfg.Headers) != len(tt.headers) {
+				t.Errorf("headers %v, want %v", cfg.Headers, tt.headers)
+			}
+			for k, v := range tt.headers {
+				if cfg.Headers[k] != v {
+					t.Errorf("header %s = %q, want %q", k, cfg.Headers[k], v)
+				}
+			}
+		})
+	}
+}
+
+// TestShippedTracingExports: the server cmd/graft builds with tracing
+// sampled at 100% posts each request's span to the collector, in
+// protobuf, within the export delay.
+func TestShippedTracingExports(t *testing.T) {
+	got := make(chan string, 16)
+	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- r.URL.Path + " " + r.Header.Get("Content-Type") + " " + string(b)
+	}))
+	defer col.Close()
+	h, closeFn := newShippedHandler(t, map[string]string{"ACCESS_LOG": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
+		"OTEL_TRACES_SAMPLER": "always_on", "OTEL_BSP_SCHEDULE_DELAY": "10"})
+	defer closeFn()
+	serveQ1(t, h)()
+	select {
+	case s := <-got:
+		if !strings.HasPrefix(s, "/v1/traces application/x-protobuf ") || !strings.Contains(s, "query") || !strings.Contains(s, "graphql.parsed") {
+			t.Errorf("export %q: want q1's span, in protobuf, at /v1/traces", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no export within 10 s")
+	}
+}
