@@ -18,8 +18,8 @@ import (
 
 	"github.com/graftgql/graft"
 	"github.com/graftgql/graft/graftotel"
-	"github.com/graftgql/graft/internal/envconf"
 	"github.com/graftgql/graft/graftserver/internal/otlpspans"
+	"github.com/graftgql/graft/internal/envconf"
 )
 
 // telemetry is what the OpenTelemetry and metrics variables switched on.

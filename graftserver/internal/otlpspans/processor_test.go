@@ -99,8 +99,8 @@ func stubs() tracetest.SpanStubs {
 			Events: []sdktrace.Event{{Name: "graphql.parsed", Time: start.Add(time.Microsecond)},
 				{Name: "exception", Time: start.Add(2 * time.Microsecond), Attributes: attrs[:2], DroppedAttributeCount: 1}},
 			DroppedEvents: 3,
-			Links: []sdktrace.Link{{SpanContext: parent, Attributes: attrs[2:4], DroppedAttributeCount: 4}},
-			DroppedLinks: 5, Status: sdktrace.Status{Code: codes.Error, Description: "BAD_USER_INPUT"},
+			Links:         []sdktrace.Link{{SpanContext: parent, Attributes: attrs[2:4], DroppedAttributeCount: 4}},
+			DroppedLinks:  5, Status: sdktrace.Status{Code: codes.Error, Description: "BAD_USER_INPUT"},
 			Resource: res, InstrumentationScope: scope,
 		},
 		{
