@@ -1,6 +1,7 @@
 package graftserver
 
 import (
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -30,9 +31,11 @@ func TestOTLPExportConfig(t *testing.T) {
 		{"explicit http/protobuf", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}, true, "http://c:4318/v1/traces", nil},
 		{"grpc", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, false, "", nil},
 		{"grpc for traces", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4317", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"}, false, "", nil},
-		{"compression", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"}, false, "", nil},
+		{"traces headers replace the others", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_HEADERS": "a=1,b=2", "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "b=3"},
+			true, "http://c:4318/v1/traces", map[string]string{"b": "3"}},
 		{"certificate", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_CERTIFICATE": "/ca.pem"}, false, "", nil},
-		{"queue size", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_BSP_MAX_QUEUE_SIZE": "100"}, false, "", nil},
+		{"client key", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY": "/key.pem"}, false, "", nil},
+		{"export timeout", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://c:4318", "OTEL_BSP_EXPORT_TIMEOUT": "100"}, false, "", nil},
 		{"console", map[string]string{"OTEL_TRACES_EXPORTER": "console"}, false, "", nil},
 	}
 	for _, tt := range tests {
@@ -81,6 +84,63 @@ func TestShippedTracingExports(t *testing.T) {
 	case s := <-got:
 		if !strings.HasPrefix(s, "/v1/traces application/x-protobuf ") || !strings.Contains(s, "query") || !strings.Contains(s, "graphql.parsed") {
 			t.Errorf("export %q: want q1's span, in protobuf, at /v1/traces", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no export within 10 s")
+	}
+}
+
+// TestOTLPExportSettings: compression, timeout and the batch's sizes are
+// read, the traces' own variable winning; out-of-range values stop the
+// server at start-up.
+func TestOTLPExportSettings(t *testing.T) {
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_EXPORTER_OTLP_COMPRESSION": "none",
+		"OTEL_EXPORTER_OTLP_TRACES_COMPRESSION": "gzip", "OTEL_EXPORTER_OTLP_TIMEOUT": "3000", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "2500",
+		"OTEL_BSP_SCHEDULE_DELAY": "50", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "64", "OTEL_BSP_MAX_QUEUE_SIZE": "256"}
+	te, exporter, err := parseTelemetry(mapLookup(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, own := otlpConfig(te, exporter, mapLookup(env))
+	if !own || !cfg.Gzip || cfg.Timeout != 2500*time.Millisecond || cfg.Delay != 50*time.Millisecond || cfg.MaxBatch != 64 || cfg.MaxQueue != 256 {
+		t.Errorf("own %v, config %+v", own, cfg)
+	}
+	for _, bad := range []map[string]string{
+		{"OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"},
+		{"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "0"},
+		{"OTEL_BSP_MAX_QUEUE_SIZE": "99999999"},
+		{"OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "600", "OTEL_BSP_MAX_QUEUE_SIZE": "500"},
+		{"OTEL_EXPORTER_OTLP_TRACES_HEADERS": "novalue"},
+	} {
+		if _, _, err := parseTelemetry(mapLookup(bad)); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}
+
+// TestShippedTracingGzip: with OTEL_EXPORTER_OTLP_COMPRESSION=gzip the
+// export is gzip-compressed protobuf, with the headers asked for.
+func TestShippedTracingGzip(t *testing.T) {
+	got := make(chan string, 16)
+	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		zr, err := gzip.NewReader(r.Body)
+		if err != nil {
+			got <- "not gzip: " + err.Error()
+			return
+		}
+		b, _ := io.ReadAll(zr)
+		got <- r.Header.Get("Content-Encoding") + " " + r.Header.Get("X-Team") + " " + string(b)
+	}))
+	defer col.Close()
+	h, closeFn := newShippedHandler(t, map[string]string{"ACCESS_LOG": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
+		"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip", "OTEL_EXPORTER_OTLP_HEADERS": "X-Team=graft",
+		"OTEL_TRACES_SAMPLER": "always_on", "OTEL_BSP_SCHEDULE_DELAY": "10"})
+	defer closeFn()
+	serveQ1(t, h)()
+	select {
+	case s := <-got:
+		if !strings.HasPrefix(s, "gzip graft ") || !strings.Contains(s, "graphql.parsed") {
+			t.Errorf("export %q: want q1's span, gzip-compressed, with X-Team", s)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no export within 10 s")

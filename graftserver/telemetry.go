@@ -77,7 +77,32 @@ func parseTelemetry(lookup func(string) (string, bool)) (t envconf.Telemetry, ex
 		}
 	}
 	for _, v := range []struct{ name, value string }{
-		{"OTEL_EXPORTER_OTLP_HEADERS", t.Headers}, {"OTEL_RESOURCE_ATTRIBUTES", t.ResourceAttrs},
+		{"OTEL_EXPORTER_OTLP_COMPRESSION", t.Compression}, {"OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", t.TracesCompression},
+	} {
+		switch strings.TrimSpace(v.value) {
+		case "", "gzip", "none":
+		default:
+			errs = append(errs, fmt.Errorf("%s=%q: want gzip or none", v.name, v.value))
+		}
+	}
+	for _, v := range []struct {
+		name  string
+		value *envconf.Limit
+		max   envconf.Limit
+	}{
+		{"OTEL_EXPORTER_OTLP_TIMEOUT", t.Timeout, maxExportDelay}, {"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", t.TracesTimeout, maxExportDelay},
+		{"OTEL_BSP_MAX_EXPORT_BATCH_SIZE", t.MaxBatch, maxQueueSize}, {"OTEL_BSP_MAX_QUEUE_SIZE", t.MaxQueue, maxQueueSize},
+	} {
+		if v.value != nil && (*v.value == 0 || *v.value > v.max) {
+			errs = append(errs, fmt.Errorf("%s=%q: want 1 to %d", v.name, strconv.Itoa(int(*v.value)), v.max))
+		}
+	}
+	if t.MaxBatch != nil && t.MaxQueue != nil && *t.MaxBatch > *t.MaxQueue {
+		errs = append(errs, fmt.Errorf("OTEL_BSP_MAX_EXPORT_BATCH_SIZE=%d is more than OTEL_BSP_MAX_QUEUE_SIZE=%d", *t.MaxBatch, *t.MaxQueue))
+	}
+	for _, v := range []struct{ name, value string }{
+		{"OTEL_EXPORTER_OTLP_HEADERS", t.Headers}, {"OTEL_EXPORTER_OTLP_TRACES_HEADERS", t.TracesHeaders},
+		{"OTEL_RESOURCE_ATTRIBUTES", t.ResourceAttrs},
 	} {
 		if v.value == "" {
 			continue
@@ -180,28 +205,24 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 // graftserver's own span export does not read: when one is set, the
 // SDK's exporter and batch processor export the spans, and read it.
 var otlpUnread = []string{
-	"OTEL_EXPORTER_OTLP_TRACES_HEADERS",
-	"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
-	"OTEL_EXPORTER_OTLP_COMPRESSION", "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION",
 	"OTEL_EXPORTER_OTLP_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE",
 	"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_CERTIFICATE",
 	"OTEL_EXPORTER_OTLP_CLIENT_KEY", "OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY",
 	"OTEL_EXPORTER_OTLP_INSECURE", "OTEL_EXPORTER_OTLP_TRACES_INSECURE",
-	"OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_EXPORT_TIMEOUT",
+	"OTEL_BSP_EXPORT_TIMEOUT",
 }
 
 // otlpConfig is the configuration of graftserver's own span export, and
 // whether it serves: traces to OTLP over HTTP in protobuf (the
-// protocol's default), with no variable of otlpUnread set. It sends them
-// where the SDK's exporter would (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as
-// is, else OTEL_EXPORTER_OTLP_ENDPOINT's /v1/traces, else
-// http://localhost:4318/v1/traces), with OTEL_EXPORTER_OTLP_HEADERS,
-// OTEL_BSP_SCHEDULE_DELAY and the SDK's defaults for the rest.
+// protocol's default), with no variable of otlpUnread set. It reads the
+// variables the SDK's exporter and batch processor would, with their
+// defaults but for OTEL_BSP_SCHEDULE_DELAY's (defaultExportDelay): the
+// endpoint (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, else
+// OTEL_EXPORTER_OTLP_ENDPOINT's /v1/traces, else
+// http://localhost:4318/v1/traces), the headers, compression and timeout,
+// and the batch's delay and sizes.
 func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (string, bool)) (otlpspans.Config, bool) {
-	protocol := strings.TrimSpace(t.TracesProtocol)
-	if protocol == "" {
-		protocol = strings.TrimSpace(t.Protocol)
-	}
+	protocol := strings.TrimSpace(or(t.TracesProtocol, t.Protocol))
 	if exporter != "otlp" || (protocol != "" && protocol != "http/protobuf") {
 		return otlpspans.Config{}, false
 	}
@@ -210,15 +231,16 @@ func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (strin
 			return otlpspans.Config{}, false
 		}
 	}
-	cfg := otlpspans.Config{URL: "http://localhost:4318/v1/traces", Delay: exportDelay(t)}
+	cfg := otlpspans.Config{URL: "http://localhost:4318/v1/traces", Delay: exportDelay(t),
+		Gzip: strings.TrimSpace(or(t.TracesCompression, t.Compression)) == "gzip"}
 	if t.TracesEndpoint != "" {
 		cfg.URL = t.TracesEndpoint
 	} else if t.Endpoint != "" {
 		cfg.URL = strings.TrimSuffix(t.Endpoint, "/") + "/v1/traces"
 	}
-	if t.Headers != "" {
+	if h := or(t.TracesHeaders, t.Headers); h != "" {
 		cfg.Headers = map[string]string{}
-		for item := range strings.SplitSeq(t.Headers, ",") {
+		for item := range strings.SplitSeq(h, ",") {
 			k, v, _ := strings.Cut(item, "=")
 			if uv, err := url.PathUnescape(strings.TrimSpace(v)); err == nil {
 				v = uv
@@ -226,7 +248,26 @@ func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (strin
 			cfg.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
+	if d := t.TracesTimeout; d != nil {
+		cfg.Timeout = time.Duration(*d) * time.Millisecond
+	} else if d := t.Timeout; d != nil {
+		cfg.Timeout = time.Duration(*d) * time.Millisecond
+	}
+	if n := t.MaxBatch; n != nil {
+		cfg.MaxBatch = int(*n)
+	}
+	if n := t.MaxQueue; n != nil {
+		cfg.MaxQueue = int(*n)
+	}
 	return cfg, true
+}
+
+// or is a, or b when a is empty.
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // defaultExportDelay is how long a sampled span waits at most to be
@@ -243,6 +284,10 @@ const defaultExportDelay = 200 * time.Millisecond
 // maxExportDelay is the largest OTEL_BSP_SCHEDULE_DELAY taken, in
 // milliseconds.
 const maxExportDelay = 24 * 60 * 60 * 1000
+
+// maxQueueSize is the largest OTEL_BSP_MAX_QUEUE_SIZE and
+// OTEL_BSP_MAX_EXPORT_BATCH_SIZE taken.
+const maxQueueSize = 1 << 20
 
 // exportDelay is the batch timeout of the span exporter:
 // OTEL_BSP_SCHEDULE_DELAY, else defaultExportDelay.

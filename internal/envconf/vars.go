@@ -113,19 +113,26 @@ type Example struct {
 // SDK itself (through contrib's autoexport); graftserver checks their
 // values at start-up and decides from them whether to trace.
 type Telemetry struct {
-	TracesExporter string `env:"OTEL_TRACES_EXPORTER" default:"otlp when an endpoint is set, else none" help:"otlp, console (spans as JSON on standard output) or none; tracing is on when this says otlp or console, or when an OTLP endpoint is set"`
-	Endpoint       string `env:"OTEL_EXPORTER_OTLP_ENDPOINT" default:"unset: no tracing" help:"base URL of the OTLP receiver (http://collector:4318); traces go to its /v1/traces"`
-	TracesEndpoint string `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" default:"unset" help:"full URL traces are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"`
-	Headers        string `env:"OTEL_EXPORTER_OTLP_HEADERS" default:"unset" help:"headers of every OTLP request, key=value pairs separated by commas (URL-encoded values)"`
-	Protocol       string `env:"OTEL_EXPORTER_OTLP_PROTOCOL" default:"http/protobuf" help:"OTLP transport: http/protobuf (port 4318) or grpc (port 4317); http/json is refused at start-up"`
-	TracesProtocol string `env:"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" default:"OTEL_EXPORTER_OTLP_PROTOCOL" help:"OTLP transport of traces; wins over OTEL_EXPORTER_OTLP_PROTOCOL"`
-	ServiceName    string `env:"OTEL_SERVICE_NAME" default:"graft" help:"service.name of the traces' resource"`
-	ResourceAttrs  string `env:"OTEL_RESOURCE_ATTRIBUTES" default:"unset" help:"more resource attributes, key=value pairs separated by commas"`
-	Sampler        string `env:"OTEL_TRACES_SAMPLER" default:"parentbased_always_on" help:"always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio"`
-	SamplerArg     string `env:"OTEL_TRACES_SAMPLER_ARG" default:"1.0" help:"the ratio of the traceidratio samplers, 0 to 1"`
-	ExportDelay    *Limit `env:"OTEL_BSP_SCHEDULE_DELAY" default:"200" help:"longest time in milliseconds a sampled span waits to be exported, 1 to 86400000 (the OpenTelemetry SDK's own default is 5000, the Collector's batch timeout 200); a batch also goes as soon as it holds OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans (512)"`
-	MetricsEnabled *Bool  `env:"METRICS_ENABLED" default:"false" help:"serve Prometheus metrics (requests, duration, errors by code, in-flight requests, persisted-query and document-cache hits, open subscriptions)"`
-	MetricsPath    string `env:"METRICS_PATH" default:"/metrics" help:"path of the Prometheus metrics"`
-	MetricsAddr    string `env:"METRICS_ADDR" default:"unset: the API's listener" help:"host:port of a listener of its own for the metrics (such as :9464), so they are not public beside the API"`
-	MaxOpNames     *Limit `env:"METRICS_MAX_OPERATION_NAMES" default:"100" help:"distinct graphql_operation_name values kept; known operations (the safelist, persisted-query hits) keep their names up to it, every other name is counted as other; names are cut to 64 bytes"`
+	TracesExporter    string `env:"OTEL_TRACES_EXPORTER" default:"otlp when an endpoint is set, else none" help:"otlp, console (spans as JSON on standard output) or none; tracing is on when this says otlp or console, or when an OTLP endpoint is set"`
+	Endpoint          string `env:"OTEL_EXPORTER_OTLP_ENDPOINT" default:"unset: no tracing" help:"base URL of the OTLP receiver (http://collector:4318); traces go to its /v1/traces"`
+	TracesEndpoint    string `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" default:"unset" help:"full URL traces are sent to; wins over OTEL_EXPORTER_OTLP_ENDPOINT"`
+	Headers           string `env:"OTEL_EXPORTER_OTLP_HEADERS" default:"unset" help:"headers of every OTLP request, key=value pairs separated by commas (URL-encoded values)"`
+	TracesHeaders     string `env:"OTEL_EXPORTER_OTLP_TRACES_HEADERS" default:"OTEL_EXPORTER_OTLP_HEADERS" help:"headers of the OTLP requests of traces; replaces OTEL_EXPORTER_OTLP_HEADERS"`
+	Compression       string `env:"OTEL_EXPORTER_OTLP_COMPRESSION" default:"none" help:"gzip or none"`
+	TracesCompression string `env:"OTEL_EXPORTER_OTLP_TRACES_COMPRESSION" default:"OTEL_EXPORTER_OTLP_COMPRESSION" help:"gzip or none, for traces; wins over OTEL_EXPORTER_OTLP_COMPRESSION"`
+	Timeout           *Limit `env:"OTEL_EXPORTER_OTLP_TIMEOUT" default:"10000" help:"longest time in milliseconds one export of spans takes, retries included, 1 to 86400000"`
+	TracesTimeout     *Limit `env:"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT" default:"OTEL_EXPORTER_OTLP_TIMEOUT" help:"the same for traces; wins over OTEL_EXPORTER_OTLP_TIMEOUT"`
+	Protocol          string `env:"OTEL_EXPORTER_OTLP_PROTOCOL" default:"http/protobuf" help:"OTLP transport: http/protobuf (port 4318) or grpc (port 4317); http/json is refused at start-up"`
+	TracesProtocol    string `env:"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" default:"OTEL_EXPORTER_OTLP_PROTOCOL" help:"OTLP transport of traces; wins over OTEL_EXPORTER_OTLP_PROTOCOL"`
+	ServiceName       string `env:"OTEL_SERVICE_NAME" default:"graft" help:"service.name of the traces' resource"`
+	ResourceAttrs     string `env:"OTEL_RESOURCE_ATTRIBUTES" default:"unset" help:"more resource attributes, key=value pairs separated by commas"`
+	Sampler           string `env:"OTEL_TRACES_SAMPLER" default:"parentbased_always_on" help:"always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio"`
+	SamplerArg        string `env:"OTEL_TRACES_SAMPLER_ARG" default:"1.0" help:"the ratio of the traceidratio samplers, 0 to 1"`
+	ExportDelay       *Limit `env:"OTEL_BSP_SCHEDULE_DELAY" default:"200" help:"longest time in milliseconds a sampled span waits to be exported, 1 to 86400000 (the OpenTelemetry SDK's own default is 5000, the Collector's batch timeout 200); a batch also goes as soon as it holds OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans"`
+	MaxBatch          *Limit `env:"OTEL_BSP_MAX_EXPORT_BATCH_SIZE" default:"512" help:"spans that start an export before the delay is up, 1 to OTEL_BSP_MAX_QUEUE_SIZE"`
+	MaxQueue          *Limit `env:"OTEL_BSP_MAX_QUEUE_SIZE" default:"2048" help:"most sampled spans waiting to be exported, 1 to 1048576; a span ending while this many wait is dropped and counted in the log"`
+	MetricsEnabled    *Bool  `env:"METRICS_ENABLED" default:"false" help:"serve Prometheus metrics (requests, duration, errors by code, in-flight requests, persisted-query and document-cache hits, open subscriptions)"`
+	MetricsPath       string `env:"METRICS_PATH" default:"/metrics" help:"path of the Prometheus metrics"`
+	MetricsAddr       string `env:"METRICS_ADDR" default:"unset: the API's listener" help:"host:port of a listener of its own for the metrics (such as :9464), so they are not public beside the API"`
+	MaxOpNames        *Limit `env:"METRICS_MAX_OPERATION_NAMES" default:"100" help:"distinct graphql_operation_name values kept; known operations (the safelist, persisted-query hits) keep their names up to it, every other name is counted as other; names are cut to 64 bytes"`
 }
