@@ -86,7 +86,7 @@ func newServer(ctx context.Context, svc Service, lookup func(string) (string, bo
 	if grace <= 0 {
 		grace = graft.DefaultShutdownGrace
 	}
-	tel, err := newTelemetry(ctx, telEnv, exporter, svc.name(), lookup)
+	tel, err := newTelemetry(ctx, telEnv, exporter, svc.name(), lookup, log)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -23,12 +24,11 @@ import (
 )
 
 // telemetry is what the OpenTelemetry and metrics variables switched on.
-// The OTEL_* variables are read by the OpenTelemetry SDK itself, through
-// contrib's autoexport (the exporter and its endpoint, headers, protocol
-// and timeout; the sampler; the resource's service name and attributes);
-// graftserver checks their values first, so that a bad one stops the
-// server at start-up instead of being ignored, and decides whether to
-// trace.
+// graftserver checks the OTEL_* variables first, so that a bad one stops
+// the server at start-up instead of being ignored, and decides whether to
+// trace. It exports OTLP over HTTP in protobuf itself (otlpConfig);
+// any other exporter is contrib's autoexport, for which the OpenTelemetry
+// SDK reads the variables from the process environment.
 type telemetry struct {
 	in          *graftotel.Instrumentation // nil: nothing to install
 	tp          *graftotel.TracerProvider  // nil: no tracing
@@ -138,8 +138,9 @@ func parseTelemetry(lookup func(string) (string, bool)) (t envconf.Telemetry, ex
 // newTelemetry builds the tracer provider (when an exporter is asked
 // for), the Prometheus metrics (METRICS_ENABLED) and the instrumentation
 // installing both into the router. Console spans go to standard output.
-// lookup finds the variables t does not hold (see otlpConfig).
-func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceName string, lookup func(string) (string, bool)) (*telemetry, error) {
+// lookup finds the variables t does not hold (see otlpConfig); the
+// export's failures are logged to log.
+func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceName string, lookup func(string) (string, bool), log *slog.Logger) (*telemetry, error) {
 	tel := &telemetry{metricsPath: t.MetricsPath}
 	if t.MaxOpNames != nil {
 		tel.maxOpNames = int(*t.MaxOpNames)
@@ -158,6 +159,7 @@ func newTelemetry(ctx context.Context, t envconf.Telemetry, exporter, serviceNam
 		if cfg, ok := otlpConfig(t, exporter, lookup); ok {
 			// OTLP over HTTP in protobuf with the variables graftserver
 			// reads: spans are encoded as they end and held as bytes.
+			cfg.Error = func(err error) { log.Warn("graft: exporting spans", "err", err) }
 			export = sdktrace.WithSpanProcessor(otlpspans.New(cfg))
 		} else {
 			// autoexport reads OTEL_TRACES_EXPORTER (otlp when unset, as

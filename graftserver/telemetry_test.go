@@ -3,6 +3,7 @@ package graftserver
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -39,7 +40,7 @@ func TestTelemetrySwitches(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			tel, err := newTelemetry(context.Background(), te, exporter, "graft", mapLookup(tt.env))
+			tel, err := newTelemetry(context.Background(), te, exporter, "graft", mapLookup(tt.env), slog.New(slog.DiscardHandler))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -109,9 +109,10 @@ type Example struct {
 
 // Telemetry holds the OpenTelemetry and metrics variables graftserver
 // reads. The OTEL_* variables are the standard ones of the OpenTelemetry
-// specification, read from the process environment by the OpenTelemetry
-// SDK itself (through contrib's autoexport); graftserver checks their
-// values at start-up and decides from them whether to trace.
+// specification; graftserver checks their values at start-up, decides
+// from them whether to trace, and exports OTLP over HTTP in protobuf with
+// them. Any other exporter is the SDK's (through contrib's autoexport),
+// which reads them from the process environment itself.
 type Telemetry struct {
 	TracesExporter    string `env:"OTEL_TRACES_EXPORTER" default:"otlp when an endpoint is set, else none" help:"otlp, console (spans as JSON on standard output) or none; tracing is on when this says otlp or console, or when an OTLP endpoint is set"`
 	Endpoint          string `env:"OTEL_EXPORTER_OTLP_ENDPOINT" default:"unset: no tracing" help:"base URL of the OTLP receiver (http://collector:4318); traces go to its /v1/traces"`

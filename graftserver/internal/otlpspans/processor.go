@@ -44,6 +44,9 @@ type Config struct {
 	MaxBatch, MaxQueue int
 	// Client posts the batches (default a client of its own).
 	Client *http.Client
+	// Error reports a batch not exported and the spans dropped (default
+	// OpenTelemetry's error handler, otel.Handle).
+	Error func(error)
 }
 
 // Processor is an sdktrace.SpanProcessor exporting the sampled spans
@@ -78,6 +81,10 @@ type scopeSpans struct {
 	spans []byte // Span messages, each with ScopeSpans' spans tag
 }
 
+// encoded holds the buffers spans are encoded in before they join a
+// batch.
+var encoded = sync.Pool{New: func() any { return new([]byte) }}
+
 // New starts a Processor; Shutdown stops it.
 func New(cfg Config) *Processor {
 	if cfg.Timeout <= 0 {
@@ -98,6 +105,9 @@ func New(cfg Config) *Processor {
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{}
 	}
+	if cfg.Error == nil {
+		cfg.Error = otel.Handle
+	}
 	p := &Processor{cfg: cfg, kick: make(chan struct{}, 1), flushed: make(chan struct{}),
 		done: make(chan struct{}), stop: make(chan struct{})}
 	go p.run()
@@ -116,6 +126,17 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 	if !s.SpanContext().IsSampled() {
 		return
 	}
+	// Encoded before the lock is taken, so that spans ending together
+	// wait for each other only to append their bytes.
+	bp := encoded.Get().(*[]byte)
+	b, at := begin((*bp)[:0], scopeSpansSpans)
+	b = end(appendSpan(b, s), at)
+	defer func() {
+		if cap(b) <= 64<<10 { // a rare large span's buffer is not kept
+			*bp = b
+			encoded.Put(bp)
+		}
+	}()
 	p.mu.Lock()
 	if res := p.batch.res; p.closed || p.batch.n >= p.cfg.MaxQueue || (res != nil && res != s.Resource() && !res.Equal(s.Resource())) {
 		// One provider has one resource; a span of another is not
@@ -138,8 +159,7 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 		p.batch.scopes = append(p.batch.scopes, scopeSpans{scope: scope, spans: buf})
 	}
 	ss := &p.batch.scopes[i]
-	b, at := begin(ss.spans, scopeSpansSpans)
-	ss.spans = end(appendSpan(b, s), at)
+	ss.spans = append(ss.spans, b...)
 	p.batch.n++
 	full := p.batch.n == p.cfg.MaxBatch
 	p.mu.Unlock()
@@ -215,7 +235,7 @@ func (p *Processor) run() {
 			body = request(body[:0], &b)
 			if err := p.export(body, stopping); err != nil {
 				p.dropped.Add(int64(b.n))
-				otel.Handle(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
+				p.cfg.Error(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
 				reported = p.dropped.Load()
 			}
 		}
@@ -223,7 +243,7 @@ func (p *Processor) run() {
 		p.spare = b.scopes
 		p.mu.Unlock()
 		if d := p.dropped.Load(); d != reported {
-			otel.Handle(fmt.Errorf("otlp: %d spans dropped so far: more than %d waited, or the collector did not take them", d, p.cfg.MaxQueue))
+			p.cfg.Error(fmt.Errorf("otlp: %d spans dropped so far: more than %d waited, or the collector did not take them", d, p.cfg.MaxQueue))
 			reported = d
 		}
 		close(flushed)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -264,4 +266,57 @@ func waitFor(t *testing.T, ok func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatal("timed out waiting")
+}
+
+// TestProcessorReportsRefusedBatch: a batch the collector refuses (400)
+// is not retried; its spans are dropped, counted and reported.
+func TestProcessorReportsRefusedBatch(t *testing.T) {
+	c := collector{status: func(int) int { return http.StatusBadRequest }}
+	var mu sync.Mutex
+	var reported []string
+	p := New(Config{URL: c.start(t), Delay: time.Hour, Error: func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		reported = append(reported, err.Error())
+	}})
+	p.OnEnd(span("a", true))
+	p.OnEnd(span("b", true))
+	if err := p.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Shutdown(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	if c.calls.Load() != 1 || p.Dropped() != 2 || len(reported) != 1 || !strings.Contains(reported[0], "2 spans not exported: 400") {
+		t.Errorf("%d calls, %d dropped, reported %q; want 1 call, 2 dropped, one report", c.calls.Load(), p.Dropped(), reported)
+	}
+}
+
+// TestProcessorConcurrentSpans: spans ending on many goroutines at once
+// are each exported once.
+func TestProcessorConcurrentSpans(t *testing.T) {
+	var c collector
+	p := New(Config{URL: c.start(t), Delay: time.Millisecond, MaxBatch: 7, MaxQueue: 10000})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 100 {
+				p.OnEnd(span(strconv.Itoa(g*100+i), true))
+			}
+		})
+	}
+	wg.Wait()
+	if err := p.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, n := range names(c.requests(t)) {
+		if seen[n] {
+			t.Fatalf("span %s exported twice", n)
+		}
+		seen[n] = true
+	}
+	if len(seen) != 800 || p.Dropped() != 0 {
+		t.Errorf("exported %d spans, dropped %d; want 800, 0", len(seen), p.Dropped())
+	}
 }
