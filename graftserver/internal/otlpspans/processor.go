@@ -57,7 +57,6 @@ type Processor struct {
 
 	mu     sync.Mutex
 	batch  batch
-	spare  []scopeSpans // the last batch's, whose buffers the next reuses
 	closed bool
 
 	kick    chan struct{} // an export is due: the batch is full, or flushing
@@ -152,11 +151,7 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 		i++
 	}
 	if i == len(p.batch.scopes) {
-		var buf []byte
-		if i < cap(p.batch.scopes) {
-			buf = p.batch.scopes[:i+1][i].spans[:0]
-		}
-		p.batch.scopes = append(p.batch.scopes, scopeSpans{scope: scope, spans: buf})
+		p.batch.scopes = append(p.batch.scopes, scopeSpans{scope: scope})
 	}
 	ss := &p.batch.scopes[i]
 	ss.spans = append(ss.spans, b...)
@@ -209,12 +204,14 @@ func (p *Processor) Shutdown(ctx context.Context) error {
 }
 
 // run exports the batch every Delay, when it is full, when flushed, and
-// once more on shutdown.
+// once more on shutdown. A batch's buffers are not kept for the next: on
+// a small heap, memory held between exports shortens every garbage
+// collection's runway, where a few buffers a second allocated anew
+// cost nothing a request would notice.
 func (p *Processor) run() {
 	defer close(p.done)
 	t := time.NewTimer(p.cfg.Delay)
 	defer t.Stop()
-	var body []byte
 	var reported int64
 	for {
 		stopping := false
@@ -226,22 +223,17 @@ func (p *Processor) run() {
 		}
 		p.mu.Lock()
 		b := p.batch
-		p.batch = batch{res: b.res, scopes: p.spare[:0]}
-		p.spare = nil
+		p.batch = batch{res: b.res}
 		flushed := p.flushed
 		p.flushed = make(chan struct{})
 		p.mu.Unlock()
 		if b.n > 0 {
-			body = request(body[:0], &b)
-			if err := p.export(body, stopping); err != nil {
+			if err := p.export(request(nil, &b), stopping); err != nil {
 				p.dropped.Add(int64(b.n))
 				p.cfg.Error(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
 				reported = p.dropped.Load()
 			}
 		}
-		p.mu.Lock()
-		p.spare = b.scopes
-		p.mu.Unlock()
 		if d := p.dropped.Load(); d != reported {
 			p.cfg.Error(fmt.Errorf("otlp: %d spans dropped so far: more than %d waited, or the collector did not take them", d, p.cfg.MaxQueue))
 			reported = d
