@@ -82,20 +82,26 @@ const (
 	flagsIsRemote    = 0x200
 )
 
-// begin appends the tag of the length-delimited field num and returns
-// where its content starts; end then puts the content's length in front
-// of it.
+// begin appends the tag of the length-delimited field num and a byte for
+// its length, and returns where its content starts; end then writes the
+// content's length there, moving the content only when the length takes
+// more than one byte (128 bytes or more).
 func begin(b []byte, num protowire.Number) ([]byte, int) {
 	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = append(b, 0)
 	return b, len(b)
 }
 
 func end(b []byte, at int) []byte {
 	n := len(b) - at
+	if n < 0x80 {
+		b[at-1] = byte(n)
+		return b
+	}
 	sz := protowire.SizeVarint(uint64(n))
-	b = append(b, make([]byte, sz)...)
-	copy(b[at+sz:], b[at:at+n])
-	protowire.AppendVarint(b[at:at], uint64(n))
+	b = append(b, make([]byte, sz-1)...)
+	copy(b[at-1+sz:], b[at:at+n])
+	protowire.AppendVarint(b[at-1:at-1], uint64(n))
 	return b
 }
 

@@ -57,6 +57,7 @@ type Processor struct {
 
 	mu     sync.Mutex
 	batch  batch
+	last   []scopeSize // the bytes of each scope in the last batch
 	closed bool
 
 	kick    chan struct{} // an export is due: the batch is full, or flushing
@@ -78,6 +79,23 @@ type batch struct {
 type scopeSpans struct {
 	scope instrumentation.Scope
 	spans []byte // Span messages, each with ScopeSpans' spans tag
+}
+
+type scopeSize struct {
+	scope instrumentation.Scope
+	n     int
+}
+
+// lastSize is the room a batch's buffer for scope starts with: an
+// eighth more than the scope's spans took in the last batch, at least
+// 4 KiB.
+func (p *Processor) lastSize(scope instrumentation.Scope) int {
+	for _, l := range p.last {
+		if l.scope == scope {
+			return max(4<<10, l.n+l.n/8)
+		}
+	}
+	return 4 << 10
 }
 
 // encoded holds the buffers spans are encoded in before they join a
@@ -151,7 +169,11 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 		i++
 	}
 	if i == len(p.batch.scopes) {
-		p.batch.scopes = append(p.batch.scopes, scopeSpans{scope: scope})
+		// Sized once for what the scope's last batch held: grown step by
+		// step, it would take memory from a size class at each step,
+		// and a small heap's collector counts every class's span from
+		// when it is taken.
+		p.batch.scopes = append(p.batch.scopes, scopeSpans{scope: scope, spans: make([]byte, 0, p.lastSize(scope))})
 	}
 	ss := &p.batch.scopes[i]
 	ss.spans = append(ss.spans, b...)
@@ -224,11 +246,15 @@ func (p *Processor) run() {
 		p.mu.Lock()
 		b := p.batch
 		p.batch = batch{res: b.res}
+		p.last = p.last[:0]
+		for _, ss := range b.scopes {
+			p.last = append(p.last, scopeSize{ss.scope, len(ss.spans)})
+		}
 		flushed := p.flushed
 		p.flushed = make(chan struct{})
 		p.mu.Unlock()
 		if b.n > 0 {
-			if err := p.export(request(nil, &b), stopping); err != nil {
+			if err := p.export(request(make([]byte, 0, b.size()), &b), stopping); err != nil {
 				p.dropped.Add(int64(b.n))
 				p.cfg.Error(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
 				reported = p.dropped.Load()
@@ -244,6 +270,16 @@ func (p *Processor) run() {
 		}
 		t.Reset(p.cfg.Delay)
 	}
+}
+
+// size is about the bytes of b's request: its spans, and room for the
+// rest.
+func (b *batch) size() int {
+	n := 1 << 10
+	for _, ss := range b.scopes {
+		n += len(ss.spans) + 256 + len(ss.scope.Name) + len(ss.scope.Version) + len(ss.scope.SchemaURL)
+	}
+	return n
 }
 
 // request appends the ExportTraceServiceRequest of b to body.

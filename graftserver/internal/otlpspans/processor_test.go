@@ -91,6 +91,7 @@ func stubs() tracetest.SpanStubs {
 		{Key: "slice", Value: attribute.SliceValue(attribute.StringValue("x"), attribute.IntValue(3))},
 		{Key: "map", Value: attribute.MapValue(attribute.String("k", "v"))},
 		{Key: "nothing"},
+		attribute.String("long", strings.Repeat("x", 20000)), // a length of three bytes
 	}
 	scope := instrumentation.Scope{Name: "github.com/graftgql/graft/graftotel", Version: "1.2.3",
 		SchemaURL: "https://opentelemetry.io/schemas/1.26.0", Attributes: attribute.NewSet(attribute.String("scope", "attr"))}
