@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -23,6 +25,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // Config configures a Processor.
@@ -254,7 +257,8 @@ func (p *Processor) run() {
 		p.flushed = make(chan struct{})
 		p.mu.Unlock()
 		if b.n > 0 {
-			if err := p.export(request(make([]byte, 0, b.size()), &b), stopping); err != nil {
+			parts, n := request(&b)
+			if err := p.export(parts, n, stopping); err != nil {
 				p.dropped.Add(int64(b.n))
 				p.cfg.Error(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
 				reported = p.dropped.Load()
@@ -272,52 +276,64 @@ func (p *Processor) run() {
 	}
 }
 
-// size is about the bytes of b's request: its spans, and room for the
-// rest.
-func (b *batch) size() int {
-	n := 1 << 10
-	for _, ss := range b.scopes {
-		n += len(ss.spans) + 256 + len(ss.scope.Name) + len(ss.scope.Version) + len(ss.scope.SchemaURL)
+// request is the ExportTraceServiceRequest of b, in parts: the messages
+// around the spans, written here, and the batch's buffers of spans as
+// they are, not copied; n is its length.
+func request(b *batch) (parts net.Buffers, n int) {
+	var head []byte
+	if b.res != nil {
+		head = appendResource(head, b.res)
 	}
-	return n
-}
-
-// request appends the ExportTraceServiceRequest of b to body.
-func request(body []byte, b *batch) []byte {
-	body, at := begin(body, requestResourceSpans)
-	body = appendResource(body, b.res)
+	scopes := make([][2][]byte, len(b.scopes)) // each scope, and its schema URL
+	inner := len(head)
 	for i := range b.scopes {
 		ss := &b.scopes[i]
-		var sat int
-		body, sat = begin(body, resourceSpansScopeSpans)
-		body = appendScope(body, ss.scope)
-		body = append(body, ss.spans...)
-		body = appendString(body, scopeSpansSchemaURL, ss.scope.SchemaURL)
-		body = end(body, sat)
+		scopes[i][0] = appendScope(nil, ss.scope)
+		scopes[i][1] = appendString(nil, scopeSpansSchemaURL, ss.scope.SchemaURL)
+		m := len(scopes[i][0]) + len(ss.spans) + len(scopes[i][1])
+		inner += protowire.SizeTag(resourceSpansScopeSpans) + protowire.SizeBytes(m)
 	}
+	var tail []byte
 	if b.res != nil {
-		body = appendString(body, resourceSpansSchemaURL, b.res.SchemaURL())
+		tail = appendString(nil, resourceSpansSchemaURL, b.res.SchemaURL())
 	}
-	return end(body, at)
+	inner += len(tail)
+	top := protowire.AppendTag(nil, requestResourceSpans, protowire.BytesType)
+	top = protowire.AppendVarint(top, uint64(inner))
+	parts = append(parts, append(top, head...))
+	for i := range b.scopes {
+		ss := &b.scopes[i]
+		m := len(scopes[i][0]) + len(ss.spans) + len(scopes[i][1])
+		sh := protowire.AppendTag(nil, resourceSpansScopeSpans, protowire.BytesType)
+		sh = protowire.AppendVarint(sh, uint64(m))
+		parts = append(parts, append(sh, scopes[i][0]...), ss.spans, scopes[i][1])
+	}
+	parts = append(parts, tail)
+	for _, p := range parts {
+		n += len(p)
+	}
+	return parts, n
 }
 
-// export posts body, again after a while when the collector asks to
-// retry (429, 502, 503, 504) or cannot be reached, within Timeout; on
+// export posts the request, again after a while when the collector asks
+// to retry (429, 502, 503, 504) or cannot be reached, within Timeout; on
 // shutdown once.
-func (p *Processor) export(body []byte, once bool) error {
+func (p *Processor) export(parts net.Buffers, n int, once bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), p.cfg.Timeout)
 	defer cancel()
-	payload, encoding := body, ""
+	encoding := ""
 	if p.cfg.Gzip {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
-		_, _ = zw.Write(body)
+		for _, b := range parts {
+			_, _ = zw.Write(b)
+		}
 		_ = zw.Close()
-		payload, encoding = buf.Bytes(), "gzip"
+		parts, n, encoding = net.Buffers{buf.Bytes()}, buf.Len(), "gzip"
 	}
 	wait := time.Second
 	for {
-		retry, after, err := p.post(ctx, payload, encoding)
+		retry, after, err := p.post(ctx, parts, n, encoding)
 		if err == nil || !retry || once {
 			return err
 		}
@@ -337,11 +353,17 @@ func (p *Processor) export(body []byte, once bool) error {
 
 // post sends one export: whether a failure may be retried, and after how
 // long when the collector said.
-func (p *Processor) post(ctx context.Context, payload []byte, encoding string) (retry bool, after time.Duration, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.URL, bytes.NewReader(payload))
+func (p *Processor) post(ctx context.Context, parts net.Buffers, n int, encoding string) (retry bool, after time.Duration, err error) {
+	body := func() io.ReadCloser {
+		b := slices.Clone(parts) // reading consumes it
+		return io.NopCloser(&b)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.URL, body())
 	if err != nil {
 		return false, 0, err
 	}
+	req.ContentLength = int64(n)
+	req.GetBody = func() (io.ReadCloser, error) { return body(), nil }
 	req.Header.Set("Content-Type", "application/x-protobuf")
 	if encoding != "" {
 		req.Header.Set("Content-Encoding", encoding)
