@@ -15,6 +15,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -375,7 +376,20 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		}
 		span.SetName(name)
 	}
-	var buf [9]attribute.KeyValue
+	// The attributes are passed to the span through an interface, so
+	// that their array would be allocated; the SDK's span copies them,
+	// and under a TracerProvider (whose spans are the SDK's) the array
+	// is reused.
+	var buf *[9]attribute.KeyValue
+	if in.sdkTP != nil {
+		buf = attrBufs.Get().(*[9]attribute.KeyValue)
+		defer func() {
+			clear(buf[:]) // nothing of the request kept alive
+			attrBufs.Put(buf)
+		}()
+	} else {
+		buf = new([9]attribute.KeyValue)
+	}
 	attrs := buf[:0]
 	if ev.Request.Method != "" {
 		attrs = append(attrs, attribute.String("http.request.method", ev.Request.Method))
@@ -410,6 +424,9 @@ func (h hook) After(ctx context.Context, ev *graft.HookEvent) {
 		in.m.record(st.Context, ev, time.Since(ev.Start))
 	}
 }
+
+// attrBufs holds the arrays of request spans' attributes.
+var attrBufs = sync.Pool{New: func() any { return new([9]attribute.KeyValue) }}
 
 // partSpan records a span for a deferred fragment or a stream of an
 // incremental response, a child of the request's span, timed from when
