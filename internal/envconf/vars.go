@@ -130,8 +130,8 @@ type Telemetry struct {
 	Sampler           string `env:"OTEL_TRACES_SAMPLER" default:"parentbased_always_on" help:"always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio"`
 	SamplerArg        string `env:"OTEL_TRACES_SAMPLER_ARG" default:"1.0" help:"the ratio of the traceidratio samplers, 0 to 1"`
 	ExportDelay       *Limit `env:"OTEL_BSP_SCHEDULE_DELAY" default:"200" help:"longest time in milliseconds a sampled span waits to be exported, 1 to 86400000 (the OpenTelemetry SDK's own default is 5000, the Collector's batch timeout 200); a batch also goes as soon as it holds OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans"`
-	MaxBatch          *Limit `env:"OTEL_BSP_MAX_EXPORT_BATCH_SIZE" default:"512" help:"spans that start an export before the delay is up, 1 to OTEL_BSP_MAX_QUEUE_SIZE"`
-	MaxQueue          *Limit `env:"OTEL_BSP_MAX_QUEUE_SIZE" default:"2048" help:"most sampled spans waiting to be exported, 1 to 1048576; a span ending while this many wait is dropped and counted in the log"`
+	MaxBatch          *Limit `env:"OTEL_BSP_MAX_EXPORT_BATCH_SIZE" default:"512" help:"most spans one export carries; a batch that large goes before the delay is up; 1 to OTEL_BSP_MAX_QUEUE_SIZE"`
+	MaxQueue          *Limit `env:"OTEL_BSP_MAX_QUEUE_SIZE" default:"2048" help:"most sampled spans held, waiting or being exported, 1 to 1048576; a span ending while this many are held is dropped and counted in the log"`
 	MetricsEnabled    *Bool  `env:"METRICS_ENABLED" default:"false" help:"serve Prometheus metrics (requests, duration, errors by code, in-flight requests, persisted-query and document-cache hits, open subscriptions)"`
 	MetricsPath       string `env:"METRICS_PATH" default:"/metrics" help:"path of the Prometheus metrics"`
 	MetricsAddr       string `env:"METRICS_ADDR" default:"unset: the API's listener" help:"host:port of a listener of its own for the metrics (such as :9464), so they are not public beside the API"`

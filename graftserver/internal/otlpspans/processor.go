@@ -40,10 +40,11 @@ type Config struct {
 	Timeout time.Duration
 	// Delay is the longest a span waits to be exported (default 5 s).
 	Delay time.Duration
-	// MaxBatch is the number of spans that starts an export before the
-	// delay is up (default 512), and MaxQueue the most spans held: a
-	// span ending while that many wait is dropped and counted (default
-	// 2048).
+	// MaxBatch is the most spans one export carries, and a batch that
+	// many strong is exported without waiting for the delay (default
+	// 512); MaxQueue is the most spans held, waiting or being exported:
+	// a span ending while that many are held is dropped and counted
+	// (default 2048).
 	MaxBatch, MaxQueue int
 	// Client posts the batches (default a client of its own).
 	Client *http.Client
@@ -59,8 +60,10 @@ type Processor struct {
 	cfg Config
 
 	mu     sync.Mutex
-	batch  batch
-	last   []scopeSize // the bytes of each scope in the last batch
+	batch  batch       // the spans ending now
+	ready  []batch     // full batches, to be exported
+	held   int         // spans in batch, ready and the batch being exported
+	last   []scopeSize // the bytes of each scope in the last batch cut
 	closed bool
 
 	kick    chan struct{} // an export is due: the batch is full, or flushing
@@ -134,8 +137,8 @@ func New(cfg Config) *Processor {
 	return p
 }
 
-// Dropped is the number of spans dropped: ended while MaxQueue waited,
-// or in a batch the collector did not take.
+// Dropped is the number of spans dropped: ended while MaxQueue were
+// held, or in a batch the collector did not take.
 func (p *Processor) Dropped() int64 { return p.dropped.Load() }
 
 // OnStart does nothing.
@@ -158,7 +161,7 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 		}
 	}()
 	p.mu.Lock()
-	if res := p.batch.res; p.closed || p.batch.n >= p.cfg.MaxQueue || (res != nil && res != s.Resource() && !res.Equal(s.Resource())) {
+	if res := p.batch.res; p.closed || p.held >= p.cfg.MaxQueue || (res != nil && res != s.Resource() && !res.Equal(s.Resource())) {
 		// One provider has one resource; a span of another is not
 		// this processor's.
 		p.mu.Unlock()
@@ -181,10 +184,29 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 	ss := &p.batch.scopes[i]
 	ss.spans = append(ss.spans, b...)
 	p.batch.n++
+	p.held++
 	full := p.batch.n == p.cfg.MaxBatch
+	if full {
+		p.cut()
+	}
 	p.mu.Unlock()
 	if full {
 		p.signal()
+	}
+}
+
+// cut moves the batch to those ready to be exported, and notes its size
+// for the next one's buffers. p.mu is held.
+func (p *Processor) cut() {
+	b := p.batch
+	p.batch = batch{res: b.res}
+	if b.n == 0 {
+		return
+	}
+	p.ready = append(p.ready, b)
+	p.last = p.last[:0]
+	for _, ss := range b.scopes {
+		p.last = append(p.last, scopeSize{ss.scope, len(ss.spans)})
 	}
 }
 
@@ -228,8 +250,8 @@ func (p *Processor) Shutdown(ctx context.Context) error {
 	}
 }
 
-// run exports the batch every Delay, when it is full, when flushed, and
-// once more on shutdown. A batch's buffers are not kept for the next: on
+// run exports the batches every Delay, when one is full, when flushed,
+// and once more on shutdown. A batch's buffers are not kept for the next: on
 // a small heap, memory held between exports shortens every garbage
 // collection's runway, where a few buffers a second allocated anew
 // cost nothing a request would notice.
@@ -247,25 +269,27 @@ func (p *Processor) run() {
 			stopping = true
 		}
 		p.mu.Lock()
-		b := p.batch
-		p.batch = batch{res: b.res}
-		p.last = p.last[:0]
-		for _, ss := range b.scopes {
-			p.last = append(p.last, scopeSize{ss.scope, len(ss.spans)})
-		}
+		p.cut()
+		ready := p.ready
+		p.ready = nil
 		flushed := p.flushed
 		p.flushed = make(chan struct{})
 		p.mu.Unlock()
-		if b.n > 0 {
-			parts, n := request(&b)
+		for i := range ready {
+			b := &ready[i]
+			parts, n := request(b)
 			if err := p.export(parts, n, stopping); err != nil {
 				p.dropped.Add(int64(b.n))
 				p.cfg.Error(fmt.Errorf("otlp: %d spans not exported: %w", b.n, err))
 				reported = p.dropped.Load()
 			}
+			p.mu.Lock()
+			p.held -= b.n
+			p.mu.Unlock()
+			*b = batch{} // its memory goes now, not after the others
 		}
 		if d := p.dropped.Load(); d != reported {
-			p.cfg.Error(fmt.Errorf("otlp: %d spans dropped so far: more than %d waited, or the collector did not take them", d, p.cfg.MaxQueue))
+			p.cfg.Error(fmt.Errorf("otlp: %d spans dropped so far: %d were held already, or the collector did not take them", d, p.cfg.MaxQueue))
 			reported = d
 		}
 		close(flushed)

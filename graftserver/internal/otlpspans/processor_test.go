@@ -230,31 +230,76 @@ func TestProcessorRetries(t *testing.T) {
 }
 
 // TestProcessorBoundedUnderStalledCollector sends the attack: a collector
-// that never answers. The spans held stop at MaxQueue, every one beyond
-// is dropped and counted, and Shutdown returns with its context.
+// that never answers. The spans held, waiting or being exported, stop at
+// MaxQueue, every one beyond is dropped and counted, and Shutdown returns
+// with its context.
 func TestProcessorBoundedUnderStalledCollector(t *testing.T) {
 	release := make(chan struct{})
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	var calls atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		<-release
+	}))
 	defer s.Close()
 	defer close(release)
 	p := New(Config{URL: s.URL, Delay: time.Hour, MaxBatch: 4, MaxQueue: 8, Timeout: time.Hour})
 	for range 4 {
-		p.OnEnd(span("x", true)) // the first batch: its export stalls
+		p.OnEnd(span("x", true)) // a full batch: its export stalls
 	}
-	waitFor(t, func() bool { p.mu.Lock(); defer p.mu.Unlock(); return p.batch.n == 0 })
+	waitFor(t, func() bool { return calls.Load() == 1 })
 	for range 20 {
 		p.OnEnd(span("x", true))
 	}
 	p.mu.Lock()
-	held := p.batch.n
+	held, ready := p.held, len(p.ready)
 	p.mu.Unlock()
-	if held != 8 || p.Dropped() != 12 {
-		t.Errorf("held %d spans and dropped %d, want 8 and 12", held, p.Dropped())
+	if held != 8 || ready != 1 || p.Dropped() != 16 {
+		t.Errorf("held %d spans (%d batches ready) and dropped %d, want 8 (1) and 16", held, ready, p.Dropped())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := p.Shutdown(ctx); err != context.DeadlineExceeded {
 		t.Errorf("Shutdown: %v, want the context's deadline", err)
+	}
+}
+
+// TestProcessorBatchesAtMostMaxBatch: spans that end while an export is
+// under way go in exports of at most MaxBatch spans.
+func TestProcessorBatchesAtMostMaxBatch(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var sizes []int
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		b, _ := io.ReadAll(r.Body)
+		var req coltracepb.ExportTraceServiceRequest
+		if err := proto.Unmarshal(b, &req); err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		sizes = append(sizes, len(names([]*coltracepb.ExportTraceServiceRequest{&req})))
+		mu.Unlock()
+	}))
+	defer s.Close()
+	p := New(Config{URL: s.URL, Delay: time.Hour, MaxBatch: 3})
+	for range 10 {
+		p.OnEnd(span("x", true))
+	}
+	close(release)
+	if err := p.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	total := 0
+	for _, n := range sizes {
+		if n > 3 {
+			t.Errorf("an export of %d spans, want at most 3", n)
+		}
+		total += n
+	}
+	if total != 10 || p.Dropped() != 0 {
+		t.Errorf("exports of %v spans, dropped %d; want 10 in all, none dropped", sizes, p.Dropped())
 	}
 }
 
