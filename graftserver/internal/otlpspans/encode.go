@@ -287,42 +287,17 @@ func appendValue(b []byte, num protowire.Number, v attribute.Value) []byte {
 		b = protowire.AppendTag(b, valueString, protowire.BytesType)
 		b = protowire.AppendString(b, v.AsString())
 	case attribute.BOOLSLICE:
-		var arr int
-		b, arr = begin(b, valueArray)
-		for _, x := range v.AsBoolSlice() {
-			b = appendValue(b, arrayValues, attribute.BoolValue(x))
-		}
-		b = end(b, arr)
+		b = appendArray(b, v.AsBoolSlice(), attribute.BoolValue)
 	case attribute.INT64SLICE:
-		var arr int
-		b, arr = begin(b, valueArray)
-		for _, x := range v.AsInt64Slice() {
-			b = appendValue(b, arrayValues, attribute.Int64Value(x))
-		}
-		b = end(b, arr)
+		b = appendArray(b, v.AsInt64Slice(), attribute.Int64Value)
 	case attribute.FLOAT64SLICE:
-		var arr int
-		b, arr = begin(b, valueArray)
-		for _, x := range v.AsFloat64Slice() {
-			b = appendValue(b, arrayValues, attribute.Float64Value(x))
-		}
-		b = end(b, arr)
+		b = appendArray(b, v.AsFloat64Slice(), attribute.Float64Value)
 	case attribute.STRINGSLICE:
-		var arr int
-		b, arr = begin(b, valueArray)
-		for _, x := range v.AsStringSlice() {
-			b = appendValue(b, arrayValues, attribute.StringValue(x))
-		}
-		b = end(b, arr)
+		b = appendArray(b, v.AsStringSlice(), attribute.StringValue)
+	case attribute.SLICE:
+		b = appendArray(b, v.AsSlice(), func(x attribute.Value) attribute.Value { return x })
 	case attribute.BYTESLICE:
 		b = appendBytes(b, valueBytes, v.AsByteSlice())
-	case attribute.SLICE:
-		var arr int
-		b, arr = begin(b, valueArray)
-		for _, x := range v.AsSlice() {
-			b = appendValue(b, arrayValues, x)
-		}
-		b = end(b, arr)
 	case attribute.MAP:
 		var list int
 		b, list = begin(b, valueKVList)
@@ -335,6 +310,16 @@ func appendValue(b []byte, num protowire.Number, v attribute.Value) []byte {
 	default:
 		b = protowire.AppendTag(b, valueString, protowire.BytesType)
 		b = protowire.AppendString(b, "INVALID")
+	}
+	return end(b, at)
+}
+
+// appendArray appends xs as an AnyValue's array_value, each converted
+// by value.
+func appendArray[T any](b []byte, xs []T, value func(T) attribute.Value) []byte {
+	b, at := begin(b, valueArray)
+	for _, x := range xs {
+		b = appendValue(b, arrayValues, value(x))
 	}
 	return end(b, at)
 }
