@@ -18,6 +18,7 @@ import (
 
 	"github.com/graftgql/graft/internal/gqlerr"
 	"github.com/graftgql/graft/internal/httpapi"
+	"github.com/graftgql/graft/internal/schemadef"
 )
 
 // Unit is a streaming transport as the router registers it: the router
@@ -45,10 +46,10 @@ type Pipeline interface {
 	Refuse(ctx context.Context, raw *httpapi.RawRequest, e *httpapi.Error) *httpapi.Response
 }
 
-// Notifier is told of news in an operation's stream (Operation.Watch).
-// A transport's delivery state implements it itself, so that the source
-// reads no closure between the two.
-type Notifier interface{ Notify() }
+// Notifier is told of news in an operation's stream (Operation.Watch):
+// the stream's queue's notifier. A transport's delivery state implements
+// it itself, so that the source reads no closure between the two.
+type Notifier = schemadef.Notifier
 
 // NotifyFunc is a function as a Notifier.
 type NotifyFunc func()
