@@ -2,6 +2,7 @@ package limits
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func TestCheck(t *testing.T) {
 		wantMessage string
 	}{
 		{name: "every measure at its limit passes", cfg: full, res: within},
-		{name: "zero config leaves ordinary fields unlimited", cfg: Config{}, res: Result{Depth: 1 << 40, Complexity: 1 << 40, Fields: 1 << 40, Aliases: 1 << 40, Directives: 1 << 40}},
+		{name: "zero config leaves ordinary fields unlimited", cfg: Config{}, res: Result{Depth: math.MaxInt, Complexity: math.MaxInt, Fields: math.MaxInt, Aliases: math.MaxInt, Directives: math.MaxInt}},
 		{name: "depth just under passes", cfg: Config{MaxDepth: 10}, res: Result{Depth: 9}},
 		{name: "depth at the limit passes", cfg: Config{MaxDepth: 10}, res: Result{Depth: 10}},
 		{
@@ -84,7 +85,7 @@ func TestCheck(t *testing.T) {
 		},
 		{
 			name: "negative introspection limits are unlimited", cfg: Config{MaxIntrospectionDepth: -1, MaxIntrospectionLists: -1, MaxIntrospectionRoots: -1, MaxIntrospectionFields: -1},
-			res: Result{IntrospectionDepth: 1000, IntrospectionLists: 1000, IntrospectionRoots: 1000, IntrospectionFields: 1 << 40},
+			res: Result{IntrospectionDepth: 1000, IntrospectionLists: 1000, IntrospectionRoots: 1000, IntrospectionFields: math.MaxInt},
 		},
 		{name: "default introspection fields at the limit pass", cfg: Config{}, res: Result{IntrospectionFields: DefaultMaxIntrospectionFields}},
 		{

@@ -55,7 +55,7 @@ func fastTrees() []fastTree {
 		Pair:  [2]string{"l", "r"},
 	}
 	bigN := good
-	bigN.N = math.MaxInt32 + 1
+	bigN.N = int(math.MaxInt32 + one64) // past Int's range where int is 64 bits wide
 	bigKid := good
 	bigKid.Kids = []fastKid{good.Kids[0], {ID: "k9", Big: math.MinInt32 - 1, Must: &one}}
 	nullMust := good
@@ -265,3 +265,7 @@ func TestFastWriterKeepsMiddleware(t *testing.T) {
 		t.Errorf("got %s with %d middleware calls\nwant %s with %d", got, calls, want, kids)
 	}
 }
+
+// one64 is 1, as a variable: an int past Int's range is then no
+// constant, which would not compile where int is 32 bits wide.
+var one64 int64 = 1
