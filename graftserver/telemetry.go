@@ -1,6 +1,7 @@
 package graftserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -224,7 +225,7 @@ var otlpUnread = []string{
 // http://localhost:4318/v1/traces), the headers, compression and timeout,
 // and the batch's delay and sizes.
 func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (string, bool)) (otlpspans.Config, bool) {
-	protocol := strings.TrimSpace(or(t.TracesProtocol, t.Protocol))
+	protocol := strings.TrimSpace(cmp.Or(t.TracesProtocol, t.Protocol))
 	if exporter != "otlp" || (protocol != "" && protocol != "http/protobuf") {
 		return otlpspans.Config{}, false
 	}
@@ -234,13 +235,13 @@ func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (strin
 		}
 	}
 	cfg := otlpspans.Config{URL: "http://localhost:4318/v1/traces", Delay: exportDelay(t),
-		Gzip: strings.TrimSpace(or(t.TracesCompression, t.Compression)) == "gzip"}
+		Gzip: strings.TrimSpace(cmp.Or(t.TracesCompression, t.Compression)) == "gzip"}
 	if t.TracesEndpoint != "" {
 		cfg.URL = t.TracesEndpoint
 	} else if t.Endpoint != "" {
 		cfg.URL = strings.TrimSuffix(t.Endpoint, "/") + "/v1/traces"
 	}
-	if h := or(t.TracesHeaders, t.Headers); h != "" {
+	if h := cmp.Or(t.TracesHeaders, t.Headers); h != "" {
 		cfg.Headers = map[string]string{}
 		for item := range strings.SplitSeq(h, ",") {
 			k, v, _ := strings.Cut(item, "=")
@@ -264,21 +265,13 @@ func otlpConfig(t envconf.Telemetry, exporter string, lookup func(string) (strin
 	return cfg, true
 }
 
-// or is a, or b when a is empty.
-func or(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // defaultExportDelay is how long a sampled span waits at most to be
 // exported when OTEL_BSP_SCHEDULE_DELAY is unset: the OpenTelemetry
 // Collector's batch timeout, where the SDK's is 5 s. The spans waiting
-// are held in the server's heap, which the garbage collector scans on
-// every cycle: at a low sampling ratio, the SDK's five seconds of them
-// can outweigh a small server's own live data, and a small heap is
-// collected often. A server sampling many requests fills a batch (512
+// are held in the server's heap (as objects the garbage collector scans
+// on every cycle on the SDK's path, as bytes on graftserver's own): at a
+// low sampling ratio, the SDK's five seconds of them can outweigh a small
+// server's own live data, and a small heap is collected often. A server sampling many requests fills a batch (512
 // spans) sooner and exports it then, so the shorter delay adds exports
 // only where spans are few.
 const defaultExportDelay = 200 * time.Millisecond
