@@ -46,6 +46,10 @@ type Config struct {
 	// a span ending while that many are held is dropped and counted
 	// (default 2048).
 	MaxBatch, MaxQueue int
+	// MaxBytes bounds the encoded bytes of the spans held the same way
+	// (default DefaultMaxBytes): spans with large attributes reach it
+	// before MaxQueue.
+	MaxBytes int
 	// Client posts the batches (default a client of its own).
 	Client *http.Client
 	// Error reports a batch not exported and the spans dropped (default
@@ -63,6 +67,7 @@ type Processor struct {
 	batch  batch       // the spans ending now
 	ready  []batch     // full batches, to be exported
 	held   int         // spans in batch, ready and the batch being exported
+	bytes  int         // their encoded bytes
 	last   []scopeSize // the bytes of each scope in the last batch cut
 	closed bool
 
@@ -79,7 +84,8 @@ type Processor struct {
 type batch struct {
 	res    *resource.Resource
 	scopes []scopeSpans
-	n      int
+	n      int // spans
+	bytes  int // their encoded bytes
 }
 
 type scopeSpans struct {
@@ -104,6 +110,9 @@ func (p *Processor) lastSize(scope instrumentation.Scope) int {
 	return 4 << 10
 }
 
+// DefaultMaxBytes is Config.MaxBytes's default: 2048 spans of 8 KiB.
+const DefaultMaxBytes = 16 << 20
+
 // encoded holds the buffers spans are encoded in before they join a
 // batch.
 var encoded = sync.Pool{New: func() any { return new([]byte) }}
@@ -122,6 +131,9 @@ func New(cfg Config) *Processor {
 	if cfg.MaxQueue <= 0 {
 		cfg.MaxQueue = 2048
 	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
 	if cfg.MaxBatch > cfg.MaxQueue {
 		cfg.MaxBatch = cfg.MaxQueue
 	}
@@ -137,8 +149,8 @@ func New(cfg Config) *Processor {
 	return p
 }
 
-// Dropped is the number of spans dropped: ended while MaxQueue were
-// held, or in a batch the collector did not take.
+// Dropped is the number of spans dropped: ended while MaxQueue spans or
+// MaxBytes were held, or in a batch the collector did not take.
 func (p *Processor) Dropped() int64 { return p.dropped.Load() }
 
 // OnStart does nothing.
@@ -161,7 +173,7 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 		}
 	}()
 	p.mu.Lock()
-	if res := p.batch.res; p.closed || p.held >= p.cfg.MaxQueue || (res != nil && res != s.Resource() && !res.Equal(s.Resource())) {
+	if res := p.batch.res; p.closed || p.held >= p.cfg.MaxQueue || p.bytes+len(b) > p.cfg.MaxBytes || (res != nil && res != s.Resource() && !res.Equal(s.Resource())) {
 		// One provider has one resource; a span of another is not
 		// this processor's.
 		p.mu.Unlock()
@@ -184,7 +196,9 @@ func (p *Processor) OnEnd(s sdktrace.ReadOnlySpan) {
 	ss := &p.batch.scopes[i]
 	ss.spans = append(ss.spans, b...)
 	p.batch.n++
+	p.batch.bytes += len(b)
 	p.held++
+	p.bytes += len(b)
 	full := p.batch.n == p.cfg.MaxBatch
 	if full {
 		p.cut()
@@ -285,11 +299,12 @@ func (p *Processor) run() {
 			}
 			p.mu.Lock()
 			p.held -= b.n
+			p.bytes -= b.bytes
 			p.mu.Unlock()
 			*b = batch{} // its memory goes now, not after the others
 		}
 		if d := p.dropped.Load(); d != reported {
-			p.cfg.Error(fmt.Errorf("otlp: %d spans dropped so far: %d were held already, or the collector did not take them", d, p.cfg.MaxQueue))
+			p.cfg.Error(fmt.Errorf("otlp: %d spans dropped so far: %d spans or %d bytes were held already, or the collector did not take them", d, p.cfg.MaxQueue, p.cfg.MaxBytes))
 			reported = d
 		}
 		close(flushed)

@@ -263,6 +263,32 @@ func TestProcessorBoundedUnderStalledCollector(t *testing.T) {
 	}
 }
 
+// TestProcessorBoundsBytes sends spans with large attributes to a
+// collector that never answers: the bytes held stop at MaxBytes, under
+// MaxQueue spans, and every span beyond is dropped and counted.
+func TestProcessorBoundsBytes(t *testing.T) {
+	release := make(chan struct{})
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	defer s.Close()
+	defer close(release)
+	p := New(Config{URL: s.URL, Delay: time.Hour, MaxBytes: 100 << 10, Timeout: time.Hour})
+	big := tracetest.SpanStub{Name: "big", SpanContext: trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: trace.TraceID{1}, SpanID: trace.SpanID{1}, TraceFlags: trace.FlagsSampled}), Resource: resource.Empty(),
+		Attributes: []attribute.KeyValue{attribute.String("v", strings.Repeat("x", 10<<10))}}.Snapshot()
+	for range 50 {
+		p.OnEnd(big)
+	}
+	p.mu.Lock()
+	held, bytes := p.held, p.bytes
+	p.mu.Unlock()
+	if held != 9 || bytes > 100<<10 || p.Dropped() != 41 {
+		t.Errorf("held %d spans of %d bytes, dropped %d; want 9 within 100 KiB, 41 dropped", held, bytes, p.Dropped())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	_ = p.Shutdown(ctx)
+}
+
 // TestProcessorBatchesAtMostMaxBatch: spans that end while an export is
 // under way go in exports of at most MaxBatch spans.
 func TestProcessorBatchesAtMostMaxBatch(t *testing.T) {
