@@ -3,6 +3,7 @@ package graftserver
 import (
 	"compress/gzip"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -66,30 +67,6 @@ func TestOTLPExportConfig(t *testing.T) {
 	}
 }
 
-// TestShippedTracingExports: the server cmd/graft builds with tracing
-// sampled at 100% posts each request's span to the collector, in
-// protobuf, within the export delay.
-func TestShippedTracingExports(t *testing.T) {
-	got := make(chan string, 16)
-	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- r.URL.Path + " " + r.Header.Get("Content-Type") + " " + string(b)
-	}))
-	defer col.Close()
-	h, closeFn := newShippedHandler(t, map[string]string{"ACCESS_LOG": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
-		"OTEL_TRACES_SAMPLER": "always_on", "OTEL_BSP_SCHEDULE_DELAY": "10"})
-	defer closeFn()
-	serveQ1(t, h)()
-	select {
-	case s := <-got:
-		if !strings.HasPrefix(s, "/v1/traces application/x-protobuf ") || !strings.Contains(s, "query") || !strings.Contains(s, "graphql.parsed") {
-			t.Errorf("export %q: want q1's span, in protobuf, at /v1/traces", s)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no export within 10 s")
-	}
-}
-
 // TestOTLPExportSettings: compression, timeout and the batch's sizes are
 // read, the traces' own variable winning; out-of-range values stop the
 // server at start-up.
@@ -118,31 +95,51 @@ func TestOTLPExportSettings(t *testing.T) {
 	}
 }
 
-// TestShippedTracingGzip: with OTEL_EXPORTER_OTLP_COMPRESSION=gzip the
-// export is gzip-compressed protobuf, with the headers asked for.
-func TestShippedTracingGzip(t *testing.T) {
-	got := make(chan string, 16)
-	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		zr, err := gzip.NewReader(r.Body)
-		if err != nil {
-			got <- "not gzip: " + err.Error()
-			return
-		}
-		b, _ := io.ReadAll(zr)
-		got <- r.Header.Get("Content-Encoding") + " " + r.Header.Get("X-Team") + " " + string(b)
-	}))
-	defer col.Close()
-	h, closeFn := newShippedHandler(t, map[string]string{"ACCESS_LOG": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
-		"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip", "OTEL_EXPORTER_OTLP_HEADERS": "X-Team=graft",
-		"OTEL_TRACES_SAMPLER": "always_on", "OTEL_BSP_SCHEDULE_DELAY": "10"})
-	defer closeFn()
-	serveQ1(t, h)()
-	select {
-	case s := <-got:
-		if !strings.HasPrefix(s, "gzip graft ") || !strings.Contains(s, "graphql.parsed") {
-			t.Errorf("export %q: want q1's span, gzip-compressed, with X-Team", s)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no export within 10 s")
+// TestShippedTracingExports: the server cmd/graft builds with tracing
+// sampled at 100% posts each request's span to the collector's
+// /v1/traces in protobuf, within the export delay: plain, and
+// gzip-compressed with the headers asked for.
+func TestShippedTracingExports(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		env      map[string]string
+		encoding string // Content-Encoding
+		team     string // the X-Team header
+	}{
+		{"plain", nil, "", ""},
+		{"gzip with headers", map[string]string{"OTEL_EXPORTER_OTLP_COMPRESSION": "gzip", "OTEL_EXPORTER_OTLP_HEADERS": "X-Team=graft"}, "gzip", "graft"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := make(chan string, 16)
+			col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var body io.Reader = r.Body
+				if r.Header.Get("Content-Encoding") == "gzip" {
+					zr, err := gzip.NewReader(r.Body)
+					if err != nil {
+						got <- "not gzip: " + err.Error()
+						return
+					}
+					body = zr
+				}
+				b, _ := io.ReadAll(body)
+				got <- strings.Join([]string{r.URL.Path, r.Header.Get("Content-Type"), r.Header.Get("Content-Encoding"), r.Header.Get("X-Team"), string(b)}, " ")
+			}))
+			defer col.Close()
+			env := map[string]string{"ACCESS_LOG": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
+				"OTEL_TRACES_SAMPLER": "always_on", "OTEL_BSP_SCHEDULE_DELAY": "10"}
+			maps.Copy(env, tt.env)
+			h, closeFn := newShippedHandler(t, env)
+			defer closeFn()
+			serveQ1(t, h)()
+			select {
+			case s := <-got:
+				want := strings.Join([]string{"/v1/traces", "application/x-protobuf", tt.encoding, tt.team, ""}, " ")
+				if !strings.HasPrefix(s, want) || !strings.Contains(s, "query") || !strings.Contains(s, "graphql.parsed") {
+					t.Errorf("export %q: want q1's span after %q", s, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("no export within 10 s")
+			}
+		})
 	}
 }
