@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/graftgql/graft/internal/testenv"
 	"github.com/graftgql/graft/internal/transport/httpstream"
 	"github.com/graftgql/graft/internal/transport/sse"
 	"github.com/graftgql/graft/internal/transport/ws"
@@ -36,13 +37,9 @@ func TestStreamDispatchAllocatesNothingForJSON(t *testing.T) {
 // subscriber reads one line of its operation.
 func TestOperationDeliveryLine(t *testing.T) {
 	var op operation
-	for name, end := range map[string]uintptr{
+	testenv.Layout(t, "operation", unsafe.Sizeof(op), 0, 0, 32, map[string]uintptr{
 		"feed":     unsafe.Offsetof(op.feed) + unsafe.Sizeof(op.feed),
 		"plain":    unsafe.Offsetof(op.plain) + 1,
 		"observed": unsafe.Offsetof(op.observed) + 1,
-	} {
-		if end > 32 {
-			t.Errorf("operation.%s ends at byte %d, past 32", name, end)
-		}
-	}
+	})
 }

@@ -3,6 +3,8 @@ package ws
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/graftgql/graft/internal/testenv"
 )
 
 // TestConnDeliveryLines: what an event's delivery reads of a connection
@@ -10,10 +12,7 @@ import (
 // whose objects start on a cache line: two lines a delivery.
 func TestConnDeliveryLines(t *testing.T) {
 	var c wsConn
-	if size := unsafe.Sizeof(c); size <= 288 || size > 320 {
-		t.Errorf("a wsConn is %d bytes, out of the 320-byte size class", size)
-	}
-	for name, end := range map[string]uintptr{
+	testenv.Layout(t, "wsConn", unsafe.Sizeof(c), 288, 320, 128, map[string]uintptr{
 		"s": unsafe.Offsetof(c.s) + unsafe.Sizeof(c.s), "ended": unsafe.Offsetof(c.ended) + 4,
 		"closing": unsafe.Offsetof(c.closing) + 4, "wmu": unsafe.Offsetof(c.wmu) + unsafe.Sizeof(c.wmu),
 		"until": unsafe.Offsetof(c.until) + 8, "held": unsafe.Offsetof(c.held) + 8,
@@ -24,11 +23,7 @@ func TestConnDeliveryLines(t *testing.T) {
 		"waiting": unsafe.Offsetof(c.waiting) + 1, "dsub": unsafe.Offsetof(c.dsub) + 8,
 		"cur": unsafe.Offsetof(c.cur) + 8, "rest": unsafe.Offsetof(c.rest) + unsafe.Sizeof(c.rest),
 		"restHeld": unsafe.Offsetof(c.restHeld) + 8,
-	} {
-		if end > 128 {
-			t.Errorf("wsConn.%s ends at byte %d, past the first two lines", name, end)
-		}
-	}
+	})
 	var sub wsSub
 	if size := unsafe.Sizeof(sub); size != 128 {
 		t.Errorf("a wsSub is %d bytes, want 128 (a size class on cache lines)", size)
